@@ -1,0 +1,29 @@
+# Every workflow step calls one of these targets; they work the same on a laptop.
+SHELL := /bin/bash
+TAILGATE := node tools/bin/tailgate.js
+export PATH := $(CURDIR)/.tools/bin:$(PATH)
+
+.PHONY: setup test test-unit test-integration bench perf doctor clean
+
+setup:
+	@tools/scripts/setup.sh
+
+test: setup
+	node --test --test-concurrency=1 --test-reporter=spec tools/test/
+
+# Unit tests only (no k6, no proxies): seconds.
+test-unit: setup
+	node --test --test-reporter=spec tools/test/unit/
+
+# The main job on the embedded default: the `local` matrix of bench.yaml.
+bench: setup
+	$(TAILGATE) run --matrix local
+
+perf: setup
+	node tools/perf/run.js
+
+doctor:
+	@$(TAILGATE) doctor
+
+clean:
+	rm -rf .tools node_modules

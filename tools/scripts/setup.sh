@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Idempotent set-up for `make test` and `make bench` on a fresh Debian/Ubuntu machine:
+# OS packages for the local target and charts, a pinned k6, npm dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+K6_VERSION=v1.8.1
+APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox iproute2 procps)
+LOCAL_BIN="$PWD/.tools/bin"
+
+step() { printf '==> %s\n' "$*"; }
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  step "installing OS packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  # The packages' own service scripts would start nginx/haproxy on :80; tailgate starts its own.
+  printf '#!/bin/sh\nexit 101\n' > /tmp/tailgate-policy-rc.d && chmod +x /tmp/tailgate-policy-rc.d
+  $SUDO cp /tmp/tailgate-policy-rc.d /usr/sbin/policy-rc.d
+  ($SUDO apt-get install -y --no-install-recommends "${missing[@]}" || { $SUDO apt-get update && $SUDO apt-get install -y --no-install-recommends "${missing[@]}"; })
+  $SUDO rm -f /usr/sbin/policy-rc.d
+else
+  step "OS packages present"
+fi
+
+have_k6() { "$1" version 2>/dev/null | grep -q "k6 ${K6_VERSION} "; }
+if have_k6 "$LOCAL_BIN/k6"; then
+  step "k6 ${K6_VERSION} present (.tools/bin/k6)"
+elif command -v k6 >/dev/null && have_k6 "$(command -v k6)"; then
+  step "k6 ${K6_VERSION} present on PATH"
+else
+  command -v go >/dev/null || { echo "setup: Go is needed to build k6 ${K6_VERSION} (apt-get install golang, or put k6 ${K6_VERSION} on PATH)" >&2; exit 4; }
+  step "building k6 ${K6_VERSION} with go install (a few minutes the first time)"
+  mkdir -p "$LOCAL_BIN"
+  GOBIN="$LOCAL_BIN" GOFLAGS=-mod=mod go install "go.k6.io/k6@${K6_VERSION}"
+  have_k6 "$LOCAL_BIN/k6" || { echo "setup: built k6 does not report ${K6_VERSION}" >&2; exit 4; }
+fi
+
+stamp=node_modules/.tailgate-lock-stamp
+if [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then
+  step "npm dependencies up to date"
+else
+  step "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi

@@ -1,0 +1,29 @@
+import { DEPENDENCIES, K6_VERSION, probe } from '../deps.js';
+import { EXIT } from '../errors.js';
+
+export const summary = 'List every external tool tailgate uses, its version, or how to install it';
+export const usage = `Usage: tailgate doctor
+
+Exit code 0 when the local target can run (k6, nginx, haproxy present), 4 otherwise.`;
+export const options = {};
+
+const LOCAL_NEEDS = ['k6', 'nginx', 'haproxy'];
+
+export function run() {
+  const rows = DEPENDENCIES.map(probe);
+  const w = Math.max(...rows.map((r) => r.name.length));
+  for (const r of rows) {
+    let status;
+    if (!r.path) status = `missing — ${r.install}`;
+    else if (!r.version) status = `found at ${r.path} but not working: ${r.problem}`;
+    else status = `${r.version}  (${r.path})`;
+    if (r.name === 'k6' && r.version && r.version !== K6_VERSION) status += `  [tailgate pins ${K6_VERSION}; run make setup]`;
+    console.log(`${r.path && r.version ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`);
+  }
+  const missing = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.version);
+  if (missing.length) {
+    console.log(`\nThe local target cannot run: missing ${missing.map((r) => r.name).join(', ')}. Run: make setup`);
+    return EXIT.INFRA;
+  }
+  return EXIT.OK;
+}

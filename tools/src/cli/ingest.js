@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { EXIT, InputError } from '../errors.js';
+import { ingest } from '../ingest/ingest.js';
+import { writeJsonAtomic } from '../result/write.js';
+
+export const summary = 'k6 --out json(.gz) -> result.json (HDR histograms, error classes, timeline)';
+export const usage = `Usage: tailgate ingest <k6-out.json.gz> --out result.json [--summary k6-summary.json]
+                      [--events events.jsonl] [--meta meta.json] [--force]
+
+  --summary  k6's own summary JSON (handleSummary); its request count is cross-checked
+  --events   fault events (JSON lines with ts in epoch ms) merged onto the same clock
+  --meta     run metadata (controller, tuning, scenario, rate, durationMs, ...)
+  --force    replace an existing --out file (results are never overwritten otherwise)
+
+Exit codes: 0 written · 2 bad input (nothing written) · 3 written, but 0 samples (inconclusive)`;
+export const options = {
+  out: { type: 'string' },
+  summary: { type: 'string' },
+  events: { type: 'string' },
+  meta: { type: 'string' },
+  force: { type: 'boolean', default: false },
+};
+
+export async function run(opts, positionals) {
+  if (positionals.length !== 1) throw new InputError(`expected exactly one k6 output file, got ${positionals.length}\n\n${usage}`);
+  if (!opts.out) throw new InputError('--out <result.json> is required');
+  const meta = opts.meta ? readJson(opts.meta) : {};
+  const result = await ingest({ k6Output: positionals[0], events: opts.events, meta });
+  if (opts.summary) crossCheck(result, readJson(opts.summary), opts.summary);
+  writeJsonAtomic(opts.out, result, { force: opts.force });
+  const p = result.latency.percentiles;
+  console.log(`${opts.out}: ${result.requests.total} requests, ${result.errors.total} errors, p99 ${fmt(p.p99)} ms, p99.99 ${fmt(p['p99.99'])} ms, dropped ${result.load.droppedIterations}`);
+  if (result.requests.total === 0) {
+    console.error('tailgate ingest: 0 request samples in the measured phase: inconclusive (an empty k6 trend reports 0, which is not a pass)');
+    return EXIT.INCONCLUSIVE;
+  }
+  return EXIT.OK;
+}
+
+export function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError(`${file}: ${err.code === 'ENOENT' ? 'no such file' : `not valid JSON (${err.message})`}`);
+  }
+}
+
+// k6 counts every phase; the raw output and its summary must agree on the total.
+function crossCheck(result, summaryJson, file) {
+  const k6Count = summaryJson?.metrics?.http_reqs?.values?.count;
+  if (k6Count === undefined) throw new InputError(`${file}: not a k6 summary (no metrics.http_reqs.values.count)`);
+  if (k6Count !== result.wholeRun.requests) {
+    throw new InputError(`${file}: k6 counted ${k6Count} requests but the raw output holds ${result.wholeRun.requests}: raw output truncated or from another run`);
+  }
+}
+
+function fmt(v) {
+  return v === null ? '-' : v.toFixed(3);
+}

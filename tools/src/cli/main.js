@@ -1,0 +1,84 @@
+// Dispatch to one file per subcommand. Sets an exit code, never calls process.exit,
+// so every stage can also be called from tests and from the publish module.
+import { parseArgs } from 'node:util';
+import { EXIT, TailgateError } from '../errors.js';
+import * as doctor from './doctor.js';
+import * as ingest from './ingest.js';
+import * as validate from './validate.js';
+
+export const COMMANDS = { doctor, validate, ingest };
+
+export function registerCommand(name, mod) {
+  COMMANDS[name] = mod;
+}
+
+const USAGE = `tailgate — regression gates for ingress tail latency
+
+Usage: tailgate <command> [options]      (tailgate <command> --help for details)
+
+Commands:
+${'{commands}'}
+Exit codes: 0 pass/ok · 1 regression · 2 usage or bad input · 3 inconclusive · 4 infrastructure error`;
+
+export async function main(argv) {
+  await loadLateCommands();
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    console.log(usage());
+    return name ? EXIT.OK : EXIT.BAD_INPUT;
+  }
+  if (name === '--version') {
+    const { TAILGATE_VERSION } = await import('../version.js');
+    console.log(TAILGATE_VERSION);
+    return EXIT.OK;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    console.error(`tailgate: unknown command "${name}"; expected one of: ${Object.keys(COMMANDS).join(', ')}`);
+    return EXIT.BAD_INPUT;
+  }
+  let args;
+  try {
+    args = parseArgs({ args: rest, options: { help: { type: 'boolean', short: 'h' }, ...cmd.options }, allowPositionals: true, strict: true });
+  } catch (err) {
+    console.error(`tailgate ${name}: ${err.message}\n\n${cmd.usage}`);
+    return EXIT.BAD_INPUT;
+  }
+  if (args.values.help) {
+    console.log(cmd.usage);
+    return EXIT.OK;
+  }
+  try {
+    return (await cmd.run(args.values, args.positionals)) ?? EXIT.OK;
+  } catch (err) {
+    return report(name, err);
+  }
+}
+
+function report(name, err) {
+  if (err instanceof TailgateError) {
+    console.error(`tailgate ${name}: ${err.message}`);
+    for (const d of err.details) console.error(`  ${d}`);
+    return err.exitCode;
+  }
+  console.error(`tailgate ${name}: internal error: ${err.stack ?? err}`);
+  return EXIT.INFRA;
+}
+
+function usage() {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`).join('\n');
+  return USAGE.replace('{commands}', `${lines}\n`);
+}
+
+// Commands that pull in heavy modules are imported lazily so `tailgate doctor` stays fast.
+async function loadLateCommands() {
+  for (const name of ['plan', 'run', 'compare', 'report', 'baseline']) {
+    if (COMMANDS[name]) continue;
+    try {
+      COMMANDS[name] = await import(`./${name}.js`);
+    } catch (err) {
+      if (err.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(`cli/${name}.js`)) throw err;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// Defaulting is separate from validation (as in kind): validation sees what the
+// user wrote, the rest of tailgate sees a config where every field is present.
+export const GATE_DEFAULTS = {
+  confidence: 0.95,
+  latency: {
+    p50: { threshold: '10%', floor: '1ms', blocking: false },
+    p90: { threshold: '10%', floor: '1ms', blocking: false },
+    p99: { threshold: '10%', floor: '2ms', blocking: true },
+    'p99.9': { threshold: '15%', floor: '5ms', blocking: false },
+    'p99.99': { threshold: '25%', floor: '10ms', blocking: true },
+  },
+  errors: { blocking: true, zeroStaysZero: false, minExtra: 2 },
+  validity: { maxDroppedRatio: 0.001, minAchievedRatio: 0.97, minSamples: 1000 },
+};
+
+const SCENARIO_DEFAULTS = {
+  duration: '30s',
+  warmup: '0s',
+  vus: 50,
+  tls: false,
+  payload: '0KiB',
+  timeout: '10s',
+  replicas: 2,
+  faults: [],
+};
+
+const LOCAL_CONTROLLER_DEFAULTS = { retries: 'on', updateLag: '0ms', backendDelay: '0ms', backendErrorRate: 0 };
+
+export function applyDefaults(raw) {
+  const cfg = structuredClone(raw);
+  cfg.profiles ??= {};
+  cfg.profiles.local ??= { description: 'This machine, no Docker, no cluster', runner: 'local' };
+  cfg.tunings ??= {};
+  cfg.tunings.default ??= { description: 'Proxy and chart defaults' };
+  for (const c of Object.values(cfg.controllers)) {
+    if (c.type === 'local') Object.assign(c, { ...LOCAL_CONTROLLER_DEFAULTS, ...c });
+  }
+  for (const s of Object.values(cfg.scenarios)) {
+    Object.assign(s, { ...SCENARIO_DEFAULTS, ...s });
+    s.maxVus ??= Math.max(s.vus, 4 * s.vus);
+  }
+  cfg.gate = mergeGate(cfg.gate ?? {});
+  for (const m of Object.values(cfg.matrices)) {
+    m.profile ??= m.target === 'local' ? 'local' : undefined;
+    m.tunings ??= ['default'];
+    m.repetitions ??= 1;
+    m.compare ??= 'baseline';
+    if (m.target === 'kind') m.cluster ??= 'single';
+  }
+  return cfg;
+}
+
+function mergeGate(gate) {
+  const latency = {};
+  for (const [q, rule] of Object.entries(GATE_DEFAULTS.latency)) latency[q] = { ...rule, ...gate.latency?.[q] };
+  return {
+    confidence: gate.confidence ?? GATE_DEFAULTS.confidence,
+    latency,
+    errors: { ...GATE_DEFAULTS.errors, ...gate.errors },
+    validity: { ...GATE_DEFAULTS.validity, ...gate.validity },
+  };
+}

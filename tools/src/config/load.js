@@ -1,0 +1,55 @@
+// bench.yaml -> validated, defaulted config. Every problem is reported at once,
+// each with file:line:col, the field and the rule.
+import { readFileSync } from 'node:fs';
+import { InputError } from '../errors.js';
+import { applyDefaults } from './defaults.js';
+import { schemaProblems } from './schema.js';
+import { semanticProblems } from './validate.js';
+import { parseWithPositions, positionOf } from './yaml-positions.js';
+
+export function loadBench(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`${file}: cannot read bench config (${err.code ?? err.message})`);
+  }
+  return parseBench(text, file);
+}
+
+export function parseBench(text, file = 'bench.yaml') {
+  const { doc, lineCounter } = parseWithPositions(text);
+  if (doc.errors.length) {
+    const details = doc.errors.map((e) => {
+      const { line, col } = lineCounter.linePos(e.pos[0]);
+      return `${file}:${line}:${col}: YAML syntax: ${e.message.split('\n')[0]}`;
+    });
+    throw new InputError(`${file}: not valid YAML`, { details });
+  }
+  const raw = doc.toJS() ?? {};
+  const where = (p) => {
+    const { line, col } = positionOf(doc, lineCounter, p.path, { keyOf: p.keyOf });
+    const field = p.path.length ? p.path.join('.') : '(top level)';
+    return `${file}:${line}:${col}: ${field}: ${p.message}`;
+  };
+  const problems = schemaProblems('bench', raw);
+  const { config, semantic } = defaultAndCheck(raw);
+  problems.push(...semantic);
+  if (problems.length) {
+    throw new InputError(`${file}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in bench config`, {
+      details: problems.map(where),
+    });
+  }
+  return { ...config, source: file };
+}
+
+// Cross-reference rules run even when the schema failed, so a user sees every
+// problem at once; a config too broken to default is reported by the schema alone.
+function defaultAndCheck(raw) {
+  try {
+    const config = applyDefaults(raw);
+    return { config, semantic: semanticProblems(config) };
+  } catch {
+    return { config: undefined, semantic: [] };
+  }
+}

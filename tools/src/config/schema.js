@@ -1,0 +1,55 @@
+// The JSON Schemas in schemas/ are the contract; code validates against the same
+// files editors use for completion, so they cannot drift apart.
+import { readFileSync } from 'node:fs';
+import Ajv from 'ajv';
+
+const SCHEMA_DIR = new URL('../../../schemas/', import.meta.url);
+const ajv = new Ajv({ allErrors: true, strict: false });
+const cache = new Map();
+
+export function schemaValidator(name) {
+  if (!cache.has(name)) {
+    const schema = JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8'));
+    cache.set(name, ajv.compile(schema));
+  }
+  return cache.get(name);
+}
+
+/** Ajv errors -> [{path: [...], message, keyOf}] without the if/then noise. */
+export function schemaProblems(name, value) {
+  const validate = schemaValidator(name);
+  if (validate(value)) return [];
+  const out = [];
+  for (const e of validate.errors) {
+    if (e.keyword === 'if') continue;
+    const path = e.instancePath.split('/').slice(1).map(unescape);
+    if (e.keyword === 'additionalProperties') {
+      out.push({ path: [...path, e.params.additionalProperty], keyOf: true, message: 'unknown field (check spelling; see schemas/bench.schema.json)' });
+    } else if (e.keyword === 'enum') {
+      out.push({ path, message: `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` });
+    } else if (e.keyword === 'const') {
+      out.push({ path, message: `must be ${JSON.stringify(e.params.allowedValue)}` });
+    } else if (e.keyword === 'propertyNames') {
+      out.push({ path: [...path, e.params.propertyName], keyOf: true, message: 'names must be lowercase letters, digits, "." or "-" (max 40 characters)' });
+    } else if (e.keyword === 'pattern' && e.parentSchema?.description) {
+      out.push({ path, message: `${e.message} (${e.parentSchema.description})` });
+    } else if (e.keyword === 'pattern' && /propertyNames/.test(e.schemaPath)) {
+      continue; // reported once by the propertyNames error above
+    } else {
+      out.push({ path, message: e.message });
+    }
+  }
+  return dedupe(out);
+}
+
+function unescape(seg) {
+  return seg.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function dedupe(problems) {
+  const seen = new Set();
+  return problems.filter((p) => {
+    const k = `${p.path.join('.')}|${p.message}`;
+    return seen.has(k) ? false : seen.add(k);
+  });
+}

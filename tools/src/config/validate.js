@@ -1,0 +1,51 @@
+// Rules that a JSON Schema cannot say: cross-references, per-script requirements,
+// target/controller compatibility. Runs on the defaulted config; returns every problem.
+import { parseDuration } from './units.js';
+
+const SCRIPT_NEEDS = {
+  steady: ['rate'],
+  sequential: [],
+  sweep: ['rates', 'connections'],
+  saturation: ['maxRate'],
+};
+
+export function semanticProblems(cfg) {
+  const problems = [];
+  const add = (path, message) => problems.push({ path, message });
+
+  for (const [name, s] of Object.entries(cfg.scenarios)) {
+    for (const field of SCRIPT_NEEDS[s.script] ?? []) {
+      if (s[field] === undefined) add(['scenarios', name], `script "${s.script}" needs "${field}"`);
+    }
+    if (s.maxVus < s.vus) add(['scenarios', name, 'maxVus'], `must be >= vus (${s.vus})`);
+    if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
+    s.faults.forEach((f, i) => {
+      if (f.type === 'churn' && f.between[0] === f.between[1]) add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
+      if (f.type === 'kill-pause' && s.script !== 'sequential') add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
+      if (f.every !== undefined && parseDuration(f.every) < 100) add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
+    });
+  }
+
+  for (const [mname, m] of Object.entries(cfg.matrices)) {
+    const at = (field, i) => ['matrices', mname, field, i];
+    m.controllers.forEach((c, i) => {
+      const ctl = cfg.controllers[c];
+      if (!ctl) return add(at('controllers', i), `unknown controller "${c}"; defined: ${list(cfg.controllers)}`);
+      const want = m.target === 'local' ? 'local' : 'helm';
+      if (ctl.type !== want) add(at('controllers', i), `controller "${c}" is type "${ctl.type}", target "${m.target}" needs type "${want}"`);
+    });
+    m.tunings.forEach((t, i) => {
+      if (!cfg.tunings[t]) add(at('tunings', i), `unknown tuning "${t}"; defined: ${list(cfg.tunings)}`);
+    });
+    m.scenarios.forEach((s, i) => {
+      if (!cfg.scenarios[s]) add(at('scenarios', i), `unknown scenario "${s}"; defined: ${list(cfg.scenarios)}`);
+    });
+    if (!m.profile) add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
+    else if (!cfg.profiles[m.profile]) add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
+  }
+  return problems;
+}
+
+function list(obj) {
+  return Object.keys(obj).join(', ') || '(none)';
+}

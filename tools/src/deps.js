@@ -1,0 +1,57 @@
+// Where tailgate finds its external tools: the project-local .tools/bin (where
+// `make setup` puts the pinned k6) first, then PATH.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const LOCAL_BIN = join(ROOT, '.tools', 'bin');
+export const K6_VERSION = 'v1.8.1';
+
+export const DEPENDENCIES = [
+  { name: 'k6', args: ['version'], pattern: /k6 (v[\d.]+)/, install: `make setup (go install go.k6.io/k6@${K6_VERSION} into .tools/bin)`, needed: 'all targets' },
+  { name: 'nginx', args: ['-v'], pattern: /nginx\/([\d.]+)/, install: 'apt-get install nginx libnginx-mod-http-lua lua-resty-core', needed: 'local target' },
+  { name: 'haproxy', args: ['-v'], pattern: /version ([\d.]+)/, install: 'apt-get install haproxy', needed: 'local target' },
+  { name: 'gnuplot', args: ['--version'], pattern: /gnuplot ([\d.]+ patchlevel \d+)/, install: 'apt-get install gnuplot-nox', needed: 'charts' },
+  { name: 'docker', args: ['version', '--format', '{{.Server.Version}}'], pattern: /^([\d.]+)/, install: 'apt-get install docker.io, then start dockerd', needed: 'kind target' },
+  { name: 'kind', args: ['version'], pattern: /kind (v[\d.]+)/, install: 'go install sigs.k8s.io/kind@v0.29.0 (offline: ../shared/offline-kind)', needed: 'kind target' },
+  { name: 'helm', args: ['version', '--short'], pattern: /(v[\d.]+)/, install: 'https://helm.sh/docs/intro/install/ (or go install helm.sh/helm/v3/cmd/helm)', needed: 'kind and cluster targets' },
+  { name: 'kubectl', args: ['version', '--client'], pattern: /Client Version: (v[\d.]+)/, install: 'go install k8s.io/kubernetes/cmd/kubectl or your distribution package', needed: 'kind and cluster targets' },
+];
+
+export function toolEnv(extra = {}) {
+  return { ...process.env, PATH: `${LOCAL_BIN}${delimiter}${process.env.PATH}`, ...extra };
+}
+
+export function which(name) {
+  for (const dir of [LOCAL_BIN, ...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin']) {
+    const p = join(dir, name);
+    if (dir && existsSync(p)) return p;
+  }
+  return null;
+}
+
+export function probe(dep) {
+  const path = which(dep.name);
+  if (!path) return { ...dep, path: null, version: null };
+  // Some tools print their version on stderr (nginx -v), some exit non-zero when a
+  // server half is missing (docker): read both streams, judge by the pattern.
+  const r = spawnSync(path, dep.args, { encoding: 'utf8', timeout: 10_000 });
+  const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  const version = dep.pattern.exec(text)?.[1] ?? null;
+  return { ...dep, path, version, problem: version ? undefined : firstLine(text) || String(r.error?.message ?? `exit ${r.status}`) };
+}
+
+export function requireTool(name) {
+  const path = which(name);
+  if (!path) {
+    const dep = DEPENDENCIES.find((d) => d.name === name);
+    return { path: null, hint: dep?.install ?? `install ${name}` };
+  }
+  return { path };
+}
+
+function firstLine(s) {
+  return s.trim().split('\n')[0];
+}

@@ -1,0 +1,122 @@
+// Folds request samples into histograms and counters: whole run, per phase, per
+// one-second window. Pure state, no I/O, so it is tested without k6.
+import { classify, emptyCounts } from './classify.js';
+import { newHistogram, recordMs, summarize, valueAtMs } from './histogram.js';
+
+export class Aggregate {
+  constructor() {
+    this.phases = new Map(); // phase -> {hist, requests, errors}
+    this.steps = new Map(); // sweep step -> same
+    this.seconds = new Map(); // epoch second -> {hist, requests, errors, phase}
+    this.dropped = new Map(); // phase -> count
+    this.firstTs = Infinity;
+    this.lastTs = -Infinity;
+  }
+
+  addRequest(s) {
+    const cls = classify(s.status, s.errorCode, s.error);
+    const phase = s.phase ?? 'untagged';
+    bucket(this.phases, phase).add(s.ms, cls);
+    if (s.step) bucket(this.steps, s.step).add(s.ms, cls);
+    const sec = Math.floor(s.ts / 1000);
+    const w = bucket(this.seconds, sec);
+    w.add(s.ms, cls);
+    w.phase = phase;
+    if (s.ts < this.firstTs) this.firstTs = s.ts;
+    if (s.ts > this.lastTs) this.lastTs = s.ts;
+  }
+
+  addDropped(d) {
+    const phase = d.phase ?? 'untagged';
+    this.dropped.set(phase, (this.dropped.get(phase) ?? 0) + d.count);
+    const w = bucket(this.seconds, Math.floor(d.ts / 1000));
+    w.dropped += d.count;
+  }
+
+  /** The phase the gate reads: "measure" when tagged, otherwise everything. */
+  measured() {
+    return this.phases.get('measure') ?? combine([...this.phases.values()]);
+  }
+
+  wholeRun(confidence) {
+    const all = combine([...this.phases.values()]);
+    for (const d of this.dropped.values()) all.dropped += d;
+    return all.summary(confidence, all.dropped);
+  }
+
+  phaseSummaries(confidence) {
+    const out = {};
+    for (const [name, b] of this.phases) out[name] = b.summary(confidence, this.dropped.get(name) ?? 0);
+    return out;
+  }
+
+  stepSummaries(confidence) {
+    const out = {};
+    for (const [name, b] of this.steps) out[name] = b.summary(confidence, 0);
+    return out;
+  }
+
+  timeline() {
+    if (!this.seconds.size) return [];
+    const secs = [...this.seconds.keys()].sort((a, b) => a - b);
+    const t0 = secs[0];
+    return secs.map((sec) => {
+      const w = this.seconds.get(sec);
+      const row = {
+        t: sec - t0,
+        epoch: sec,
+        phase: w.phase,
+        requests: w.requests,
+        errors: w.errorsTotal(),
+        dropped: w.dropped,
+        p50: valueAtMs(w.hist, 50),
+        p99: valueAtMs(w.hist, 99),
+        max: w.requests ? w.hist.maxValue / 1000 : null,
+      };
+      const byClass = Object.fromEntries(Object.entries(w.errors).filter(([, n]) => n > 0));
+      if (Object.keys(byClass).length) row.errorsByClass = byClass;
+      return row;
+    });
+  }
+}
+
+class Bucket {
+  constructor() {
+    this.hist = newHistogram();
+    this.requests = 0;
+    this.errors = emptyCounts();
+    this.dropped = 0;
+  }
+
+  add(ms, cls) {
+    recordMs(this.hist, ms);
+    this.requests++;
+    if (cls) this.errors[cls]++;
+  }
+
+  errorsTotal() {
+    let n = 0;
+    for (const v of Object.values(this.errors)) n += v;
+    return n;
+  }
+
+  summary(confidence, dropped) {
+    return { requests: this.requests, errors: { total: this.errorsTotal(), byClass: { ...this.errors } }, dropped, latency: summarize(this.hist, confidence) };
+  }
+}
+
+function bucket(map, key) {
+  let b = map.get(key);
+  if (!b) map.set(key, (b = new Bucket()));
+  return b;
+}
+
+function combine(buckets) {
+  const out = new Bucket();
+  for (const b of buckets) {
+    out.hist.add(b.hist);
+    out.requests += b.requests;
+    for (const [k, v] of Object.entries(b.errors)) out.errors[k] += v;
+  }
+  return out;
+}

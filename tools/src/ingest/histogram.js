@@ -1,0 +1,91 @@
+// HDR histograms in integer microseconds. Two traps this module exists to avoid:
+// 16-bit buckets overflow silently past 32767 counts, and recordValue truncates
+// floats (1.9 µs -> 1 µs), so values are rounded here and nowhere else.
+import * as hdr from 'hdr-histogram-js';
+
+export const QUANTILES = Object.freeze({ p50: 50, p90: 90, p99: 99, 'p99.9': 99.9, 'p99.99': 99.99, 'p99.999': 99.999 });
+// A quantile needs this many samples beyond it before its interval is narrow
+// enough to gate on (p99.99 -> 100k samples).
+export const MIN_TAIL_SAMPLES = 10;
+
+export function newHistogram() {
+  return hdr.build({ bitBucketSize: 32, numberOfSignificantValueDigits: 3, autoResize: true, lowestDiscernibleValue: 1 });
+}
+
+export function recordMs(h, ms) {
+  h.recordValue(Math.round(ms * 1000));
+}
+
+export function encode(h) {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+export function decode(base64) {
+  return hdr.decodeFromCompressedBase64(base64, 32, false);
+}
+
+export function merge(histograms) {
+  const out = newHistogram();
+  for (const h of histograms) out.add(h);
+  return out;
+}
+
+/** Value (ms) at a quantile given in percent. */
+export function valueAtMs(h, percent) {
+  return h.totalCount === 0 ? null : h.getValueAtPercentile(percent) / 1000;
+}
+
+/**
+ * Distribution-free confidence interval of a quantile from order statistics: the
+ * rank of the q-quantile among n samples is Binomial(n, q), so the values at ranks
+ * nq ± z·sqrt(nq(1-q)) bound it with the given confidence (normal approximation to
+ * the binomial, fine once n(1-q) >= 10, which is also the `reliable` rule).
+ */
+export function quantileInterval(h, percent, confidence = 0.95) {
+  const n = h.totalCount;
+  if (n === 0) return { low: null, high: null, reliable: false, tailSamples: 0 };
+  const q = percent / 100;
+  const z = zFor(confidence);
+  const sd = Math.sqrt(n * q * (1 - q));
+  const loRank = Math.max(1, Math.floor(n * q - z * sd));
+  const hiRank = Math.min(n, Math.ceil(n * q + z * sd) + 1);
+  const tailSamples = n * (1 - q);
+  return {
+    low: h.getValueAtPercentile((100 * loRank) / n) / 1000,
+    high: h.getValueAtPercentile((100 * hiRank) / n) / 1000,
+    reliable: tailSamples >= MIN_TAIL_SAMPLES,
+    tailSamples: Math.floor(tailSamples),
+  };
+}
+
+export function summarize(h, confidence = 0.95) {
+  const percentiles = {};
+  const intervals = {};
+  for (const [name, pct] of Object.entries(QUANTILES)) {
+    percentiles[name] = valueAtMs(h, pct);
+    intervals[name] = quantileInterval(h, pct, confidence);
+  }
+  percentiles.max = h.totalCount ? h.maxValue / 1000 : null;
+  return { count: h.totalCount, percentiles, intervals, mean: h.totalCount ? h.mean / 1000 : null };
+}
+
+// Two-sided normal quantile for common confidences; Acklam's approximation otherwise.
+export function zFor(confidence) {
+  return normalQuantile(1 - (1 - confidence) / 2);
+}
+
+export function normalQuantile(p) {
+  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
+  const lo = 0.02425;
+  if (p < lo) {
+    const q = Math.sqrt(-2 * Math.log(p));
+    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+  }
+  if (p > 1 - lo) return -normalQuantile(1 - p);
+  const q = p - 0.5;
+  const r = q * q;
+  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}

@@ -1,0 +1,96 @@
+// k6 raw output (+ optional events and run metadata) -> a result object (schema v1).
+import { readK6Output } from './k6-stream.js';
+import { Aggregate } from './aggregate.js';
+import { readEvents } from './events.js';
+import { encode, summarize } from './histogram.js';
+import { machineInfo } from './machine.js';
+import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
+
+export async function ingest({ k6Output, events: eventsFile, meta = {}, confidence = 0.95 }) {
+  const agg = new Aggregate();
+  await readK6Output(k6Output, {
+    onRequest: (s) => agg.addRequest(s),
+    onDropped: (d) => agg.addDropped(d),
+  });
+  const measured = agg.measured();
+  const summary = summarize(measured.hist, confidence);
+  const timeline = agg.timeline();
+  const events = eventsFile ? placeEvents(readEvents(eventsFile), timeline) : [];
+  const dropped = agg.dropped.get('measure') ?? [...agg.dropped.values()].reduce((a, b) => a + b, 0);
+  const measuredSeconds = meta.durationMs ? meta.durationMs / 1000 : measuredSpan(timeline);
+  const achievedRate = measuredSeconds > 0 ? measured.requests / measuredSeconds : 0;
+
+  const result = {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    kind: 'tailgate.result',
+    meta: {
+      tailgate: TAILGATE_VERSION,
+      machine: meta.machine ?? machineInfo(),
+      ...withoutRunOnly(meta),
+      ingestedAt: new Date().toISOString(),
+    },
+    requests: { total: measured.requests },
+    errors: { total: measured.errorsTotal(), byClass: { ...measured.errors } },
+    latency: {
+      unit: 'ms',
+      count: summary.count,
+      mean: summary.mean,
+      percentiles: summary.percentiles,
+      intervals: summary.intervals,
+      confidence,
+      histogram: encode(measured.hist),
+    },
+    load: {
+      targetRate: meta.rate ?? null,
+      achievedRate: round(achievedRate, 2),
+      achievedRatio: meta.rate ? round(achievedRate / meta.rate, 4) : null,
+      droppedIterations: dropped,
+      droppedRatio: round(dropped / Math.max(1, measured.requests + dropped), 6),
+      measuredSeconds: round(measuredSeconds, 3),
+      k6ExitCode: meta.k6ExitCode ?? null,
+    },
+    wholeRun: agg.wholeRun(confidence),
+    phases: agg.phaseSummaries(confidence),
+    timeline,
+    events,
+  };
+  const steps = agg.stepSummaries(confidence);
+  if (Object.keys(steps).length) result.steps = steps;
+  if (meta.slo) result.saturation = saturation(timeline, meta.slo);
+  return result;
+}
+
+// The run writes some fields (durationMs, slo) only to steer ingest; they are
+// already represented in `load` and `saturation`.
+function withoutRunOnly(meta) {
+  const { durationMs, slo, machine, k6ExitCode, ...rest } = meta;
+  return { ...rest, durationMs: durationMs ?? null };
+}
+
+function placeEvents(events, timeline) {
+  if (!timeline.length) return events.map((e) => ({ ...e, t: null }));
+  const t0 = timeline[0].epoch * 1000;
+  return events.map((e) => ({ ...e, t: round((e.ts - t0) / 1000, 3) })).sort((a, b) => a.ts - b.ts);
+}
+
+function measuredSpan(timeline) {
+  const rows = timeline.filter((r) => r.phase === 'measure');
+  return rows.length ? rows.length : timeline.length;
+}
+
+// Highest per-second request rate whose window met the SLO and error budget with
+// no dropped iterations: the max sustainable rate of the saturation scenario.
+function saturation(timeline, slo) {
+  let best = null;
+  for (const r of timeline) {
+    if (r.phase !== 'measure' || !r.requests) continue;
+    const ok = (slo.p99Ms === undefined || r.p99 <= slo.p99Ms) && r.errors / r.requests <= (slo.errorRate ?? 0.01) && r.dropped === 0;
+    if (ok && (best === null || r.requests > best.rate)) best = { rate: r.requests, t: r.t, p99: r.p99 };
+  }
+  return { slo, maxSustainableRate: best?.rate ?? 0, at: best };
+}
+
+function round(x, digits) {
+  const k = 10 ** digits;
+  return Math.round(x * k) / k;
+}

@@ -1,0 +1,142 @@
+// Streams k6's `--out json` (optionally gzipped) and hands each request sample to a
+// callback. Lines are filtered by prefix before any parsing: a run writes ~9 lines
+// per request and only one (http_req_duration) carries what tailgate needs; that
+// line is picked apart with indexOf instead of JSON.parse.
+import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { InputError } from '../errors.js';
+
+const DURATION = '{"metric":"http_req_duration","type":"Point","data":{"time":"';
+const DROPPED = '{"metric":"dropped_iterations","type":"Point","data":{"time":"';
+const K6_LINE = /^\{"(type":"Metric"|metric":")/;
+
+/**
+ * onRequest({ts, ms, status, errorCode, error, phase, step}); onDropped({ts, count, phase}).
+ * Resolves with {lines, k6Lines}. Throws InputError naming the file and line on bad input.
+ */
+export async function readK6Output(file, { onRequest, onDropped }) {
+  const stream = openStream(file);
+  const clock = new Clock();
+  let rest = '';
+  let lineNo = 0;
+  let k6Lines = 0;
+  const handle = (line) => {
+    lineNo++;
+    if (line.length === 0) return;
+    if (line.startsWith(DURATION)) {
+      k6Lines++;
+      onRequest(parseRequest(line, clock, file, lineNo));
+    } else if (line.startsWith(DROPPED)) {
+      k6Lines++;
+      onDropped(parseDropped(line, clock, file, lineNo));
+    } else if (K6_LINE.test(line)) {
+      k6Lines++;
+    } else if (k6Lines === 0 && lineNo <= 3) {
+      throw new InputError(`${file}:${lineNo}: not k6 JSON output (expected lines like {"metric":...} or {"type":"Metric",...}, got ${JSON.stringify(line.slice(0, 60))})`);
+    } else if (!line.startsWith('{')) {
+      throw new InputError(`${file}:${lineNo}: corrupt k6 output line: ${JSON.stringify(line.slice(0, 80))}`);
+    }
+  };
+  try {
+    for await (const chunk of stream) {
+      const text = rest + chunk;
+      const lines = text.split('\n');
+      rest = lines.pop();
+      for (const line of lines) handle(line);
+    }
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`${file}: cannot read k6 output after line ${lineNo}: ${err.message}${err.code === 'Z_BUF_ERROR' || /unexpected end/.test(err.message) ? ' (truncated gzip: did the run finish?)' : ''}`);
+  }
+  if (rest.length) {
+    // A complete k6 file ends with a newline; a partial last line means truncation.
+    throw new InputError(`${file}:${lineNo + 1}: truncated k6 output (last line has no newline: ${JSON.stringify(rest.slice(0, 60))}…)`);
+  }
+  if (k6Lines === 0) throw new InputError(`${file}: no k6 samples found (empty file, or not k6 --out json output)`);
+  return { lines: lineNo, k6Lines };
+}
+
+function openStream(file) {
+  let fd;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw new InputError(`${file}: cannot open k6 output (${err.code})`);
+  }
+  const magic = Buffer.alloc(2);
+  readSync(fd, magic, 0, 2, 0);
+  closeSync(fd);
+  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+  const gz = magic[0] === 0x1f && magic[1] === 0x8b;
+  const out = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+  if (gz) raw.on('error', (e) => out.destroy(e));
+  out.setEncoding('utf8');
+  return out;
+}
+
+function parseRequest(line, clock, file, lineNo) {
+  const timeEnd = line.indexOf('"', DURATION.length);
+  const valueAt = line.indexOf('"value":', timeEnd);
+  const valueEnd = line.indexOf(',', valueAt);
+  const ms = Number(line.slice(valueAt + 8, valueEnd));
+  if (timeEnd < 0 || valueAt < 0 || !Number.isFinite(ms)) {
+    throw new InputError(`${file}:${lineNo}: malformed http_req_duration sample`);
+  }
+  return {
+    ts: clock.parse(line.slice(DURATION.length, timeEnd), file, lineNo),
+    ms,
+    status: tag(line, '"status":"', valueEnd),
+    errorCode: tag(line, '"error_code":"', valueEnd),
+    error: tag(line, '"error":"', valueEnd),
+    phase: tag(line, '"phase":"', valueEnd),
+    step: tag(line, '"step":"', valueEnd),
+  };
+}
+
+function parseDropped(line, clock, file, lineNo) {
+  const timeEnd = line.indexOf('"', DROPPED.length);
+  const valueAt = line.indexOf('"value":', timeEnd);
+  const count = Number(line.slice(valueAt + 8, line.indexOf(',', valueAt)));
+  return { ts: clock.parse(line.slice(DROPPED.length, timeEnd), file, lineNo), count, phase: tag(line, '"phase":"', valueAt) };
+}
+
+// Tag values are JSON strings; k6 escapes quotes inside them, so the first
+// unescaped quote after the key ends the value.
+function tag(line, key, from) {
+  const at = line.indexOf(key, from);
+  if (at < 0) return undefined;
+  const start = at + key.length;
+  let end = line.indexOf('"', start);
+  while (end > 0 && line.charCodeAt(end - 1) === 92 /* \ */) end = line.indexOf('"', end + 1);
+  return line.slice(start, end);
+}
+
+// RFC 3339 timestamps with nanoseconds: the whole-second part is parsed once per
+// distinct second and cached; the fraction is added as a number.
+class Clock {
+  constructor() {
+    this.key = '';
+    this.base = 0;
+  }
+
+  parse(text, file, lineNo) {
+    const dot = text.indexOf('.', 19);
+    const zoneAt = dot < 0 ? 19 : findZone(text, dot);
+    const key = text.slice(0, 19) + text.slice(zoneAt);
+    if (key !== this.key) {
+      const base = Date.parse(key);
+      if (Number.isNaN(base)) throw new InputError(`${file}:${lineNo}: bad timestamp ${JSON.stringify(text)}`);
+      this.key = key;
+      this.base = base;
+    }
+    return dot < 0 ? this.base : this.base + Number(`0${text.slice(dot, zoneAt)}`) * 1000;
+  }
+}
+
+function findZone(text, from) {
+  for (let i = from + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return i;
+  }
+  return text.length;
+}

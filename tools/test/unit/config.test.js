@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { loadBench, parseBench } from '../../src/config/load.js';
+import { InputError } from '../../src/errors.js';
+
+const DIR = new URL('../fixtures/config/', import.meta.url);
+const fixtures = readdirSync(DIR);
+
+function problems(file) {
+  try {
+    loadBench(new URL(file, DIR).pathname);
+  } catch (err) {
+    assert.ok(err instanceof InputError, `expected InputError, got ${err}`);
+    assert.equal(err.exitCode, 2);
+    return err.details;
+  }
+  assert.fail(`${file} loaded without errors`);
+}
+
+for (const f of fixtures.filter((f) => f.startsWith('valid-'))) {
+  test(`config: ${f} loads`, () => {
+    const cfg = loadBench(new URL(f, DIR).pathname);
+    assert.ok(Object.keys(cfg.matrices).length > 0);
+  });
+}
+
+for (const f of fixtures.filter((f) => f.startsWith('invalid-'))) {
+  test(`config: ${f} is rejected with file:line:col`, () => {
+    const details = problems(f);
+    assert.ok(details.length > 0);
+    for (const d of details) assert.match(d, new RegExp(`${f}:\\d+:\\d+: `));
+  });
+}
+
+test('config: an unknown key names the key, its line and the rule', () => {
+  const [d, ...rest] = problems('invalid-bogus-field.yaml');
+  assert.equal(rest.length, 0);
+  assert.match(d, /invalid-bogus-field\.yaml:4:\d+: controllers\.nginx-dynamic\.retires: unknown field/);
+});
+
+test('config: every problem is reported at once, schema and cross-references together', () => {
+  const details = problems('invalid-many.yaml').join('\n');
+  assert.match(details, /:1:\d+: apiVersion: must be "tailgate\/v1"/);
+  assert.match(details, /:4:\d+: controllers\.x\.variant: must be one of/);
+  assert.match(details, /:6:\d+: scenarios\.s\.rate: must be >= 1/);
+  assert.match(details, /:6:\d+: scenarios\.s\.duration: must be string/);
+  assert.match(details, /:7:\d+: scenarios\.sweep: script "sweep" needs "rates"/);
+  assert.match(details, /:9:\d+: matrices\.m\.controllers\.0: unknown controller "y"/);
+  assert.match(details, /:9:\d+: matrices\.m\.scenarios\.1: unknown scenario "nope"/);
+});
+
+test('config: a helm-only target refuses a local controller', () => {
+  assert.match(problems('invalid-target-mismatch.yaml').join('\n'), /controller "nginx-dynamic" is type "local", target "kind" needs type "helm"/);
+});
+
+test('config: YAML syntax errors carry a position', () => {
+  assert.match(problems('invalid-yaml-syntax.yaml')[0], /invalid-yaml-syntax\.yaml:\d+:\d+: YAML syntax/);
+});
+
+test('config: defaults are applied after validation, not instead of it', () => {
+  const cfg = loadBench(new URL('valid-minimal.yaml', DIR).pathname);
+  assert.equal(cfg.scenarios.steady.duration, '30s');
+  assert.equal(cfg.controllers['nginx-dynamic'].retries, 'on');
+  assert.deepEqual(cfg.matrices.local.tunings, ['default']);
+  assert.equal(cfg.matrices.local.profile, 'local');
+  assert.equal(cfg.gate.latency.p99.blocking, true);
+});
+
+test('config: the repository bench.yaml and the README example both load', () => {
+  const root = new URL('../../../', import.meta.url);
+  loadBench(new URL('bench.yaml', root).pathname);
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+  const m = /<!-- example:bench\.yaml -->\s*```yaml\n([\s\S]*?)```/.exec(readme);
+  assert.ok(m, 'README.md has an example marked <!-- example:bench.yaml -->');
+  const cfg = parseBench(m[1], 'README.md example');
+  assert.ok(cfg.matrices.local);
+});
