@@ -1,0 +1,25 @@
+// Flags shared by several commands; every flag can also come from TAILGATE_* env.
+import { InputError } from '../errors.js';
+import { isDuration } from '../config/units.js';
+
+export const configOption = { config: { type: 'string', default: process.env.TAILGATE_CONFIG ?? 'bench.yaml' } };
+
+export function list(value, flag) {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!items.length) throw new InputError(`--${flag}: expected a comma-separated list, got ${JSON.stringify(value)}`);
+  return items;
+}
+
+export function int(value, flag, { min, max }) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new InputError(`--${flag}: expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function duration(value, flag) {
+  if (value === undefined) return undefined;
+  if (!isDuration(value)) throw new InputError(`--${flag}: expected a duration like 30s or 1m, got ${JSON.stringify(value)}`);
+  return value;
+}

@@ -1,0 +1,81 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadBench } from '../config/load.js';
+import { EXIT, InputError } from '../errors.js';
+import { estimateSeconds, planMatrix } from '../plan/plan.js';
+import { newRunDir } from '../run/results-dir.js';
+import { runPlan } from '../run/runner.js';
+import { configOption, duration, int, list } from './options.js';
+
+export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
+export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
+                   [--controllers a,b] [--tunings a,b] [--scenarios a,b]
+                   [--rate N] [--duration 30s] [--repetitions N] [--dry-run]
+
+Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
+output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
+Exit codes: 0 all cells ran · 2 bad input · 4 a cell failed for infrastructure reasons · 130 interrupted`;
+export const options = {
+  ...configOption,
+  matrix: { type: 'string', default: process.env.TAILGATE_MATRIX ?? 'local' },
+  out: { type: 'string', default: process.env.TAILGATE_RESULTS ?? 'results' },
+  controllers: { type: 'string' },
+  tunings: { type: 'string' },
+  scenarios: { type: 'string' },
+  rate: { type: 'string' },
+  duration: { type: 'string' },
+  repetitions: { type: 'string' },
+  'dry-run': { type: 'boolean', default: false },
+  kubeconfig: { type: 'string' },
+};
+
+const DRIVERS = {
+  local: () => import('../targets/local/driver.js'),
+  kind: () => import('../targets/kube/driver.js'),
+  cluster: () => import('../targets/kube/driver.js'),
+};
+
+export async function run(opts) {
+  const cfg = loadBench(opts.config);
+  const plan = planMatrix(cfg, opts.matrix, {
+    controllers: list(opts.controllers, 'controllers'),
+    tunings: list(opts.tunings, 'tunings'),
+    scenarios: list(opts.scenarios, 'scenarios'),
+    rate: int(opts.rate, 'rate', { min: 1, max: 1_000_000 }),
+    duration: duration(opts.duration, 'duration'),
+    repetitions: int(opts.repetitions, 'repetitions', { min: 1, max: 50 }),
+  });
+  const driver = await DRIVERS[plan.matrix.target]();
+  if (opts['dry-run']) {
+    if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);
+    process.stdout.write(driver.dryRun(plan, opts));
+    return EXIT.OK;
+  }
+  const runDir = newRunDir(opts.out);
+  writeFileSync(join(runDir, 'plan.json'), `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`);
+  console.log(`tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateSeconds(plan) / 60)} min; results in ${runDir}`);
+
+  const abort = new AbortController();
+  const onSigint = () => {
+    console.error('\ntailgate: interrupted; stopping load and cleaning up every started process…');
+    abort.abort();
+  };
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigint);
+  let outcomes;
+  try {
+    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigint);
+  }
+  if (abort.signal.aborted) {
+    console.error('tailgate: interrupted; cleanup done. Partial results kept in', runDir);
+    return 130;
+  }
+  const { afterRun } = await import('../report/after-run.js').catch(() => ({ afterRun: null }));
+  const code = afterRun ? await afterRun({ cfg, plan, runDir, outcomes }) : EXIT.OK;
+  const infra = outcomes.filter((o) => o.error).length;
+  console.log(`\nResults: ${runDir}`);
+  return infra ? EXIT.INFRA : code;
+}

@@ -1,0 +1,15 @@
+// Scale between two replica counts every `every` (the OpenShift router test:
+// 4 <-> 2 every 10 s). Scale-down deletes pods gracefully, as `kubectl scale` does.
+import { parseDuration } from '../config/units.js';
+
+export async function run(f, { pods, pause, signal }) {
+  const every = parseDuration(f.every);
+  const [a, b] = f.between;
+  let target = b;
+  while (!signal.aborted) {
+    await pause(every);
+    if (signal.aborted) break;
+    await pods.scaleTo(target, 'graceful');
+    target = target === a ? b : a;
+  }
+}

@@ -1,0 +1,19 @@
+// The AKS report's test 3: delete a random pod, pause (500 ms), repeat, while a
+// sequential client sends one request at a time. Deletion is graceful (kubectl
+// delete pod); the replacement starts at once, as a ReplicaSet would.
+import { parseDuration } from '../config/units.js';
+
+export async function run(f, { pods, pause, signal }) {
+  const gap = parseDuration(f.pause ?? '500ms');
+  const replaceAfter = parseDuration(f.replaceAfter ?? '0s');
+  while (!signal.aborted) {
+    const victim = pods.random();
+    if (victim) {
+      const removed = pods.remove(victim, 'graceful');
+      await pause(replaceAfter);
+      if (!signal.aborted) await pods.add();
+      await removed;
+    }
+    await pause(gap);
+  }
+}

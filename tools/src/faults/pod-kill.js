@@ -1,0 +1,21 @@
+// SIGKILL a random pod every `every`; a replacement starts after `replaceAfter`,
+// like a ReplicaSet noticing the loss (the AKS report's pod deletions, abruptly).
+import { parseDuration } from '../config/units.js';
+
+export async function run(f, { pods, pause, signal }) {
+  const every = parseDuration(f.every);
+  const replaceAfter = parseDuration(f.replaceAfter ?? '1s');
+  const replacements = [];
+  while (!signal.aborted) {
+    await pause(every);
+    if (signal.aborted) break;
+    const victim = pods.random();
+    if (!victim) continue;
+    await pods.remove(victim, 'kill');
+    replacements.push((async () => {
+      await pause(replaceAfter);
+      if (!signal.aborted) await pods.add();
+    })());
+  }
+  await Promise.all(replacements);
+}

@@ -1,0 +1,24 @@
+// A Deployment rollout: replace every pod, maxSurge new ones ahead of the old or
+// maxUnavailable old ones ahead of the new (Shopify's report: deploys under load).
+import { parseDuration } from '../config/units.js';
+
+export async function run(f, { pods, pause, signal }) {
+  const surge = f.maxSurge ?? 1;
+  const unavailable = f.maxUnavailable ?? 0;
+  const every = f.every ? parseDuration(f.every) : null;
+  do {
+    await rolloutOnce(pods, surge, unavailable, signal);
+    if (every) await pause(every);
+  } while (every && !signal.aborted);
+}
+
+async function rolloutOnce(pods, surge, unavailable, signal) {
+  const old = pods.endpoints().map((e) => e.name);
+  const step = Math.max(1, surge + unavailable);
+  while (old.length && !signal.aborted) {
+    const batch = old.splice(0, step);
+    if (surge > 0) for (let i = 0; i < Math.min(surge, batch.length); i++) await pods.add();
+    await Promise.all(batch.map((name) => pods.remove(pods.byName(name), 'graceful')));
+    if (surge === 0) for (let i = 0; i < batch.length; i++) await pods.add();
+  }
+}

@@ -1,0 +1,48 @@
+// Runs a scenario's fault schedule beside k6 on the same clock. Faults act on a
+// "pods" object (the local PodSet, or kubectl on a cluster) with the same small
+// interface, so one schedule in bench.yaml means the same thing on every target.
+import { parseDuration } from '../config/units.js';
+import * as churn from './churn.js';
+import * as killPause from './kill-pause.js';
+import * as podKill from './pod-kill.js';
+import * as rollout from './rollout.js';
+
+const FAULTS = { 'pod-kill': podKill, churn, rollout, 'kill-pause': killPause };
+
+/** Starts every fault of a scenario after `offsetMs`; returns stop() -> Promise. */
+export function startFaults(faults, { pods, events, offsetMs = 0 }) {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const runs = faults.map(async (f) => {
+    await pause(offsetMs + parseDuration(f.startAfter ?? '0s'), signal);
+    if (signal.aborted) return;
+    events.emit('fault-start', { fault: f.type });
+    try {
+      await FAULTS[f.type].run(f, { pods, events, signal, pause: (ms) => pause(ms, signal) });
+    } catch (err) {
+      if (!signal.aborted) events.emit('fault-error', { fault: f.type, error: err.message });
+      throw err;
+    }
+  });
+  const settled = Promise.allSettled(runs);
+  return {
+    async stop() {
+      controller.abort();
+      const out = await settled;
+      return out.filter((r) => r.status === 'rejected').map((r) => r.reason);
+    },
+  };
+}
+
+export function pause(ms, signal) {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,55 @@
+// A named matrix of bench.yaml -> an ordered list of cells. Repetitions are
+// interleaved (all cells of rep 1, then rep 2, ...) so that slow drift on a shared
+// runner spreads over every cell instead of landing on one.
+import { parseDuration } from '../config/units.js';
+import { InputError } from '../errors.js';
+
+export function planMatrix(cfg, matrixName, overrides = {}) {
+  const matrix = cfg.matrices[matrixName];
+  if (!matrix) throw new InputError(`${cfg.source}: no matrix "${matrixName}"; defined: ${Object.keys(cfg.matrices).join(', ')}`);
+  const pick = (field, allowed) => {
+    const list = overrides[field] ?? matrix[field];
+    const bad = list.filter((x) => !allowed.includes(x));
+    if (bad.length) throw new InputError(`--${field}: ${bad.map((b) => `"${b}"`).join(', ')} not allowed; choose from ${allowed.join(', ')}`);
+    return list;
+  };
+  // Overrides may pick anything bench.yaml defines for this target, not only the matrix's own.
+  const targetType = matrix.target === 'local' ? 'local' : 'helm';
+  const controllers = pick('controllers', Object.keys(cfg.controllers).filter((c) => cfg.controllers[c].type === targetType));
+  const tunings = pick('tunings', Object.keys(cfg.tunings));
+  const scenarios = pick('scenarios', Object.keys(cfg.scenarios));
+  const repetitions = overrides.repetitions ?? matrix.repetitions;
+  const cells = [];
+  for (let repetition = 1; repetition <= repetitions; repetition++) {
+    for (const c of controllers) {
+      for (const t of tunings) {
+        for (const s of scenarios) {
+          const scenario = { ...cfg.scenarios[s] };
+          if (overrides.rate) scenario.rate = overrides.rate;
+          if (overrides.duration) scenario.duration = overrides.duration;
+          cells.push({
+            index: cells.length,
+            key: `${c}/${t}/${s}`,
+            id: `${c}/${t}/${s}/rep-${repetition}`,
+            target: matrix.target,
+            profile: matrix.profile,
+            cluster: matrix.cluster,
+            controllerName: c,
+            controller: cfg.controllers[c],
+            tuningName: t,
+            tuning: cfg.tunings[t],
+            scenarioName: s,
+            scenario,
+            repetition,
+          });
+        }
+      }
+    }
+  }
+  return { matrixName, matrix: { ...matrix, controllers, tunings, scenarios, repetitions }, cells, gate: cfg.gate };
+}
+
+/** Rough wall time of a plan, for the progress header. */
+export function estimateSeconds(plan) {
+  return plan.cells.reduce((s, c) => s + (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000 + 3, 0);
+}

@@ -1,0 +1,64 @@
+// Runs one k6 scenario script with the scenario's knobs as environment variables,
+// raw output gzipped next to k6's own summary. Shared by every target driver.
+import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDuration } from '../config/units.js';
+import { ROOT, toolEnv, which } from '../deps.js';
+import { InfraError } from '../errors.js';
+
+export function k6Env(scenario, { url, host = 'bench.local', summary }) {
+  const env = {
+    TG_TARGET_URL: url,
+    TG_HOST: host,
+    TG_PAYLOAD: scenario.payload,
+    TG_DURATION: scenario.duration,
+    TG_WARMUP: scenario.warmup,
+    TG_VUS: String(scenario.vus),
+    TG_MAX_VUS: String(scenario.maxVus),
+    TG_TIMEOUT: scenario.timeout,
+    TG_SUMMARY: summary,
+  };
+  if (scenario.rate) env.TG_RATE = String(scenario.rate);
+  if (scenario.maxRate) env.TG_MAX_RATE = String(scenario.maxRate);
+  if (scenario.rates) env.TG_RATES = scenario.rates.join(',');
+  if (scenario.connections) env.TG_CONNECTIONS = scenario.connections.join(',');
+  return env;
+}
+
+/** Wall-clock bound of a k6 run: warm-up + measured time (+ sweep steps) + grace. */
+export function k6Budget(scenario) {
+  let ms = parseDuration(scenario.warmup) + parseDuration(scenario.duration);
+  if (scenario.script === 'sweep') ms = parseDuration(scenario.warmup) + (parseDuration(scenario.duration) + 2000) * scenario.rates.length * scenario.connections.length;
+  return ms + 45_000;
+}
+
+export function k6Args(scenario, cellDir) {
+  return ['run', '--quiet', '--no-color', '--no-usage-report', '--out', `json=${join(cellDir, 'k6.json.gz')}`, join(ROOT, 'k6', 'scenarios', `${scenario.script}.js`)];
+}
+
+/** Resolves {exitCode, startedAt}. Kills k6 (and reports infra error) past the budget. */
+export function runK6(scenario, { cellDir, url, host, signal }) {
+  const k6 = which('k6');
+  if (!k6) throw new InfraError('k6 not found: run `make setup` (installs the pinned k6 into .tools/bin)');
+  const log = openSync(join(cellDir, 'k6.log'), 'a');
+  const env = toolEnv({ ...k6Env(scenario, { url, host, summary: join(cellDir, 'k6-summary.json') }), K6_NO_USAGE_REPORT: 'true' });
+  const args = k6Args(scenario, cellDir);
+  const startedAt = Date.now();
+  const child = spawn(k6, args, { env, stdio: ['ignore', log, log], cwd: cellDir });
+  const budget = k6Budget(scenario);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new InfraError(`k6 did not finish within ${budget / 1000}s; see ${join(cellDir, 'k6.log')}`, { details: [`command: ${k6} ${args.join(' ')}`] }));
+    }, budget);
+    const onAbort = () => child.kill('SIGINT');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.once('error', (err) => reject(new InfraError(`cannot start k6: ${err.message}`)));
+    child.once('exit', (code, sig) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ exitCode: code ?? 128, signal: sig, startedAt, command: `${k6} ${args.join(' ')}` });
+    });
+  });
+}

@@ -1,0 +1,70 @@
+// plan -> run -> ingest, cell by cell. A harness failure in one cell is recorded
+// (cell-error.json, later an infra-error verdict) and the run goes on; it is never
+// retried, because a retried measurement is a selected measurement.
+import { join } from 'node:path';
+import { parseDuration } from '../config/units.js';
+import { InfraError, TailgateError } from '../errors.js';
+import { ingest } from '../ingest/ingest.js';
+import { machineInfo } from '../ingest/machine.js';
+import { writeJsonAtomic } from '../result/write.js';
+import { probe, DEPENDENCIES } from '../deps.js';
+import { cellDir as makeCellDir } from './results-dir.js';
+import { gitSha } from './git.js';
+
+export async function runPlan(plan, { runDir, driver, signal, log = console.log }) {
+  const machine = machineInfo();
+  const k6Version = probe(DEPENDENCIES.find((d) => d.name === 'k6')).version;
+  const sha = gitSha();
+  const outcomes = [];
+  for (const cell of plan.cells) {
+    if (signal?.aborted) break;
+    const dir = makeCellDir(runDir, cell);
+    const started = Date.now();
+    const prefix = `[${cell.index + 1}/${plan.cells.length}] ${cell.id}`;
+    try {
+      const run = await driver.runCell({ cell, cellDir: dir, signal, onStatus: () => {} });
+      if (signal?.aborted) break;
+      const meta = {
+        target: cell.target, profile: cell.profile, machine, gitSha: sha, k6: k6Version,
+        controller: { name: cell.controllerName, ...cell.controller },
+        tuning: { name: cell.tuningName, ...cell.tuning },
+        scenario: { name: cell.scenarioName, ...cell.scenario },
+        rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
+        durationMs: parseDuration(cell.scenario.duration),
+        repetition: cell.repetition,
+        startedAt: new Date(run.k6.startedAt).toISOString(),
+        k6ExitCode: run.k6.exitCode,
+      };
+      const result = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
+      if (run.resources) {
+        result.resources = { ...run.resources, cpuPer1kRequests: round(run.resources.cpuSeconds / Math.max(1, result.wholeRun.requests / 1000)) };
+      }
+      writeJsonAtomic(join(dir, 'result.json'), result);
+      outcomes.push({ cell, dir, result });
+      log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+    } catch (err) {
+      if (!(err instanceof TailgateError)) throw err;
+      const infra = err instanceof InfraError;
+      writeJsonAtomic(join(dir, 'cell-error.json'), { kind: 'tailgate.cell-error', cell: cell.id, infra, message: err.message, details: err.details }, { force: true });
+      outcomes.push({ cell, dir, error: err });
+      log(`${prefix}: ${infra ? 'INFRA ERROR' : 'ERROR'}: ${err.message}`);
+      for (const d of err.details) log(`    ${d}`);
+      if (signal?.aborted) break;
+    }
+  }
+  return outcomes;
+}
+
+export function progressLine(r) {
+  const p = r.latency.percentiles;
+  const fmt = (v) => (v === null ? '-' : `${v.toFixed(2)}ms`);
+  const cls = Object.entries(r.errors.byClass).filter(([, n]) => n).map(([k, n]) => `${k}=${n}`).join(' ');
+  let line = `${r.requests.total} req @ ${r.load.achievedRate}/s, p50 ${fmt(p.p50)} p99 ${fmt(p.p99)} p99.99 ${fmt(p['p99.99'])}, errors ${r.errors.total}${cls ? ` (${cls})` : ''}, dropped ${r.load.droppedIterations}`;
+  if (r.resources) line += `, reloads ${r.resources.reloads}`;
+  if (r.load.k6ExitCode !== 0 && r.load.k6ExitCode !== null) line += `, k6 exit ${r.load.k6ExitCode}`;
+  return line;
+}
+
+function round(x) {
+  return Math.round(x * 1000) / 1000;
+}

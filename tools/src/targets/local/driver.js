@@ -1,0 +1,77 @@
+// The local target: real backend nginx pods, a real proxy (one of the variants),
+// an endpoint controller, k6 and the fault schedule on one clock. Everything it
+// starts is stopped in `finally`, on success, failure and Ctrl-C alike.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseDuration } from '../../config/units.js';
+import { InfraError } from '../../errors.js';
+import { startFaults } from '../../faults/schedule.js';
+import { runK6 } from '../../run/k6.js';
+import { EndpointController } from './endpoint-controller.js';
+import { EventLog } from './events.js';
+import { PodSet } from './pods.js';
+import { freePort, podSubnet } from './ports.js';
+import { ProcessGroup } from './proc.js';
+import { ResourceSampler } from './resources.js';
+import { VARIANTS } from './variants/index.js';
+
+export const name = 'local';
+
+/** Runs one cell; returns {k6, events file, resources, counts}. Throws InfraError on harness faults. */
+export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
+  const { controller, tuning, scenario } = cell;
+  const variant = VARIANTS[controller.variant];
+  const group = new ProcessGroup();
+  const events = new EventLog(join(cellDir, 'events.jsonl'));
+  // Unix socket paths are limited to 107 bytes: sockets live in a short temp dir.
+  const sockDir = mkdtempSync('/tmp/tg-');
+  let faults;
+  let pods;
+  try {
+    onStatus('starting pods');
+    pods = new PodSet({
+      group, dir: join(cellDir, 'pods'), subnet: podSubnet(cell.index), events,
+      delayMs: parseDuration(controller.backendDelay ?? '0ms'), errorRate: controller.backendErrorRate ?? 0,
+    });
+    await pods.scaleTo(scenario.replicas);
+    onStatus(`starting ${controller.variant}`);
+    const proxyDir = join(cellDir, 'proxy');
+    mkdirSync(proxyDir, { recursive: true });
+    const ctx = {
+      group, dir: proxyDir, sockDir, variant: controller.variant, controller, tuning,
+      address: '127.0.0.1', port: await freePort(), controlPort: await freePort(), endpoints: pods.endpoints(),
+    };
+    const dataPlane = await variant.start(ctx);
+    const endpointController = new EndpointController({ dataPlane, events, lagMs: parseDuration(controller.updateLag ?? '0ms') });
+    pods.onChange((eps) => endpointController.onChange(eps));
+    const sampler = dataPlane.child ? new ResourceSampler(dataPlane.child.pid) : null;
+
+    onStatus('load');
+    const url = dataPlane.url ?? `http://${ctx.address}:${ctx.port}`;
+    const k6Run = runK6(scenario, { cellDir, url, signal });
+    faults = startFaults(scenario.faults, { pods, events, offsetMs: parseDuration(scenario.warmup) });
+    const k6 = await k6Run;
+    const faultErrors = await faults.stop();
+    faults = null;
+    await endpointController.settle();
+    const resources = sampler?.stop() ?? null;
+    if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
+    if (endpointController.failures.length) throw new InfraError(`endpoint updates failed: ${endpointController.failures.join('; ')}`);
+    return {
+      k6,
+      url,
+      resources: resources && { ...resources, reloads: endpointController.reloads, endpointUpdates: endpointController.updates },
+      eventCounts: events.counts,
+      eventsFile: events.file,
+    };
+  } finally {
+    await faults?.stop();
+    pods?.shutdown();
+    await group.stopAll();
+    rmSync(sockDir, { recursive: true, force: true });
+  }
+}
+
+export function versions() {
+  return {};
+}

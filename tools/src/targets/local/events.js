@@ -1,0 +1,17 @@
+// events.jsonl: every fault action and endpoint update, timestamped on the same
+// system clock k6 uses, appended as it happens so a crash keeps what was done.
+import { appendFileSync } from 'node:fs';
+
+export class EventLog {
+  constructor(file) {
+    this.file = file;
+    this.counts = {};
+  }
+
+  emit(type, fields = {}) {
+    const e = { ts: Date.now(), type, ...fields };
+    this.counts[type] = (this.counts[type] ?? 0) + 1;
+    appendFileSync(this.file, `${JSON.stringify(e)}\n`);
+    return e;
+  }
+}

@@ -1,0 +1,47 @@
+// bench.yaml tuning knobs -> nginx and HAProxy settings. "default" means the
+// proxy's own compiled-in defaults (stock nginx: 1 worker, no upstream keep-alive),
+// so a tuning set shows exactly what the tuning guide's knobs buy.
+import { spawnSync } from 'node:child_process';
+import { parseDuration } from '../../config/units.js';
+
+// HAProxy refuses to start when maxconn needs more descriptors than the process
+// may open (about two per connection); the tuning's value is clamped to fit.
+const NOFILE = Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim()) || 1024;
+export const HAPROXY_MAXCONN_LIMIT = Math.max(256, Math.floor((NOFILE - 200) / 2));
+
+export function nginxSettings(tuning = {}, { retries = 'on' } = {}) {
+  const upstreamKeepalive = tuning.upstreamKeepalive ?? 0;
+  return {
+    workerProcesses: tuning.workerProcesses ?? 1,
+    workerConnections: tuning.workerConnections ?? 512,
+    keepaliveRequests: tuning.keepaliveRequests ?? 1000,
+    backlog: tuning.backlog ?? 511,
+    gzip: tuning.gzip ? 'on' : 'off',
+    // Without `keepalive` nginx speaks HTTP/1.0 to upstreams: a new connection per request.
+    upstreamKeepalive: upstreamKeepalive > 0
+      ? `keepalive ${upstreamKeepalive};\n    keepalive_requests ${tuning.upstreamKeepaliveRequests ?? 1000};`
+      : '',
+    proxyHttp: upstreamKeepalive > 0 ? 'proxy_http_version 1.1;\n      proxy_set_header Connection "";' : '',
+    connectTimeout: `${parseDuration(tuning.connectTimeout ?? '5s')}ms`,
+    readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
+    // nginx's default is `error timeout`: a refused or reset upstream is retried on
+    // the next one, which hides endpoint-update failures from clients.
+    nextUpstream: retries === 'on' ? 'proxy_next_upstream error timeout http_502 http_503;\n      proxy_next_upstream_tries 3;' : 'proxy_next_upstream off;',
+    retries,
+  };
+}
+
+export function haproxySettings(tuning = {}, { retries = 'on' } = {}) {
+  const threads = tuning.workerProcesses === 'auto' ? 0 : tuning.workerProcesses ?? 1;
+  return {
+    nbthread: threads === 0 ? '' : `nbthread ${threads}`,
+    maxconn: Math.min(tuning.workerConnections ?? 4096, HAPROXY_MAXCONN_LIMIT),
+    backlog: tuning.backlog ?? 1024,
+    // HAProxy pools server connections with http-reuse; "safe" is its default.
+    httpReuse: (tuning.upstreamKeepalive ?? 0) > 0 ? 'always' : 'safe',
+    compression: tuning.gzip ? 'compression algo gzip\n  compression type text/plain application/octet-stream' : '',
+    connectTimeout: `${parseDuration(tuning.connectTimeout ?? '5s')}ms`,
+    readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
+    retries: retries === 'on' ? 'retries 3\n  option redispatch 1\n  retry-on conn-failure empty-response response-timeout 502 503' : 'retries 0',
+  };
+}

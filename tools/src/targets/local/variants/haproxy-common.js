@@ -1,0 +1,51 @@
+// HAProxy in master-worker mode: config checked with `haproxy -c` first, the
+// runtime API on the admin socket, reloads through the master CLI socket.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { join } from 'node:path';
+import { InfraError } from '../../../errors.js';
+import { sleep, waitForPort } from '../proc.js';
+
+export function writeConfig(dir, text) {
+  const cfg = join(dir, 'haproxy.cfg');
+  writeFileSync(cfg, text);
+  const check = spawnSync('haproxy', ['-c', '-f', cfg], { encoding: 'utf8' });
+  if (check.status !== 0) {
+    throw new InfraError(`haproxy rejected the generated config ${cfg}`, { details: [`command: haproxy -c -f ${cfg}`, ...`${check.stdout}${check.stderr}`.trim().split('\n')] });
+  }
+  return cfg;
+}
+
+export async function startHaproxy(ctx, cfg) {
+  const master = join(ctx.sockDir, 'master.sock');
+  const child = await ctx.group.start('haproxy', ['-W', '-S', `${master},mode,600`, '-f', cfg], { logFile: join(ctx.dir, 'haproxy.log'), name: `proxy ${ctx.variant}` });
+  await waitForPort(ctx.address, ctx.port, { child, what: `${ctx.variant} (haproxy, config ${cfg})` });
+  return { child, master, admin: join(ctx.sockDir, 'admin.sock') };
+}
+
+/** Sends commands (joined with ';') to a HAProxy CLI socket and returns the answer. */
+export async function cli(socketPath, commands, { retryMs = 0 } = {}) {
+  // The master re-executes itself on reload; its socket is gone for a moment.
+  const deadline = Date.now() + retryMs;
+  for (;;) {
+    try {
+      return await cliOnce(socketPath, commands);
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+      await sleep(20);
+    }
+  }
+}
+
+function cliOnce(socketPath, commands) {
+  return new Promise((resolve, reject) => {
+    const s = createConnection(socketPath);
+    let out = '';
+    s.setEncoding('utf8');
+    s.on('data', (d) => (out += d));
+    s.on('error', (err) => reject(new InfraError(`haproxy CLI ${socketPath}: ${err.message}`)));
+    s.on('end', () => resolve(out));
+    s.on('connect', () => s.end(`${commands.join(';')}\n`));
+  });
+}

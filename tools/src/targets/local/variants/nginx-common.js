@@ -1,0 +1,22 @@
+// Shared by both nginx variants: write the config, let `nginx -t` judge it (and
+// show its own words plus the generated file when it refuses), start, wait.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InfraError } from '../../../errors.js';
+import { waitForPort } from '../proc.js';
+
+export async function startNginx(ctx, config) {
+  const { group, dir, address, port } = ctx;
+  mkdirSync(join(dir, 'tmp'), { recursive: true });
+  const conf = join(dir, 'nginx.conf');
+  writeFileSync(conf, config);
+  const args = ['-c', conf, '-p', dir, '-e', join(dir, 'error.log')];
+  const check = spawnSync('nginx', ['-t', ...args], { encoding: 'utf8' });
+  if (check.status !== 0) {
+    throw new InfraError(`nginx rejected the generated config ${conf}`, { details: [`command: nginx -t ${args.join(' ')}`, ...check.stderr.trim().split('\n')] });
+  }
+  const child = await group.start('nginx', args, { logFile: join(dir, 'stdout.log'), name: `proxy ${ctx.variant}` });
+  await waitForPort(address, port, { child, what: `${ctx.variant} (nginx, config ${conf})` });
+  return child;
+}

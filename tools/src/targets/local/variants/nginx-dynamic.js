@@ -1,0 +1,30 @@
+// Endpoint change = POST the endpoint list to an internal HTTP endpoint; a Lua
+// balancer reads it from a shared dict. No reload: ingress-nginx's design.
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InfraError } from '../../../errors.js';
+import { renderTemplate } from '../template.js';
+import { nginxSettings } from '../tuning.js';
+import { startNginx } from './nginx-common.js';
+
+export const name = 'nginx-dynamic';
+
+export async function start(ctx) {
+  copyFileSync(new URL('../templates/tailgate_balancer.lua', import.meta.url), join(ctx.dir, 'tailgate_balancer.lua'));
+  const settings = nginxSettings(ctx.tuning, ctx.controller);
+  const config = renderTemplate('nginx-dynamic.conf', {
+    ...settings, dir: ctx.dir, luaDir: ctx.dir, address: ctx.address, port: ctx.port, controlPort: ctx.controlPort,
+    moreTries: ctx.controller.retries === 'on' ? 2 : 0,
+  });
+  // The balancer needs endpoints before the first request: configure, then open.
+  const child = await startNginx(ctx, config);
+  const post = (endpoints) => postBackends(ctx.controlPort, endpoints);
+  await post(ctx.endpoints);
+  return { child, apply: async (endpoints) => (await post(endpoints), { reload: false }) };
+}
+
+async function postBackends(port, endpoints) {
+  const body = endpoints.map((e) => `${e.address}:${e.port}`).join('\n');
+  const res = await fetch(`http://127.0.0.1:${port}/configuration/backends`, { method: 'POST', body });
+  if (!res.ok) throw new InfraError(`nginx-dynamic: POST /configuration/backends answered ${res.status}: ${await res.text()}`);
+}
