@@ -2,6 +2,7 @@
 // user wrote, the rest of tailgate sees a config where every field is present.
 export const GATE_DEFAULTS = {
   confidence: 0.95,
+  assumedRunCv: 0.10,
   latency: {
     p50: { threshold: '10%', floor: '1ms', blocking: false },
     p90: { threshold: '10%', floor: '1ms', blocking: false },
@@ -55,6 +56,7 @@ function mergeGate(gate) {
   for (const [q, rule] of Object.entries(GATE_DEFAULTS.latency)) latency[q] = { ...rule, ...gate.latency?.[q] };
   return {
     confidence: gate.confidence ?? GATE_DEFAULTS.confidence,
+    assumedRunCv: gate.assumedRunCv ?? GATE_DEFAULTS.assumedRunCv,
     latency,
     errors: { ...GATE_DEFAULTS.errors, ...gate.errors },
     validity: { ...GATE_DEFAULTS.validity, ...gate.validity },

@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { loadBench } from '../config/load.js';
+import { applyDefaults } from '../config/defaults.js';
+import { compareCell } from '../compare/cell.js';
+import { readJsonFile, toReps } from '../compare/inputs.js';
+import { comparePairedRuns, compareRunToBaselines, verdictDoc } from '../compare/run-compare.js';
+import { InputError } from '../errors.js';
+import { writeJsonAtomic } from '../result/write.js';
+import { renderTerminal } from '../report/terminal.js';
+
+export const summary = 'Gate: head results vs baselines, or paired base vs head; writes verdict.json';
+export const usage = `Usage:
+  tailgate compare --baseline <file> [--baseline <file>...] <head-result.json>...
+  tailgate compare --paired --base <file>... --head <file>...
+  tailgate compare --results <run-dir> [--baselines baselines] [--base-ref <git-ref>]
+  tailgate compare --paired --base-results <run-dir> --head-results <run-dir>
+
+  --baseline   a baseline file, or result files of the base (repeat for repetitions)
+  --base-ref   read baselines from this commit (the PR's base), never the working tree
+  --config     bench.yaml whose gate policy applies (default: bench.yaml if present)
+  --out        write the verdict JSON here (never overwritten without --force)
+  --allow-machine-mismatch  compare results from different machine fingerprints
+
+Exit codes: 0 pass/improvement · 1 regression · 2 bad input · 3 inconclusive or no baseline · 4 infrastructure error`;
+export const options = {
+  config: { type: 'string' },
+  baseline: { type: 'string', multiple: true },
+  paired: { type: 'boolean', default: false },
+  base: { type: 'string', multiple: true },
+  head: { type: 'string', multiple: true },
+  results: { type: 'string' },
+  baselines: { type: 'string', default: 'baselines' },
+  'base-ref': { type: 'string' },
+  'base-results': { type: 'string' },
+  'head-results': { type: 'string' },
+  out: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  'allow-machine-mismatch': { type: 'boolean', default: false },
+};
+
+export function gatePolicy(configFile) {
+  if (configFile) return loadBench(configFile).gate;
+  if (existsSync('bench.yaml')) return loadBench('bench.yaml').gate;
+  return applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+}
+
+export function run(opts, positionals) {
+  const gate = gatePolicy(opts.config);
+  const allowMachineMismatch = opts['allow-machine-mismatch'];
+  let doc;
+  if (opts.results) {
+    doc = compareRunToBaselines({ runDir: opts.results, gate, baselinesDir: opts.baselines, baseRef: opts['base-ref'], allowMachineMismatch });
+  } else if (opts.paired && (opts['base-results'] || opts['head-results'])) {
+    if (!opts['base-results'] || !opts['head-results']) throw new InputError('--paired with folders needs both --base-results and --head-results');
+    doc = comparePairedRuns({ baseDir: opts['base-results'], headDir: opts['head-results'], gate });
+  } else {
+    const baseFiles = opts.paired ? opts.base : opts.baseline;
+    const headFiles = opts.paired ? opts.head : positionals;
+    if (!baseFiles?.length || !headFiles?.length) throw new InputError(`nothing to compare: need base and head files\n\n${usage}`);
+    const base = baseFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
+    const head = headFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
+    const cell = head[0].meta?.controller?.name ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}` : 'cell';
+    doc = verdictDoc(opts.paired ? 'paired' : 'baseline', [compareCell({ cell, base, head, gate, allowMachineMismatch })]);
+  }
+  if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
+  console.log(renderTerminal(doc));
+  return doc.exitCode;
+}

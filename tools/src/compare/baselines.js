@@ -1,0 +1,31 @@
+// Committed baselines: baselines/<profile>/<controller>/<tuning>/<scenario>.json.
+// In a PR they are read from the base commit (`git show <ref>:<path>`), never from
+// the PR's own tree, so a PR cannot approve itself by editing its baseline.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT } from '../deps.js';
+import { InputError } from '../errors.js';
+import { readJsonFile, toReps } from './inputs.js';
+
+export function baselinePath(dir, profile, cellKey) {
+  const [controller, tuning, scenario] = cellKey.split('/');
+  return join(dir, profile, controller, tuning, `${scenario}.json`);
+}
+
+/** Returns {file, reps} or null when no baseline exists for the cell. */
+export function readBaseline({ dir = 'baselines', profile, cellKey, baseRef }) {
+  const file = baselinePath(dir, profile, cellKey);
+  if (!baseRef) {
+    if (!existsSync(file)) return null;
+    return { file, ...toReps(readJsonFile(file), file) };
+  }
+  const rel = relative(ROOT, join(process.cwd(), file)).split('\\').join('/');
+  const r = spawnSync('git', ['show', `${baseRef}:${rel}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    if (/does not exist|exists on disk, but not in/.test(r.stderr)) return null;
+    throw new InputError(`--base-ref ${baseRef}: cannot read ${rel} (${r.stderr.trim().split('\n')[0]}); is the base commit fetched? (actions/checkout fetch-depth: 0)`);
+  }
+  const label = `${baseRef}:${rel}`;
+  return { file: label, ...toReps(readJsonFile(label, r.stdout), label) };
+}

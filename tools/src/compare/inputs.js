@@ -1,0 +1,94 @@
+// Reads what the gate compares — result files (one repetition each) or baseline
+// files (several) — and refuses anything inconsistent: a wrong schema version, a
+// histogram that does not decode, counts that disagree with the histogram.
+import { readFileSync } from 'node:fs';
+import { schemaProblems } from '../config/schema.js';
+import { InputError } from '../errors.js';
+import { decode, valueAtMs } from '../ingest/histogram.js';
+
+export function readJsonFile(file, text) {
+  let raw = text;
+  try {
+    raw ??= readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`${file}: cannot read (${err.code})`);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (err) {
+    throw new InputError(`${file}: not valid JSON (${err.message})`);
+  }
+}
+
+/** A result or baseline document -> {kind, reps: [...], doc}. */
+export function toReps(doc, file) {
+  if (doc?.kind === 'tailgate.baseline') return { kind: 'baseline', doc, reps: baselineReps(doc, file) };
+  if (doc?.kind === 'tailgate.result') return { kind: 'result', doc, reps: [resultRep(doc, file)] };
+  throw new InputError(`${file}: not a tailgate result or baseline (kind is ${JSON.stringify(doc?.kind)})`);
+}
+
+function checkSchema(name, doc, file, version) {
+  if (doc.schemaVersion !== version) {
+    throw new InputError(`${file}: schemaVersion ${JSON.stringify(doc.schemaVersion)} is not supported (this tailgate reads ${version}); re-create it with \`tailgate ${name === 'baseline' ? 'baseline update' : 'ingest'}\``);
+  }
+  const problems = schemaProblems(name, doc);
+  if (problems.length) {
+    throw new InputError(`${file}: does not match schemas/${name}.schema.json`, { details: problems.map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`) });
+  }
+}
+
+export function resultRep(doc, file) {
+  checkSchema('result', doc, file, 1);
+  const hist = decodeOrThrow(doc.latency.histogram, file, 'latency.histogram');
+  if (hist.totalCount !== doc.latency.count || doc.latency.count !== doc.requests.total) {
+    throw new InputError(`${file}: inconsistent counts: histogram holds ${hist.totalCount} samples, latency.count ${doc.latency.count}, requests.total ${doc.requests.total} (edited by hand?)`);
+  }
+  const byClass = Object.values(doc.errors.byClass).reduce((a, b) => a + b, 0);
+  if (byClass !== doc.errors.total) throw new InputError(`${file}: errors.total ${doc.errors.total} is not the sum of errors.byClass (${byClass})`);
+  checkPercentiles(hist, doc.latency.percentiles, file);
+  return {
+    source: file,
+    percentiles: doc.latency.percentiles,
+    intervals: doc.latency.intervals,
+    requests: doc.requests,
+    errors: doc.errors,
+    load: doc.load,
+    meta: doc.meta,
+    histogram: doc.latency.histogram,
+  };
+}
+
+function baselineReps(doc, file) {
+  checkSchema('baseline', doc, file, 1);
+  const merged = decodeOrThrow(doc.merged.histogram, file, 'merged.histogram');
+  const total = doc.repetitions.reduce((a, r) => a + r.requests.total, 0);
+  if (merged.totalCount !== total || doc.merged.requests !== total) {
+    throw new InputError(`${file}: inconsistent counts: merged histogram holds ${merged.totalCount}, merged.requests ${doc.merged.requests}, repetitions sum to ${total}`);
+  }
+  return doc.repetitions.map((r, i) => ({
+    ...r,
+    source: `${file}#rep${i + 1}`,
+    meta: { ...r.meta, profile: doc.profile, machine: doc.provenance.machine },
+  }));
+}
+
+function decodeOrThrow(b64, file, field) {
+  try {
+    const h = decode(b64);
+    if (!Number.isFinite(h.totalCount)) throw new Error('no count');
+    return h;
+  } catch (err) {
+    throw new InputError(`${file}: ${field} is not a valid compressed HDR histogram (${err.message})`);
+  }
+}
+
+// A percentile edited by hand no longer matches the histogram it claims to summarize.
+function checkPercentiles(hist, percentiles, file) {
+  if (hist.totalCount === 0) return;
+  for (const [name, pct] of [['p50', 50], ['p99', 99]]) {
+    const expect = valueAtMs(hist, pct);
+    if (Math.abs(expect - percentiles[name]) > expect * 0.002 + 0.001) {
+      throw new InputError(`${file}: latency.percentiles.${name} is ${percentiles[name]} but the histogram says ${expect} (edited by hand?)`);
+    }
+  }
+}

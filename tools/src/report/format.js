@@ -1,0 +1,20 @@
+// Number formatting shared by every renderer, so the terminal table, the PR
+// comment and the charts never disagree about a value.
+export const ICON = { pass: '✅', improvement: '🟢', regression: '❌', inconclusive: '⚠️', 'infra-error': '💥', 'no-baseline': '❔' };
+
+export function ms(v) {
+  if (v === null || v === undefined) return '–';
+  if (v >= 100) return `${v.toFixed(0)}ms`;
+  if (v >= 10) return `${v.toFixed(1)}ms`;
+  return `${v.toFixed(2)}ms`;
+}
+
+export function delta(m) {
+  if (!m || m.ratio === undefined) return '';
+  const pct = (m.ratio - 1) * 100;
+  return `${pct >= 0 ? '+' : ''}${pct.toFixed(1)}%`;
+}
+
+export function metric(cell, name) {
+  return cell.metrics?.find((m) => m.metric === name);
+}
