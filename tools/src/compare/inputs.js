@@ -55,6 +55,9 @@ export function resultRep(doc, file) {
     load: doc.load,
     meta: doc.meta,
     histogram: doc.latency.histogram,
+    resources: doc.resources ?? null,
+    timeline: doc.timeline,
+    events: doc.events ?? [],
   };
 }
 

@@ -1,0 +1,67 @@
+import { statSync, writeFileSync } from 'node:fs';
+import { readJsonFile } from '../compare/inputs.js';
+import { readBaseline } from '../compare/baselines.js';
+import { collectRun } from '../compare/results-dir.js';
+import { InputError } from '../errors.js';
+import { chartsForCell } from '../report/cell-charts.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { runTable } from '../report/run-table.js';
+import { renderTerminal } from '../report/terminal.js';
+
+export const summary = 'Render a verdict or a run: terminal table, PR-comment markdown, gnuplot charts, .hgrm';
+export const usage = `Usage: tailgate report <verdict.json | run-dir> [--markdown out.md] [--charts dir]
+                      [--run-url URL] [--baselines baselines] [--base-ref REF]
+
+  <verdict.json>  from tailgate compare --out: table, markdown comment, charts (base vs head)
+  <run-dir>       a results folder: cells side by side (no verdict), charts per cell
+  --markdown      write the PR comment body here (also fine for $GITHUB_STEP_SUMMARY)
+  --charts        write SVG+PNG charts and .hgrm files here, one folder per cell`;
+export const options = {
+  markdown: { type: 'string' },
+  charts: { type: 'string' },
+  'run-url': { type: 'string' },
+  baselines: { type: 'string', default: 'baselines' },
+  'base-ref': { type: 'string' },
+};
+
+export function run(opts, positionals) {
+  if (positionals.length !== 1) throw new InputError(`expected one verdict.json or results folder\n\n${usage}`);
+  const input = positionals[0];
+  let isDir;
+  try {
+    isDir = statSync(input).isDirectory();
+  } catch {
+    throw new InputError(`${input}: no such file or folder`);
+  }
+  if (isDir) {
+    const cells = collectRun(input);
+    console.log(runTable(cells));
+    if (opts.charts) for (const c of cells.filter((x) => x.reps.length)) chartsForCell(opts.charts, c.key, c.reps);
+    return 0;
+  }
+  const doc = readJsonFile(input);
+  if (doc?.kind !== 'tailgate.verdict') throw new InputError(`${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`);
+  console.log(renderTerminal(doc));
+  if (opts.markdown) writeFileSync(opts.markdown, renderMarkdown(doc, { runUrl: opts['run-url'] }));
+  if (opts.charts) drawVerdictCharts(doc, opts);
+  return doc.exitCode;
+}
+
+function drawVerdictCharts(doc, opts) {
+  const headDir = doc.runDir ?? doc.headDir;
+  if (!headDir) return;
+  const heads = new Map(collectRun(headDir).map((c) => [c.key, c]));
+  const bases = doc.baseDir ? new Map(collectRun(doc.baseDir).map((c) => [c.key, c])) : null;
+  for (const cell of doc.cells) {
+    const h = heads.get(cell.cell);
+    if (!h?.reps.length) continue;
+    const baseReps = bases ? bases.get(cell.cell)?.reps ?? [] : baselineReps(cell, h, opts, doc);
+    chartsForCell(opts.charts, cell.cell, h.reps, baseReps);
+  }
+}
+
+// A baseline keeps one merged histogram, not one per repetition.
+function baselineReps(cell, head, opts, doc) {
+  const b = readBaseline({ dir: opts.baselines, profile: head.profile, cellKey: cell.cell, baseRef: opts['base-ref'] ?? doc.baseRef ?? undefined });
+  return b ? [{ histogram: b.doc.merged.histogram }] : [];
+}

@@ -1,0 +1,34 @@
+// What `tailgate run` (and so `make bench`) prints at the end: the cells side by
+// side, charts, and a verdict against committed baselines when this profile has any.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareRunToBaselines } from '../compare/run-compare.js';
+import { collectRun } from '../compare/results-dir.js';
+import { EXIT } from '../errors.js';
+import { writeJsonAtomic } from '../result/write.js';
+import { chartsForCell } from './cell-charts.js';
+import { renderMarkdown } from './markdown.js';
+import { runTable } from './run-table.js';
+import { renderTerminal } from './terminal.js';
+
+export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines' }) {
+  const cells = collectRun(runDir);
+  console.log(`\n${runTable(cells)}`);
+  const chartDir = join(runDir, 'charts');
+  try {
+    for (const c of cells.filter((x) => x.reps.length)) chartsForCell(chartDir, c.key, c.reps);
+    console.log(`\nCharts: ${chartDir}/<cell>/{spectrum,timeline,errors}.{svg,png}`);
+  } catch (err) {
+    console.log(`\nCharts skipped: ${err.message}`);
+  }
+  const profile = plan.matrix.profile;
+  if (!existsSync(join(baselinesDir, profile))) {
+    console.log(`\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`);
+    return EXIT.OK;
+  }
+  const doc = compareRunToBaselines({ runDir, gate: cfg.gate, baselinesDir });
+  writeJsonAtomic(join(runDir, 'verdict.json'), doc);
+  writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc));
+  console.log(`\n${renderTerminal(doc)}`);
+  return doc.exitCode;
+}

@@ -1,0 +1,128 @@
+// The PR comment body (and job summary): a pure function of the verdict document,
+// rendered from templates/comment.md. Everything from files is escaped: cell names
+// are restricted by the config schema, but reasons quote paths and tool output.
+import { ICON, delta, metric, ms } from './format.js';
+import { renderTemplate } from './template.js';
+
+export const MARKER = '<!-- tailgate:sticky-comment -->';
+export const GITHUB_COMMENT_LIMIT = 65_536;
+const BUDGET = 60_000; // leave room under GitHub's limit for what the publisher adds
+
+const HEADLINE = {
+  pass: 'no regression',
+  improvement: 'improvement, no regression',
+  regression: 'regression',
+  inconclusive: 'inconclusive: the load or the data was not good enough to decide',
+  'infra-error': 'infrastructure error: no verdict on the change',
+  'no-baseline': 'no baseline to compare with',
+};
+
+export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET } = {}) {
+  const cells = doc.cells;
+  let body = compose(doc, cells, 0, runUrl, true);
+  // Too long for a comment: drop the folded details and chart, then table rows.
+  for (let shown = cells.length; body.length > maxChars; shown = Math.floor(shown * 0.8)) {
+    body = compose(doc, cells.slice(0, shown), cells.length - shown, runUrl, false);
+    if (shown === 0) return body.slice(0, maxChars);
+  }
+  return body;
+}
+
+function compose(doc, cells, hidden, runUrl, full) {
+  const n = doc.cells.length;
+  const bad = doc.cells.filter((c) => c.verdict === doc.overall).length;
+  const headline = `${HEADLINE[doc.overall]}${doc.overall === 'pass' ? '' : ` — ${bad} of ${n} cell${n > 1 ? 's' : ''}`}`;
+  return renderTemplate('comment.md', {
+    marker: MARKER,
+    icon: ICON[doc.overall],
+    headline,
+    context: context(doc),
+    table: table(cells, hidden),
+    notes: notes(cells),
+    chart: full ? chart(doc.cells) : '',
+    details: full ? details(doc.cells) : '_Details left out to stay under GitHub\'s comment size limit; see the run\'s artifacts._',
+    footer: footer(doc, runUrl),
+  }).replace(/\n{3,}/g, '\n\n');
+}
+
+function context(doc) {
+  if (doc.mode === 'paired') return 'Paired mode: base and head ran interleaved on the same runner.';
+  return `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`;
+}
+
+function table(cells, hidden) {
+  const rows = ['| | cell | p50 | p99 | Δ p99 | p99.99 | Δ p99.99 | errors (base → head) |', '|---|---|--:|--:|--:|--:|--:|--:|'];
+  for (const c of cells) {
+    const h = c.head ?? {};
+    const tail = h.p99_99Reliable === false ? ' ⁽*⁾' : '';
+    rows.push(`| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`);
+  }
+  if (hidden) rows.push(`| | … ${hidden} more cell${hidden > 1 ? 's' : ''} in the artifacts | | | | | | |`);
+  return rows.join('\n');
+}
+
+function arrow(m) {
+  if (!m || m.ratio === undefined) return '–';
+  const icon = m.status === 'regression' ? ' 🔺' : m.status === 'improvement' ? ' 🔻' : '';
+  return `${delta(m)}${icon}`;
+}
+
+function notes(cells) {
+  const lines = [];
+  for (const c of cells) {
+    if (c.verdict === 'pass' || c.verdict === 'improvement') {
+      for (const w of c.warnings ?? []) lines.push(`- ${code(c.cell)}: ⚠️ ${md(w)}`);
+      continue;
+    }
+    for (const r of c.reasons ?? []) lines.push(`- ${code(c.cell)}: ${md(r)}`);
+    if (c.fix) lines.push(`  - record one: ${code(c.fix)}`);
+  }
+  if (cells.some((c) => c.head?.p99_99Reliable === false)) lines.push('', '⁽*⁾ fewer than 10 samples beyond p99.99: shown, never gated on alone.');
+  return lines.length ? `\n${lines.join('\n')}\n` : '';
+}
+
+// Mermaid xychart-beta renders natively on GitHub: no image host needed.
+function chart(cells) {
+  const withData = cells.filter((c) => metric(c, 'p99')?.head !== undefined).slice(0, 12);
+  if (!withData.length) return '';
+  const labels = withData.map((_, i) => `"${i + 1}"`).join(', ');
+  const base = withData.map((c) => round(metric(c, 'p99').base)).join(', ');
+  const head = withData.map((c) => round(metric(c, 'p99').head)).join(', ');
+  const legend = withData.map((c, i) => `${i + 1} = ${code(c.cell)}`).join(' · ');
+  return ['<details><summary>p99 by cell: base (bars) vs head (line)</summary>', '', '```mermaid', 'xychart-beta', '  title "p99 latency (ms)"', `  x-axis [${labels}]`, '  y-axis "ms"', `  bar [${base}]`, `  line [${head}]`, '```', '', legend, '', '</details>'].join('\n');
+}
+
+function details(cells) {
+  const blocks = cells.filter((c) => c.metrics?.length).map((c) => {
+    const rows = ['| metric | base | head | ratio (95% interval) | status |', '|---|--:|--:|--:|---|'];
+    for (const m of c.metrics) {
+      if (m.metric === 'errors') {
+        for (const k of m.classes) rows.push(`| errors: ${k.class} | ${k.base} | ${k.head} | p=${k.p} | ${k.status} |`);
+        if (!m.classes.length) rows.push('| errors | 0 | 0 | | pass |');
+      } else {
+        rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${m.ratio ?? '–'} (${m.ratioLow ?? '–'}–${m.ratioHigh ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'} |`);
+      }
+    }
+    return `<details><summary>${ICON[c.verdict]} ${md(c.cell)}: ${c.verdict} (${c.baseReps} base vs ${c.headReps} head repetitions)</summary>\n\n${rows.join('\n')}\n\n</details>`;
+  });
+  return blocks.join('\n');
+}
+
+function footer(doc, runUrl) {
+  const link = runUrl ? `[Run, charts and raw histograms](${encodeURI(runUrl)}) · ` : '';
+  return `<sub>${link}exit ${doc.exitCode} · generated by tailgate · how to read this: README.md#reading-a-report</sub>`;
+}
+
+// A code span shows text literally; only backticks and line breaks need removing.
+export function code(s) {
+  return `\`${String(s).replace(/[`\r\n]/g, ' ').replace(/\|/g, '\\|')}\``;
+}
+
+// Neutralize markdown/HTML and mentions in text that came from files.
+export function md(s) {
+  return String(s).replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`).replace(/@/g, '@\u200b').replace(/\r?\n/g, ' ');
+}
+
+function round(x) {
+  return Math.round(x * 1000) / 1000;
+}
