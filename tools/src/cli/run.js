@@ -5,6 +5,7 @@ import { EXIT, InputError } from '../errors.js';
 import { estimateSeconds, planMatrix } from '../plan/plan.js';
 import { newRunDir } from '../run/results-dir.js';
 import { runPlan } from '../run/runner.js';
+import { afterRun } from '../report/after-run.js';
 import { configOption, duration, int, list } from './options.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
@@ -73,8 +74,7 @@ export async function run(opts) {
     console.error('tailgate: interrupted; cleanup done. Partial results kept in', runDir);
     return 130;
   }
-  const { afterRun } = await import('../report/after-run.js').catch(() => ({ afterRun: null }));
-  const code = afterRun ? await afterRun({ cfg, plan, runDir, outcomes }) : EXIT.OK;
+  const code = await afterRun({ cfg, plan, runDir });
   const infra = outcomes.filter((o) => o.error).length;
   console.log(`\nResults: ${runDir}`);
   return infra ? EXIT.INFRA : code;

@@ -4,7 +4,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT } from '../deps.js';
 import { InputError } from '../errors.js';
 import { readJsonFile, toReps } from './inputs.js';
 
@@ -20,8 +19,9 @@ export function readBaseline({ dir = 'baselines', profile, cellKey, baseRef }) {
     if (!existsSync(file)) return null;
     return { file, ...toReps(readJsonFile(file), file) };
   }
-  const rel = relative(ROOT, join(process.cwd(), file)).split('\\').join('/');
-  const r = spawnSync('git', ['show', `${baseRef}:${rel}`], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  // "<ref>:./<path>" is resolved by git relative to the working directory.
+  const rel = relative(process.cwd(), file).split('\\').join('/');
+  const r = spawnSync('git', ['show', `${baseRef}:./${rel}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (r.status !== 0) {
     if (/does not exist|exists on disk, but not in/.test(r.stderr)) return null;
     throw new InputError(`--base-ref ${baseRef}: cannot read ${rel} (${r.stderr.trim().split('\n')[0]}); is the base commit fetched? (actions/checkout fetch-depth: 0)`);

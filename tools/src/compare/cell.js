@@ -1,6 +1,7 @@
 // One cell's verdict from base and head repetitions under the gate policy.
 import { parseDuration, parsePercent } from '../config/units.js';
 import { compareErrors } from './errors.js';
+import { median } from './stats.js';
 import { compareQuantile } from './latency.js';
 import { comparabilityProblems, validityProblems } from './validity.js';
 
@@ -37,17 +38,14 @@ export function compareCell({ cell, base, head, gate, allowMachineMismatch = fal
 
 function describe(m) {
   if (m.metric === 'errors') {
-    return `errors: ${m.classes.filter((c) => c.status === 'regression').map((c) => `${c.class} ${c.base} -> ${c.head} (p=${c.p})`).join(', ')}`;
+    return `errors: ${m.classes.filter((c) => c.status === 'regression').map((c) => `${c.class} ${c.base} → ${c.head} (p=${c.p})`).join(', ')}`;
   }
   return `${m.metric}: ${m.base.toFixed(3)} -> ${m.head.toFixed(3)} ms (x${m.ratio}, 95% interval x${m.ratioLow}..x${m.ratioHigh})`;
 }
 
 function summaryOf(reps) {
   if (!reps.length) return null;
-  const med = (f) => {
-    const xs = reps.map(f).filter((v) => v !== null && v !== undefined).sort((a, b) => a - b);
-    return xs.length ? xs[xs.length >> 1] : null;
-  };
+  const med = (f) => median(reps.map(f));
   return {
     reps: reps.length,
     requests: reps.reduce((a, r) => a + r.requests.total, 0),

@@ -9,7 +9,7 @@
 // independent (interleaving A B A B keeps drift out); it decides with 3 vs 3
 // repetitions, where a rank test at 0.05 cannot (its smallest p is 0.1).
 import { normalQuantile, zFor } from '../ingest/histogram.js';
-import { mean, tQuantile, variance } from './stats.js';
+import { mean, median, tQuantile, variance } from './stats.js';
 
 export function compareQuantile(name, base, head, rule, { confidence = 0.95, assumedRunCv = 0.10 } = {}) {
   const b = sideStats(base, name, confidence, assumedRunCv);
@@ -68,12 +68,6 @@ function welchDf(v1, n1, v2, n2) {
   const b = v2 / n2;
   const den = (n1 > 1 ? a * a / (n1 - 1) : 0) + (n2 > 1 ? b * b / (n2 - 1) : 0);
   return den === 0 ? 1 : Math.max(1, (a + b) ** 2 / den);
-}
-
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 function round(x) {

@@ -84,3 +84,10 @@ export function variance(xs) {
   const m = mean(xs);
   return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1);
 }
+
+export function median(xs) {
+  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}

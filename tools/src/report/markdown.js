@@ -120,7 +120,11 @@ export function code(s) {
 
 // Neutralize markdown/HTML and mentions in text that came from files.
 export function md(s) {
-  return String(s).replace(/[\\`*_{}[\]<>|#]/g, (c) => `\\${c}`).replace(/@/g, '@\u200b').replace(/\r?\n/g, ' ');
+  return String(s)
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/[\\`*_{}[\]|#]/g, (c) => `\\${c}`)
+    .replace(/@/g, '@\u200b')
+    .replace(/\r?\n/g, ' ');
 }
 
 function round(x) {

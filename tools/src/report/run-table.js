@@ -1,6 +1,7 @@
 // A run's cells side by side, without any baseline: what `make bench` shows for the
 // cross-variant comparison (and what the seeds' tables look like). Latency added by
 // the proxy is shown against a `direct` cell of the same scenario when one ran.
+import { median } from '../compare/stats.js';
 import { ms } from './format.js';
 
 export function runTable(cells) {
@@ -32,13 +33,6 @@ export function runTable(cells) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   const line = (r) => r.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
-}
-
-function median(xs) {
-  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
-  if (!s.length) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 function sum(xs, f) {

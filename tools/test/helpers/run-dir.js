@@ -1,0 +1,22 @@
+// Lays out a results folder exactly as `tailgate run` does, from synthetic results.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { syntheticResult } from './synthetic.js';
+
+export async function makeRunDir(cells, root = mkdtempSync(join(tmpdir(), 'tg-run-'))) {
+  for (const [key, repsOpts] of Object.entries(cells)) {
+    for (let i = 0; i < repsOpts.length; i++) {
+      const dir = join(root, key, `rep-${i + 1}`);
+      mkdirSync(dir, { recursive: true });
+      const opts = repsOpts[i];
+      if (opts.cellError) {
+        writeFileSync(join(dir, 'cell-error.json'), JSON.stringify({ kind: 'tailgate.cell-error', cell: key, infra: true, message: opts.cellError, details: [] }));
+        continue;
+      }
+      const { result } = await syntheticResult(opts);
+      writeFileSync(join(dir, 'result.json'), JSON.stringify(result));
+    }
+  }
+  return root;
+}

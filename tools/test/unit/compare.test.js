@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { applyDefaults } from '../../src/config/defaults.js';
+import { compareCell } from '../../src/compare/cell.js';
+import { resultRep } from '../../src/compare/inputs.js';
+import { syntheticResult } from '../helpers/synthetic.js';
+
+const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+
+async function reps(count, opts) {
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const { result, file } = await syntheticResult({ ...opts, seed: (opts.seed ?? 1) * 100 + i });
+    out.push(resultRep(result, file));
+  }
+  return out;
+}
+
+const medianMs = 4; // p99 ~ 12.8 ms with sigma 0.5: above every default floor
+
+test('gate: A/A with run-to-run noise passes (3 vs 3 repetitions)', async () => {
+  const base = [...await reps(1, { medianMs, scale: 0.96 }), ...await reps(1, { medianMs, scale: 1.03, seed: 2 }), ...await reps(1, { medianMs, seed: 3 })];
+  const head = [...await reps(1, { medianMs, scale: 1.04, seed: 4 }), ...await reps(1, { medianMs, scale: 0.98, seed: 5 }), ...await reps(1, { medianMs, seed: 6 })];
+  const v = compareCell({ cell: 'x', base, head, gate });
+  assert.equal(v.verdict, 'pass', JSON.stringify(v.reasons));
+});
+
+test('gate: a +40% latency shift is a regression with 3 vs 3 repetitions', async () => {
+  const base = await reps(3, { medianMs, seed: 7 });
+  const head = await reps(3, { medianMs, scale: 1.4, seed: 8 });
+  const v = compareCell({ cell: 'x', base, head, gate });
+  assert.equal(v.verdict, 'regression');
+  const p99 = v.metrics.find((m) => m.metric === 'p99');
+  assert.equal(p99.status, 'regression');
+  assert.ok(p99.ratio > 1.3 && p99.ratio < 1.5, `${p99.ratio}`);
+  assert.match(v.reasons.join('\n'), /p99: .* ms \(x1\.\d+/);
+});
+
+test('gate: the same shift with 1 vs 1 repetition is decided with the assumed run-to-run noise', async () => {
+  const v = compareCell({ cell: 'x', base: await reps(1, { medianMs, seed: 9 }), head: await reps(1, { medianMs, scale: 1.4, seed: 10 }), gate });
+  assert.equal(v.verdict, 'regression');
+  const small = compareCell({ cell: 'x', base: await reps(1, { medianMs, seed: 11 }), head: await reps(1, { medianMs, scale: 1.12, seed: 12 }), gate });
+  assert.equal(small.verdict, 'pass', '12% is within the assumed 10% run-to-run noise');
+});
+
+test('gate: a large relative change below the absolute floor is not a regression', async () => {
+  const v = compareCell({ cell: 'x', base: await reps(3, { medianMs: 0.2, seed: 13 }), head: await reps(3, { medianMs: 0.2, scale: 2, seed: 14 }), gate });
+  const p99 = v.metrics.find((m) => m.metric === 'p99');
+  assert.ok(p99.ratio > 1.8);
+  assert.equal(p99.status, 'pass', 'p99 ~0.6ms -> ~1.3ms stays under the 2ms floor');
+});
+
+test('gate: an improvement is reported as such', async () => {
+  const v = compareCell({ cell: 'x', base: await reps(3, { medianMs, scale: 1.5, seed: 15 }), head: await reps(3, { medianMs, seed: 16 }), gate });
+  assert.equal(v.verdict, 'improvement');
+});
+
+test('gate: an unreliable tail quantile never fails the gate alone', async () => {
+  // 20k samples: p99.99 has 2 samples beyond it. Make only the extreme tail worse.
+  const base = await reps(1, { medianMs, sigma: 0.3, seed: 17 });
+  const head = await reps(1, { medianMs, sigma: 0.3, seed: 17 });
+  head[0].percentiles = { ...head[0].percentiles, 'p99.99': head[0].percentiles['p99.99'] * 3 };
+  const v = compareCell({ cell: 'x', base, head, gate });
+  const tail = v.metrics.find((m) => m.metric === 'p99.99');
+  assert.equal(tail.status, 'unreliable-regression');
+  assert.equal(v.verdict, 'pass');
+  assert.match(v.warnings.join('\n'), /too few tail samples/);
+});
+
+test('gate: errors — 0 -> 40 is a regression, 5 -> 7 is noise, zeroStaysZero catches 0 -> 1', async () => {
+  const clean = await reps(1, { medianMs, seed: 18 });
+  const bad = compareCell({ cell: 'x', base: clean, head: await reps(1, { medianMs, seed: 19, errors: { http502: 40 } }), gate });
+  assert.equal(bad.verdict, 'regression');
+  assert.match(bad.reasons.join(), /http502 0 → 40/);
+  const noise = compareCell({ cell: 'x', base: await reps(1, { medianMs, seed: 20, errors: { refused: 5 } }), head: await reps(1, { medianMs, seed: 21, errors: { refused: 7 } }), gate });
+  assert.equal(noise.verdict, 'pass');
+  const strict = { ...gate, errors: { ...gate.errors, zeroStaysZero: true } };
+  const one = compareCell({ cell: 'x', base: clean, head: await reps(1, { medianMs, seed: 22, errors: { reset: 1 } }), gate: strict });
+  assert.equal(one.verdict, 'regression');
+});
+
+test('gate: invalid load is inconclusive, never pass or regression', async () => {
+  const base = await reps(1, { medianMs, seed: 23 });
+  const dropped = compareCell({ cell: 'x', base, head: await reps(1, { medianMs, scale: 3, seed: 24, dropped: 500 }), gate });
+  assert.equal(dropped.verdict, 'inconclusive');
+  assert.match(dropped.reasons.join(), /dropped iterations/);
+  const slow = compareCell({ cell: 'x', base, head: await reps(1, { medianMs, seed: 25, rate: 1000, n: 5000 }).then((r) => r.map((x) => ({ ...x, load: { ...x.load, achievedRatio: 0.5, achievedRate: 500, targetRate: 1000 } }))), gate });
+  assert.equal(slow.verdict, 'inconclusive');
+  const crashed = compareCell({ cell: 'x', base, head: await reps(1, { medianMs, seed: 26, k6ExitCode: 107 }), gate });
+  assert.match(crashed.reasons.join(), /k6 exited with code 107/);
+  const few = compareCell({ cell: 'x', base, head: await reps(1, { medianMs, seed: 27, n: 300 }), gate });
+  assert.match(few.reasons.join(), /minSamples/);
+});
+
+test('gate: different profiles or machines are never compared silently', async () => {
+  const a = await reps(1, { medianMs, seed: 28, profile: 'local' });
+  const b = await reps(1, { medianMs, seed: 29, profile: 'metal' });
+  assert.match(compareCell({ cell: 'x', base: a, head: b, gate }).reasons.join(), /profiles differ/);
+  const c = await reps(1, { medianMs, seed: 30, fingerprint: 'other' });
+  const v = compareCell({ cell: 'x', base: a, head: c, gate });
+  assert.equal(v.verdict, 'inconclusive');
+  assert.match(v.reasons.join(), /machine fingerprints differ/);
+  assert.equal(compareCell({ cell: 'x', base: a, head: c, gate, allowMachineMismatch: true }).verdict, 'pass');
+});
