@@ -40,7 +40,7 @@ function describe(m) {
   if (m.metric === 'errors') {
     return `errors: ${m.classes.filter((c) => c.status === 'regression').map((c) => `${c.class} ${c.base} → ${c.head} (p=${c.p})`).join(', ')}`;
   }
-  return `${m.metric}: ${m.base.toFixed(3)} -> ${m.head.toFixed(3)} ms (x${m.ratio}, 95% interval x${m.ratioLow}..x${m.ratioHigh})`;
+  return `${m.metric}: ${m.base.toFixed(3)} → ${m.head.toFixed(3)} ms (x${m.ratio}, 95% interval x${m.ratioLow}..x${m.ratioHigh})`;
 }
 
 function summaryOf(reps) {
