@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadBench } from '../config/load.js';
 import { EXIT, InputError } from '../errors.js';
 import { estimateSeconds, planMatrix } from '../plan/plan.js';
@@ -52,7 +52,8 @@ export async function run(opts) {
     process.stdout.write(driver.dryRun(plan, opts));
     return EXIT.OK;
   }
-  const runDir = newRunDir(opts.out);
+  // Absolute, so generated configs and process command lines name real paths.
+  const runDir = newRunDir(resolve(opts.out));
   writeFileSync(join(runDir, 'plan.json'), `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`);
   console.log(`tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateSeconds(plan) / 60)} min; results in ${runDir}`);
 

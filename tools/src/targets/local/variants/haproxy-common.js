@@ -11,6 +11,7 @@ export function writeConfig(dir, text) {
   const cfg = join(dir, 'haproxy.cfg');
   writeFileSync(cfg, text);
   const check = spawnSync('haproxy', ['-c', '-f', cfg], { encoding: 'utf8' });
+  if (check.error) throw new InfraError(`cannot run haproxy (${check.error.code}): apt-get install haproxy, or run make setup`);
   if (check.status !== 0) {
     throw new InfraError(`haproxy rejected the generated config ${cfg}`, { details: [`command: haproxy -c -f ${cfg}`, ...`${check.stdout}${check.stderr}`.trim().split('\n')] });
   }

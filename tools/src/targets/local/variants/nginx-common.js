@@ -13,6 +13,7 @@ export async function startNginx(ctx, config) {
   writeFileSync(conf, config);
   const args = ['-c', conf, '-p', dir, '-e', join(dir, 'error.log')];
   const check = spawnSync('nginx', ['-t', ...args], { encoding: 'utf8' });
+  if (check.error) throw new InfraError(`cannot run nginx (${check.error.code}): apt-get install nginx libnginx-mod-http-lua lua-resty-core, or run make setup`);
   if (check.status !== 0) {
     throw new InfraError(`nginx rejected the generated config ${conf}`, { details: [`command: nginx -t ${args.join(' ')}`, ...check.stderr.trim().split('\n')] });
   }
