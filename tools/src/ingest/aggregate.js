@@ -1,13 +1,22 @@
 // Folds request samples into histograms and counters: whole run, per phase, per
 // one-second window. Pure state, no I/O, so it is tested without k6.
+//
+// Memory stays flat in the length of a run: a one-second window keeps its own
+// histogram only while samples for it can still arrive (k6 writes them roughly in
+// time order); WINDOW_GRACE_S after the newest second it is reduced to a row.
+// A sample later than that still counts in the row, just not in its percentiles.
 import { classify, emptyCounts } from './classify.js';
 import { newHistogram, recordMs, summarize, valueAtMs } from './histogram.js';
+
+const WINDOW_GRACE_S = 10;
 
 export class Aggregate {
   constructor() {
     this.phases = new Map(); // phase -> {hist, requests, errors}
     this.steps = new Map(); // sweep step -> same
-    this.seconds = new Map(); // epoch second -> {hist, requests, errors, phase}
+    this.open = new Map(); // epoch second -> Bucket, while samples may still arrive
+    this.rows = new Map(); // epoch second -> finished timeline row
+    this.newestSec = -Infinity;
     this.dropped = new Map(); // phase -> count
     this.firstTs = Infinity;
     this.lastTs = -Infinity;
@@ -19,9 +28,20 @@ export class Aggregate {
     bucket(this.phases, phase).add(s.ms, cls);
     if (s.step) bucket(this.steps, s.step).add(s.ms, cls);
     const sec = Math.floor(s.ts / 1000);
-    const w = bucket(this.seconds, sec);
-    w.add(s.ms, cls);
-    w.phase = phase;
+    const row = this.rows.get(sec);
+    if (row) {
+      row.requests++;
+      row.late = (row.late ?? 0) + 1;
+      if (cls) {
+        row.errors++;
+        row.errorsByClass = { ...row.errorsByClass, [cls]: (row.errorsByClass?.[cls] ?? 0) + 1 };
+      }
+    } else {
+      const w = bucket(this.open, sec);
+      w.add(s.ms, cls);
+      w.phase = phase;
+      if (sec > this.newestSec) this.advance(sec);
+    }
     if (s.ts < this.firstTs) this.firstTs = s.ts;
     if (s.ts > this.lastTs) this.lastTs = s.ts;
   }
@@ -29,8 +49,32 @@ export class Aggregate {
   addDropped(d) {
     const phase = d.phase ?? 'untagged';
     this.dropped.set(phase, (this.dropped.get(phase) ?? 0) + d.count);
-    const w = bucket(this.seconds, Math.floor(d.ts / 1000));
-    w.dropped += d.count;
+    const sec = Math.floor(d.ts / 1000);
+    const row = this.rows.get(sec);
+    if (row) row.dropped += d.count;
+    else bucket(this.open, sec).dropped += d.count;
+  }
+
+  advance(sec) {
+    this.newestSec = sec;
+    for (const [s, w] of this.open) if (s < sec - WINDOW_GRACE_S) this.close(s, w);
+  }
+
+  close(sec, w) {
+    this.open.delete(sec);
+    const row = {
+      epoch: sec,
+      phase: w.phase,
+      requests: w.requests,
+      errors: w.errorsTotal(),
+      dropped: w.dropped,
+      p50: valueAtMs(w.hist, 50),
+      p99: valueAtMs(w.hist, 99),
+      max: w.requests ? w.hist.maxValue / 1000 : null,
+    };
+    const byClass = Object.fromEntries(Object.entries(w.errors).filter(([, n]) => n > 0));
+    if (Object.keys(byClass).length) row.errorsByClass = byClass;
+    this.rows.set(sec, row);
   }
 
   /** The phase the gate reads: "measure" when tagged, otherwise everything. */
@@ -57,26 +101,11 @@ export class Aggregate {
   }
 
   timeline() {
-    if (!this.seconds.size) return [];
-    const secs = [...this.seconds.keys()].sort((a, b) => a - b);
+    for (const [s, w] of this.open) this.close(s, w);
+    if (!this.rows.size) return [];
+    const secs = [...this.rows.keys()].sort((a, b) => a - b);
     const t0 = secs[0];
-    return secs.map((sec) => {
-      const w = this.seconds.get(sec);
-      const row = {
-        t: sec - t0,
-        epoch: sec,
-        phase: w.phase,
-        requests: w.requests,
-        errors: w.errorsTotal(),
-        dropped: w.dropped,
-        p50: valueAtMs(w.hist, 50),
-        p99: valueAtMs(w.hist, 99),
-        max: w.requests ? w.hist.maxValue / 1000 : null,
-      };
-      const byClass = Object.fromEntries(Object.entries(w.errors).filter(([, n]) => n > 0));
-      if (Object.keys(byClass).length) row.errorsByClass = byClass;
-      return row;
-    });
+    return secs.map((sec) => ({ t: sec - t0, ...this.rows.get(sec) }));
   }
 }
 

@@ -91,3 +91,18 @@ test('cli ingest: bad input exits 2 and writes nothing; an existing result is ne
   assert.equal(await main(['ingest', good, '--out', out2]), 2);
   assert.equal(await main(['ingest', good, '--out', out2, '--force']), 0);
 });
+
+test('ingest: per-second windows are closed behind the newest second (flat memory); late samples still count', async () => {
+  const { Aggregate } = await import('../../src/ingest/aggregate.js');
+  const agg = new Aggregate();
+  for (let sec = 0; sec < 300; sec++) for (let i = 0; i < 10; i++) agg.addRequest({ ts: T0 + sec * 1000 + i, ms: 1, status: '200', phase: 'measure' });
+  assert.ok(agg.open.size <= 12, `open windows: ${agg.open.size}`);
+  agg.addRequest({ ts: T0 + 5 * 1000, ms: 9, status: '502', phase: 'measure' }); // 295 s late
+  const rows = agg.timeline();
+  assert.equal(rows.length, 300);
+  assert.equal(rows[5].requests, 11);
+  assert.equal(rows[5].errors, 1);
+  assert.equal(rows[5].late, 1);
+  assert.equal(rows[5].p99, 1, 'a late sample is not in the closed window\'s percentiles');
+  assert.equal(agg.measured().requests, 3001, 'but it is in the run totals');
+});

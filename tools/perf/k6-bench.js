@@ -1,0 +1,54 @@
+// k6's own CPU per request: a minimal arrival-rate script vs tailgate's steady
+// scenario, and the extra cost of the gzipped JSON output tailgate ingests.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, toolEnv, which } from '../src/deps.js';
+import { ProcessGroup } from '../src/targets/local/proc.js';
+import { startPod } from '../src/targets/local/pod.js';
+import { median, timed } from './measure.js';
+
+const RATE = 1000;
+const SECONDS = 10;
+const REPS = 3;
+
+const MINIMAL = `import http from 'k6/http';
+export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: ${RATE}, timeUnit: '1s', duration: '${SECONDS}s', preAllocatedVUs: 50, maxVUs: 200 } } };
+export default function () { http.get(__ENV.TG_TARGET_URL + '/0KiB'); }
+`;
+
+export async function k6Bench() {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-k6perf-'));
+  const minimal = join(dir, 'minimal.js');
+  writeFileSync(minimal, MINIMAL);
+  const group = new ProcessGroup();
+  const pod = await startPod(group, { name: 'perf', dir: join(dir, 'pod'), address: '127.0.99.10' });
+  const k6 = which('k6');
+  const steady = join(ROOT, 'k6', 'scenarios', 'steady.js');
+  const env = toolEnv({ TG_TARGET_URL: `http://${pod.address}:${pod.port}`, TG_RATE: String(RATE), TG_DURATION: `${SECONDS}s`, TG_PAYLOAD: '0KiB', K6_NO_USAGE_REPORT: 'true' });
+  const variants = [
+    { label: 'minimal script (one http.get, arrival-rate)', cmd: `'${k6}' run -q --no-usage-report --summary-export='${dir}/s.json' '${minimal}'` },
+    { label: 'tailgate steady.js', cmd: `'${k6}' run -q --no-usage-report '${steady}'`, env: { TG_SUMMARY: `${dir}/s.json` } },
+    { label: 'tailgate steady.js + --out json=….gz', cmd: `'${k6}' run -q --no-usage-report --out json='${dir}/out.json.gz' '${steady}'`, env: { TG_SUMMARY: `${dir}/s.json` } },
+  ];
+  try {
+    for (const v of variants) {
+      const cpu = [];
+      const dropped = [];
+      for (let i = 0; i < REPS; i++) {
+        const r = timed(v.cmd, { env: { ...env, ...v.env }, cwd: dir });
+        if (r.status !== 0) throw new Error(`k6 failed (${v.label}): ${r.stderr}`);
+        cpu.push(r.cpuMs);
+        const s = JSON.parse(readFileSync(`${dir}/s.json`, 'utf8'));
+        const m = s.metrics ?? {};
+        dropped.push(m.dropped_iterations?.values?.count ?? m.dropped_iterations?.count ?? 0);
+      }
+      v.cpuPer1k = median(cpu) / 1000 / ((RATE * SECONDS) / 1000);
+      v.dropped = Math.max(...dropped);
+    }
+  } finally {
+    await group.stopAll();
+  }
+  for (const v of variants) v.ratio = v.cpuPer1k / variants[0].cpuPer1k;
+  return { rate: RATE, seconds: SECONDS, reps: REPS, variants: variants.map(({ label, cpuPer1k, ratio, dropped }) => ({ label, cpuPer1k, ratio, dropped })) };
+}

@@ -1,0 +1,76 @@
+// make perf: benchmarks of tailgate itself, figures printed and written into
+// README.md (between the perf markers) and results/perf-<timestamp>.json.
+//   PERF_BIG=1     also ingest 10M requests
+//   PERF_ONLY=ingest,k6,gate   run a subset
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../src/deps.js';
+import { generate } from './generate.js';
+import { ingestBench } from './ingest-bench.js';
+import { k6Bench } from './k6-bench.js';
+import { gateBench } from './gate-bench.js';
+
+const only = process.env.PERF_ONLY?.split(',') ?? ['ingest', 'k6', 'gate'];
+const dataDir = join(ROOT, '.tools', 'perf');
+mkdirSync(dataDir, { recursive: true });
+const figures = { date: new Date().toISOString(), machine: (await import('../src/ingest/machine.js')).machineInfo() };
+const lines = [];
+const say = (s) => {
+  console.log(s);
+  lines.push(s);
+};
+
+if (only.includes('ingest')) {
+  const sizes = process.env.PERF_BIG === '1' ? [1_000_000, 10_000_000] : [1_000_000];
+  figures.ingest = [];
+  for (const n of sizes) {
+    const file = join(dataDir, `k6-${n / 1e6}m.json.gz`);
+    if (!existsSync(file)) {
+      console.log(`generating ${file} …`);
+      await generate(file, n);
+    }
+    const r = await ingestBench(file, n);
+    figures.ingest.push(r);
+  }
+  say('**Ingest** (k6 `--out json` gzipped, 13 lines per request, median of 3 runs in one session):');
+  say('');
+  say('| requests | file | zcat > /dev/null | tailgate ingest (CPU) | ratio to zcat | requests per CPU-second | peak RSS |');
+  say('|--:|--:|--:|--:|--:|--:|--:|');
+  for (const r of figures.ingest) {
+    say(`| ${(r.requests / 1e6).toFixed(0)}M | ${r.fileMB.toFixed(0)} MB gz | ${(r.zcatMs / 1000).toFixed(2)} s | ${(r.ingestCpuMs / 1000).toFixed(2)} s | ${r.ratio.toFixed(2)}× | ${Math.round(r.requestsPerCpuSecond).toLocaleString('en')} | ${r.maxRssMB.toFixed(0)} MB |`);
+  }
+  say('');
+}
+
+if (only.includes('k6')) {
+  figures.k6 = await k6Bench();
+  const k = figures.k6;
+  say(`**k6 CPU** at ${k.rate} requests/s for ${k.seconds} s against one local nginx pod (median of ${k.reps}):`);
+  say('');
+  say('| script | k6 CPU per 1k requests | ratio | dropped iterations |');
+  say('|---|--:|--:|--:|');
+  for (const v of k.variants) say(`| ${v.label} | ${v.cpuPer1k.toFixed(3)} s | ${v.ratio.toFixed(2)}× | ${v.dropped} |`);
+  say('');
+}
+
+if (only.includes('gate')) {
+  figures.gate = await gateBench();
+  const g = figures.gate;
+  say(`**Gate on this machine** (local target, nginx-dynamic, steady ${g.rate} requests/s × ${g.seconds} s, 1 vs 1 repetition, default gate):`);
+  say('');
+  say(`- A/A: ${g.aa.fails} false fails in ${g.aa.comparisons} comparisons (${(100 * g.aa.fails / g.aa.comparisons).toFixed(1)}%); p99 run-to-run CV ${(100 * g.aa.p99Cv).toFixed(1)}%, p99 ${g.aa.p99Median.toFixed(3)} ms median.`);
+  say(`- Canaries (backend delay added): ${g.canaries.map((c) => `+${c.delayMs} ms → p99 ×${c.ratio.toFixed(2)} ${c.verdict}${c.verdictNoFloor !== c.verdict ? ` (without floor: ${c.verdictNoFloor})` : ''}`).join('; ')}.`);
+  say(`- Smallest p99 regression detected at default settings: ${g.smallestDetected ? `×${g.smallestDetected.toFixed(2)}` : 'none of those tried'}${g.smallestDetectedNoFloor ? `; with \`floor: 0ms\`: ×${g.smallestDetectedNoFloor.toFixed(2)}` : ''}.`);
+  say('');
+}
+
+const out = join(ROOT, 'results', `perf-${figures.date.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.json`);
+mkdirSync(join(ROOT, 'results'), { recursive: true });
+writeFileSync(out, `${JSON.stringify(figures, null, 1)}\n`);
+if (only.length === 3) {
+  const readme = join(ROOT, 'README.md');
+  const text = readFileSync(readme, 'utf8');
+  const block = `<!-- perf:begin -->\nMeasured by \`make perf\` on ${figures.date.slice(0, 10)} (${figures.machine.cpus} × ${figures.machine.cpuModel}); raw figures in \`${out.slice(ROOT.length)}\` of that run.\n\n${lines.join('\n')}\n<!-- perf:end -->`;
+  writeFileSync(readme, text.replace(/<!-- perf:begin -->[\s\S]*<!-- perf:end -->/, block));
+  console.log(`README.md updated; figures in ${out}`);
+}
