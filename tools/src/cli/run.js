@@ -12,6 +12,7 @@ export const summary = 'Run a matrix of bench.yaml on a target; writes results/<
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
                    [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                    [--rate N] [--duration 30s] [--repetitions N] [--dry-run]
+                   [--kubeconfig file --target-url URL]   (target cluster)
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
@@ -28,6 +29,7 @@ export const options = {
   repetitions: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
   kubeconfig: { type: 'string' },
+  'target-url': { type: 'string' },
 };
 
 const DRIVERS = {
@@ -66,7 +68,7 @@ export async function run(opts) {
   process.once('SIGTERM', onSigint);
   let outcomes;
   try {
-    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal });
+    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts });
   } finally {
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigint);

@@ -7,7 +7,9 @@ export async function run(f, { pods, pause, signal }) {
   const unavailable = f.maxUnavailable ?? 0;
   const every = f.every ? parseDuration(f.every) : null;
   do {
-    await rolloutOnce(pods, surge, unavailable, signal);
+    // On Kubernetes the Deployment controller performs the rollout itself.
+    if (pods.rolloutRestart) await pods.rolloutRestart();
+    else await rolloutOnce(pods, surge, unavailable, signal);
     if (every) await pause(every);
   } while (every && !signal.aborted);
 }

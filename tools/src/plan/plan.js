@@ -1,6 +1,8 @@
 // A named matrix of bench.yaml -> an ordered list of cells. Repetitions are
 // interleaved (all cells of rep 1, then rep 2, ...) so that slow drift on a shared
-// runner spreads over every cell instead of landing on one.
+// runner spreads over every cell instead of landing on one. On Kubernetes targets
+// the controller is the outermost loop (a cluster per controller is expensive to
+// recreate); repetitions stay interleaved within it.
 import { parseDuration } from '../config/units.js';
 import { InputError } from '../errors.js';
 
@@ -20,32 +22,30 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   const scenarios = pick('scenarios', Object.keys(cfg.scenarios));
   const repetitions = overrides.repetitions ?? matrix.repetitions;
   const cells = [];
-  for (let repetition = 1; repetition <= repetitions; repetition++) {
-    for (const c of controllers) {
-      for (const t of tunings) {
-        for (const s of scenarios) {
-          const scenario = { ...cfg.scenarios[s] };
-          if (overrides.rate) scenario.rate = overrides.rate;
-          if (overrides.duration) scenario.duration = overrides.duration;
-          cells.push({
-            index: cells.length,
-            key: `${c}/${t}/${s}`,
-            id: `${c}/${t}/${s}/rep-${repetition}`,
-            target: matrix.target,
-            profile: matrix.profile,
-            cluster: matrix.cluster,
-            controllerName: c,
-            controller: cfg.controllers[c],
-            tuningName: t,
-            tuning: cfg.tunings[t],
-            scenarioName: s,
-            scenario,
-            repetition,
-          });
-        }
-      }
-    }
-  }
+  const add = (c, t, s, repetition) => {
+    const scenario = { ...cfg.scenarios[s] };
+    if (overrides.rate) scenario.rate = overrides.rate;
+    if (overrides.duration) scenario.duration = overrides.duration;
+    cells.push({
+      index: cells.length,
+      key: `${c}/${t}/${s}`,
+      id: `${c}/${t}/${s}/rep-${repetition}`,
+      target: matrix.target,
+      profile: matrix.profile,
+      cluster: matrix.cluster,
+      controllerName: c,
+      controller: cfg.controllers[c],
+      tuningName: t,
+      tuning: cfg.tunings[t],
+      scenarioName: s,
+      scenario,
+      repetition,
+    });
+  };
+  const reps = Array.from({ length: repetitions }, (_, i) => i + 1);
+  const inner = (c, rep) => tunings.forEach((t) => scenarios.forEach((s) => add(c, t, s, rep)));
+  if (matrix.target === 'local') reps.forEach((rep) => controllers.forEach((c) => inner(c, rep)));
+  else controllers.forEach((c) => tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => add(c, t, s, rep)))));
   return { matrixName, matrix: { ...matrix, controllers, tunings, scenarios, repetitions }, cells, gate: cfg.gate };
 }
 

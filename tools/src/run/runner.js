@@ -11,7 +11,18 @@ import { probe, DEPENDENCIES } from '../deps.js';
 import { cellDir as makeCellDir } from './results-dir.js';
 import { gitSha } from './git.js';
 
-export async function runPlan(plan, { runDir, driver, signal, log = console.log }) {
+export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {} }) {
+  // A driver may hold state across cells (a cluster per controller): start() gives
+  // a session, teardown() always runs.
+  const session = driver.start ? await driver.start(plan, { runDir, signal, log, opts }) : driver;
+  try {
+    return await runCells(plan, { runDir, session, signal, log });
+  } finally {
+    await session.teardown?.();
+  }
+}
+
+async function runCells(plan, { runDir, session, signal, log }) {
   const machine = machineInfo();
   const k6Version = probe(DEPENDENCIES.find((d) => d.name === 'k6')).version;
   const sha = gitSha();
@@ -22,7 +33,7 @@ export async function runPlan(plan, { runDir, driver, signal, log = console.log 
     const started = Date.now();
     const prefix = `[${cell.index + 1}/${plan.cells.length}] ${cell.id}`;
     try {
-      const run = await driver.runCell({ cell, cellDir: dir, signal, onStatus: () => {} });
+      const run = await session.runCell({ cell, cellDir: dir, signal, onStatus: () => {} });
       if (signal?.aborted) break;
       const meta = {
         target: cell.target, profile: cell.profile, machine, gitSha: sha, k6: k6Version,

@@ -1,0 +1,30 @@
+// charts/controllers/<name>/: the upstream chart, base values and tuning overlays.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ROOT } from '../../deps.js';
+import { InputError } from '../../errors.js';
+
+export const CATALOG_DIR = join(ROOT, 'charts', 'controllers');
+
+export function catalogEntry(name, controller) {
+  const dir = join(CATALOG_DIR, name);
+  const file = join(dir, 'controller.yaml');
+  const entry = existsSync(file) ? parse(readFileSync(file, 'utf8')) : {};
+  const values = controller.values ? join(ROOT, controller.values) : join(dir, 'values.yaml');
+  if (!existsSync(values)) throw new InputError(`controller "${name}": values file ${values} not found`);
+  return {
+    name,
+    chart: controller.chart ?? entry.chart,
+    ingressClass: controller.ingressClass ?? entry.ingressClass ?? name,
+    podSelector: entry.podSelector ?? `app.kubernetes.io/name=${name}`,
+    values,
+    overlay: (tuning) => {
+      if (tuning === 'default') return null;
+      const overlay = join(dir, 'overlays', `${tuning}.yaml`);
+      if (!existsSync(overlay)) throw new InputError(`controller "${name}": no overlay for tuning "${tuning}" (expected ${overlay}); tunings map to each controller's own keys, see charts/controllers/README.md`);
+      return overlay;
+    },
+    offlineValues: existsSync(join(dir, 'offline-values.yaml')) ? join(dir, 'offline-values.yaml') : null,
+  };
+}

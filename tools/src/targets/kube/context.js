@@ -1,0 +1,40 @@
+// Everything a kube plan needs to know about where it runs: kind (a cluster per
+// controller, created and deleted by tailgate) or an existing cluster (kubeconfig).
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parse } from 'yaml';
+import { ROOT } from '../../deps.js';
+
+export const NAMESPACE = 'tailgate';
+export const INGRESS_NAMESPACE = 'tailgate-ingress';
+export const HOST_PORT = 18080;
+
+export function kubeContext({ target, runId, kubeconfig, targetUrl, cluster = 'single', env = process.env }) {
+  const images = parse(readFileSync(join(ROOT, 'clusters', 'images.yaml'), 'utf8'));
+  return {
+    target,
+    runId,
+    kubeconfig: kubeconfig ?? null,
+    topology: cluster,
+    clusterConfig: rel(join(ROOT, 'clusters', `${cluster}.yaml`)),
+    nodeImage: env.TAILGATE_KIND_NODE_IMAGE || images.default,
+    offline: env.TAILGATE_OFFLINE === '1',
+    // kind maps the ingress node's port 80 to this port; an existing cluster says
+    // where its ingress answers (a load balancer, a NodePort, a host port).
+    url: targetUrl ?? env.TAILGATE_TARGET_URL ?? (target === 'kind' ? `http://127.0.0.1:${HOST_PORT}` : null),
+    clusterName: (controller) => `tailgate-${runId}-${controller}`.slice(0, 40).replace(/-+$/, ''),
+  };
+}
+
+/** kubectl/helm flags that pin the cluster for one controller's cells. */
+export function targetFlags(ctx, controller) {
+  if (ctx.target === 'kind') {
+    const c = `kind-${ctx.clusterName(controller)}`;
+    return { kubectl: ['--context', c], helm: ['--kube-context', c] };
+  }
+  return ctx.kubeconfig ? { kubectl: ['--kubeconfig', ctx.kubeconfig], helm: ['--kubeconfig', ctx.kubeconfig] } : { kubectl: [], helm: [] };
+}
+
+export function rel(p) {
+  return relative(process.cwd(), p) || '.';
+}

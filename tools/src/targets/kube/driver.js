@@ -1,0 +1,91 @@
+// Targets kind and cluster: plan-then-execute. The session walks the step list in
+// order; a cell's turn runs every pending step up to its measurement. A failed
+// setup step fails the cells of that controller (infra error) and jumps to its
+// teardown; teardown steps always run, also on Ctrl-C.
+import { join } from 'node:path';
+import { parseDuration } from '../../config/units.js';
+import { InfraError, InputError } from '../../errors.js';
+import { startFaults } from '../../faults/schedule.js';
+import { runK6 } from '../../run/k6.js';
+import { EventLog } from '../local/events.js';
+import { deleteStaleClusters, waitHttp } from './builtins.js';
+import { kubeContext, targetFlags } from './context.js';
+import { renderDryRun } from './dry-run.js';
+import { runStep } from './exec.js';
+import { KubePods } from './pods.js';
+import { planSteps } from './steps.js';
+
+export const name = 'kube';
+
+export function dryRun(plan, opts) {
+  const ctx = kubeContext({ target: plan.matrix.target, runId: 'dryrun', kubeconfig: opts.kubeconfig, targetUrl: opts['target-url'] ?? (plan.matrix.target === 'cluster' ? 'http://<ingress-address>' : undefined), cluster: plan.matrix.cluster });
+  return renderDryRun(planSteps(plan, ctx), { header: `tailgate plan: matrix "${plan.matrixName}", target ${plan.matrix.target}, ${plan.cells.length} cells` });
+}
+
+export async function start(plan, { runDir, signal, log = console.log, opts = {} }) {
+  const runId = runDir.split('/').at(-1).replace(/[^0-9a-z]/gi, '').toLowerCase().slice(-6);
+  const ctx = kubeContext({ target: plan.matrix.target, runId, kubeconfig: opts.kubeconfig, targetUrl: opts['target-url'], cluster: plan.matrix.cluster });
+  if (ctx.target === 'cluster' && !ctx.kubeconfig) throw new InputError('target "cluster" needs --kubeconfig <file>');
+  if (!ctx.url) throw new InputError('target "cluster" needs --target-url (where its ingress answers from this runner, e.g. http://10.0.0.5:80)');
+  const steps = planSteps(plan, ctx);
+  let next = 0;
+  const failed = new Map(); // controller -> error
+
+  const controllerOf = (step) => step.cell?.controllerName ?? steps.slice(next).find((s) => s.cell)?.cell.controllerName;
+  const execute = async (step) => {
+    if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
+    if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
+    return runStep(step, { signal, log: (m) => log(`  ${m}`) });
+  };
+
+  return {
+    async runCell({ cell, cellDir }) {
+      while (next < steps.length) {
+        const step = steps[next];
+        if (step.kind === 'measure' && step.cell === cell) {
+          next++;
+          if (failed.has(cell.controllerName)) throw skipped(cell, failed.get(cell.controllerName));
+          return measure(step, cell, cellDir);
+        }
+        next++;
+        const owner = step.kind === 'measure' ? step.cell.controllerName : controllerOf(step);
+        if (step.kind !== 'teardown' && step.kind !== 'cleanup' && failed.has(owner)) continue;
+        if (step.kind === 'measure') continue; // a cell the runner skipped
+        try {
+          await execute(step);
+        } catch (err) {
+          if (step.kind === 'teardown') log(`  teardown failed (continuing): ${err.message}`);
+          else failed.set(owner, err);
+        }
+      }
+      throw new InfraError(`no step found for ${cell.id}`);
+    },
+    async teardown() {
+      for (; next < steps.length; next++) {
+        const step = steps[next];
+        if (step.kind !== 'teardown') continue;
+        try {
+          await runStep(step, { log: (m) => log(`  ${m}`) });
+        } catch (err) {
+          log(`  teardown failed: ${err.message}`);
+        }
+      }
+    },
+  };
+
+  async function measure(step, cell, cellDir) {
+    const events = new EventLog(join(cellDir, 'events.jsonl'));
+    const pods = new KubePods({ kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, events });
+    await pods.refresh();
+    const k6Run = runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
+    const faults = startFaults(cell.scenario.faults, { pods, events, offsetMs: parseDuration(cell.scenario.warmup) });
+    const k6 = await k6Run;
+    const faultErrors = await faults.stop();
+    if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
+    return { k6, eventsFile: events.file, resources: null, eventCounts: events.counts };
+  }
+}
+
+function skipped(cell, err) {
+  return new InfraError(`${cell.id}: not measured, setup of ${cell.controllerName} failed: ${err.message}`, { details: err.details });
+}

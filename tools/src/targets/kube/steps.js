@@ -1,0 +1,91 @@
+// plan -> steps. Each step is an argv (pasteable) with a timeout and a kind that
+// the executor treats differently: "create" may be retried (bounded), "measure"
+// never is, "teardown" always runs. Pure: `tailgate run --dry-run` prints exactly
+// this list, and golden tests pin it.
+import { join } from 'node:path';
+import { ROOT } from '../../deps.js';
+import { k6Budget } from '../../run/k6.js';
+import { catalogEntry } from './catalog.js';
+import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
+
+const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
+
+export function planSteps(plan, ctx) {
+  const steps = [];
+  const add = (s) => steps.push({ timeoutMs: 120_000, kind: 'setup', ...s });
+  const byController = groupBy(plan.cells, (c) => c.controllerName);
+  if (ctx.target === 'kind') {
+    add({ kind: 'cleanup', title: 'remove kind clusters left by earlier tailgate runs', argv: ['tailgate-internal', 'delete-stale-kind-clusters', 'tailgate-'], builtin: 'deleteStaleClusters' });
+  }
+  for (const [controller, cells] of byController) {
+    const cat = catalogEntry(controller, cells[0].controller);
+    const f = targetFlags(ctx, controller);
+    const kubectl = (...a) => ['kubectl', ...f.kubectl, ...a];
+    const helm = (...a) => ['helm', ...a, ...f.helm];
+    if (ctx.target === 'kind') {
+      add({ kind: 'create', timeoutMs: 600_000, retries: 2, title: `create kind cluster for ${controller} (${ctx.topology})`, argv: ['kind', 'create', 'cluster', '--name', ctx.clusterName(controller), '--config', ctx.clusterConfig, '--image', ctx.nodeImage, '--wait', '5m'] });
+    } else {
+      add({ title: 'create namespaces', argv: kubectl('create', 'namespace', NAMESPACE), okIfOutput: /AlreadyExists/ });
+    }
+    const scenarioOf = cells[0].scenario;
+    add({ timeoutMs: 360_000, title: 'install the backend chart', argv: helm('upgrade', '--install', 'backend', BACKEND_CHART, '-n', NAMESPACE, '--create-namespace', '--set', `replicas=${scenarioOf.replicas}`, '--set', `ingress.className=${cat.ingressClass}`, ...offlineBackend(ctx), '--wait', '--timeout', '5m') });
+    for (const [tuning, tcells] of groupBy(cells, (c) => c.tuningName)) {
+      const overlay = cat.overlay(tuning);
+      const values = ['-f', rel(cat.values), ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []), ...(overlay ? ['-f', rel(overlay)] : [])];
+      const chart = cat.chart;
+      add({ timeoutMs: 360_000, title: `install ${controller} ${chart.version} with tuning "${tuning}"`, argv: helm('upgrade', '--install', controller, chart.name, '--repo', chart.repo, '--version', chart.version, '-n', INGRESS_NAMESPACE, '--create-namespace', ...values, '--wait', '--timeout', '5m') });
+      add({ timeoutMs: 320_000, title: `wait until ${controller} is Ready`, argv: kubectl('-n', INGRESS_NAMESPACE, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s') });
+      for (const cell of tcells) {
+        const s = cell.scenario;
+        add({ title: `${cell.id}: backend replicas = ${s.replicas}`, argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`) });
+        add({ timeoutMs: 320_000, title: `${cell.id}: wait for the backend rollout`, argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s') });
+        add({ kind: 'preflight', timeoutMs: 90_000, title: `${cell.id}: wait until the ingress routes to the backend`, argv: ['tailgate-internal', 'wait-http', `${ctx.url}/healthz`, 'bench.local', '60s'], builtin: 'waitHttp', url: `${ctx.url}/healthz`, host: 'bench.local' });
+        add({ kind: 'measure', timeoutMs: k6Budget(s), title: `${cell.id}: k6 ${s.script} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`, cell, argv: k6Argv(cell), env: k6EnvShown(cell, ctx.url), faultsShown: faultCommands(cell, kubectl) });
+      }
+    }
+    if (ctx.target === 'kind') {
+      add({ kind: 'teardown', title: `delete kind cluster for ${controller}`, argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)] });
+    } else {
+      add({ kind: 'teardown', title: `uninstall ${controller}`, argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found') });
+      add({ kind: 'teardown', title: 'uninstall the backend', argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found') });
+    }
+  }
+  return steps;
+}
+
+function offlineBackend(ctx) {
+  if (!ctx.offline) return [];
+  return ['--set', 'image.repository=localhost/tailgate-backend-nginx', '--set', 'image.tag=1.22.1', '--set', 'image.pullPolicy=Never'];
+}
+
+function k6Argv(cell) {
+  return ['k6', 'run', '--quiet', '--no-usage-report', '--out', `json=results/<run>/${cell.id}/k6.json.gz`, rel(join(ROOT, 'k6', 'scenarios', `${cell.scenario.script}.js`))];
+}
+
+function k6EnvShown(cell, url) {
+  const s = cell.scenario;
+  const env = { TG_TARGET_URL: url, TG_HOST: 'bench.local', TG_PAYLOAD: s.payload, TG_DURATION: s.duration, TG_WARMUP: s.warmup };
+  if (s.rate) env.TG_RATE = String(s.rate);
+  return env;
+}
+
+// Faults are driven live (random pods, on a clock); the dry run shows the kubectl
+// command each action uses so a user can reproduce one by hand.
+function faultCommands(cell, kubectl) {
+  return cell.scenario.faults.map((f) => {
+    if (f.type === 'pod-kill') return { every: f.every, argv: kubectl('-n', NAMESPACE, 'delete', 'pod', '<random backend pod>', '--grace-period=0', '--force') };
+    if (f.type === 'churn') return { every: f.every, argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=<${f.between.join('|')}>`) };
+    if (f.type === 'rollout') return { every: f.every ?? 'once', argv: kubectl('-n', NAMESPACE, 'rollout', 'restart', 'deployment/backend') };
+    return { every: f.pause ?? '500ms', argv: kubectl('-n', NAMESPACE, 'delete', 'pod', '<random backend pod>', '--wait=false') };
+  });
+}
+
+function groupBy(xs, key) {
+  const m = new Map();
+  for (const x of xs) {
+    const k = key(x);
+    if (!m.has(k)) m.set(k, []);
+    m.get(k).push(x);
+  }
+  return m;
+}
