@@ -45,7 +45,11 @@ export function runK6(scenario, { cellDir, url, host, signal }) {
   const env = toolEnv({ ...k6Env(scenario, { url, host, summary: join(cellDir, 'k6-summary.json') }), K6_NO_USAGE_REPORT: 'true' });
   const args = k6Args(scenario, cellDir);
   const startedAt = Date.now();
-  const child = spawn(k6, args, { env, stdio: ['ignore', log, log], cwd: cellDir });
+  // On bare metal, pin k6 to its own cores (TAILGATE_K6_CPUS=2-3) so the load
+  // generator and the system under test do not compete for the same CPUs.
+  const cpus = process.env.TAILGATE_K6_CPUS;
+  const [cmd, argv] = cpus ? ['taskset', ['-c', cpus, k6, ...args]] : [k6, args];
+  const child = spawn(cmd, argv, { env, stdio: ['ignore', log, log], cwd: cellDir });
   const budget = k6Budget(scenario);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# One cell of a matrix (all its repetitions), as the bench workflows run it.
+# Env: MATRIX CONTROLLER TUNING SCENARIO [REPETITIONS] [RATE] [DURATION] [OUT]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+args=(run --matrix "$MATRIX" --controllers "$CONTROLLER" --tunings "$TUNING" --scenarios "$SCENARIO" --out "${OUT:-results}")
+[ -n "${REPETITIONS:-}" ] && args+=(--repetitions "$REPETITIONS")
+[ -n "${RATE:-}" ] && args+=(--rate "$RATE")
+[ -n "${DURATION:-}" ] && args+=(--duration "$DURATION")
+exec node tools/bin/tailgate.js "${args[@]}"

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Pinned kind and helm into .tools/bin (Go module proxy), for the kind target.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+KIND_VERSION=v0.33.0
+HELM_VERSION=v3.22.0
+mkdir -p .tools/bin
+export GOBIN="$PWD/.tools/bin" GOFLAGS=-mod=mod
+.tools/bin/kind version 2>/dev/null | grep -q "kind ${KIND_VERSION} " || go install "sigs.k8s.io/kind@${KIND_VERSION}"
+.tools/bin/helm version --short 2>/dev/null | grep -q "^${HELM_VERSION}" || go install "helm.sh/helm/v3/cmd/helm@${HELM_VERSION}"
+.tools/bin/kind version
+.tools/bin/helm version --short

@@ -1,0 +1,60 @@
+// The comment artifact comes from a workflow that ran PR code: hostile input.
+// Exactly two regular files, small, no links, no HTML beyond what tailgate itself
+// renders, no live mentions, links only to this repository's GitHub pages.
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../errors.js';
+import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
+
+export const ARTIFACT_FILES = { 'comment.md': GITHUB_COMMENT_LIMIT, 'meta.json': 4096 };
+const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment -->/g;
+const VERDICTS = new Set(['pass', 'improvement', 'regression', 'inconclusive', 'infra-error', 'no-baseline']);
+
+export function readCommentArtifact(dir, { repoUrl }) {
+  const problems = [];
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch (err) {
+    throw new InputError(`comment artifact ${dir}: cannot read (${err.code})`);
+  }
+  for (const name of names) {
+    if (!(name in ARTIFACT_FILES)) problems.push(`unexpected entry ${JSON.stringify(name)}`);
+    else {
+      const st = lstatSync(join(dir, name));
+      if (!st.isFile() || st.isSymbolicLink()) problems.push(`${name} is not a regular file`);
+      else if (st.size > ARTIFACT_FILES[name]) problems.push(`${name} is ${st.size} bytes, over the ${ARTIFACT_FILES[name]} limit`);
+    }
+  }
+  for (const name of Object.keys(ARTIFACT_FILES)) if (!names.includes(name)) problems.push(`${name} is missing`);
+  if (problems.length) throw new InputError(`comment artifact rejected`, { details: problems });
+
+  const body = readFileSync(join(dir, 'comment.md'), 'utf8');
+  const meta = parseMeta(readFileSync(join(dir, 'meta.json'), 'utf8'));
+  checkBody(body, repoUrl);
+  return { body, meta };
+}
+
+function parseMeta(text) {
+  let m;
+  try {
+    m = JSON.parse(text);
+  } catch {
+    throw new InputError('comment artifact rejected: meta.json is not JSON');
+  }
+  const ok = m && m.kind === 'tailgate.comment' && m.schemaVersion === 1 && VERDICTS.has(m.overall) && Number.isInteger(m.exitCode) && Object.keys(m).every((k) => ['kind', 'schemaVersion', 'overall', 'exitCode'].includes(k));
+  if (!ok) throw new InputError('comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode} and nothing else');
+  return m;
+}
+
+export function checkBody(body, repoUrl) {
+  const problems = [];
+  if (!body.startsWith(MARKER)) problems.push('comment.md does not start with the tailgate marker');
+  if (/<[A-Za-z!/?]/.test(body.replace(ALLOWED_TAGS, ''))) problems.push('comment.md contains HTML other than <details>, <summary>, <sub>');
+  if (/(^|[^\w`])@[A-Za-z0-9][\w-]*/m.test(body)) problems.push('comment.md contains an @-mention');
+  for (const [, url] of body.matchAll(/\]\(([^)]*)\)/g)) {
+    if (!url.startsWith(`${repoUrl}/`)) problems.push(`comment.md links outside ${repoUrl}: ${url.slice(0, 80)}`);
+  }
+  if (/\]\s*\[|^\s*\[[^\]]+\]:/m.test(body)) problems.push('comment.md contains reference-style links');
+  if (problems.length) throw new InputError('comment artifact rejected', { details: problems });
+}

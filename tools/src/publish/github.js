@@ -1,0 +1,25 @@
+// GitHub calls for the sticky comment, against an Octokit-like client (the one
+// actions/github-script provides, or a fake in tests).
+import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
+
+const BOT = 'github-actions[bot]';
+
+/** The open PR whose head is this commit; never a number from the artifact. */
+export async function findPullRequest(github, { owner, repo, headSha }) {
+  const { data } = await github.rest.repos.listPullRequestsAssociatedWithCommit({ owner, repo, commit_sha: headSha });
+  return data.find((pr) => pr.state === 'open' && pr.head.sha === headSha) ?? null;
+}
+
+/** Updates tailgate's own comment (marker + author) or creates it. Returns {action, id}. */
+export async function upsertComment(github, { owner, repo, issueNumber, body, botLogin = BOT }) {
+  const text = body.length > GITHUB_COMMENT_LIMIT ? `${body.slice(0, GITHUB_COMMENT_LIMIT - 200)}\n\n_(truncated to GitHub's comment size limit)_\n` : body;
+  const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
+  // Someone quoting the marker in their own comment must not have it overwritten.
+  const mine = comments.find((c) => c.user?.login === botLogin && c.body?.startsWith(MARKER));
+  if (mine) {
+    await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body: text });
+    return { action: 'updated', id: mine.id };
+  }
+  const { data } = await github.rest.issues.createComment({ owner, repo, issue_number: issueNumber, body: text });
+  return { action: 'created', id: data.id };
+}
