@@ -19,6 +19,6 @@ if [ ! -f "$out/verdict.json" ]; then
   exit "$code"
 fi
 node tools/bin/tailgate.js report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} >/dev/null
-node -e 'const v=require(process.argv[1]);process.stdout.write(JSON.stringify({kind:"tailgate.comment",schemaVersion:1,overall:v.overall,exitCode:v.exitCode}))' "$PWD/$out/verdict.json" > "$out/comment/meta.json"
+node -e 'const v=require(require("path").resolve(process.argv[1]));process.stdout.write(JSON.stringify({kind:"tailgate.comment",schemaVersion:1,overall:v.overall,exitCode:v.exitCode}))' "$out/verdict.json" > "$out/comment/meta.json"
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/comment/comment.md" >> "$GITHUB_STEP_SUMMARY"
 exit "$code"

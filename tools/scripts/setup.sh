@@ -7,6 +7,7 @@ cd "$(dirname "$0")/../.."
 K6_VERSION=v1.8.1
 APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox iproute2 procps)
 LOCAL_BIN="$PWD/.tools/bin"
+mkdir -p "$LOCAL_BIN"
 
 step() { printf '==> %s\n' "$*"; }
 
@@ -37,6 +38,31 @@ else
   mkdir -p "$LOCAL_BIN"
   GOBIN="$LOCAL_BIN" GOFLAGS=-mod=mod go install "go.k6.io/k6@${K6_VERSION}"
   have_k6 "$LOCAL_BIN/k6" || { echo "setup: built k6 does not report ${K6_VERSION}" >&2; exit 4; }
+fi
+
+# Test-only tools: workflow linters and helm (chart lint/template), pinned.
+ACTIONLINT_VERSION=v1.7.12
+HELM_VERSION=v3.22.0
+ZIZMOR_VERSION=1.32.0
+go_tool() { # name module version check-pattern
+  if "$LOCAL_BIN/$1" version 2>/dev/null | grep -q "$4" || "$LOCAL_BIN/$1" -version 2>/dev/null | grep -q "$4"; then
+    step "$1 present"
+  else
+    step "building $1 $3 with go install"
+    GOBIN="$LOCAL_BIN" GOFLAGS=-mod=mod go install "$2@$3"
+  fi
+}
+if command -v go >/dev/null; then
+  go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION" "${ACTIONLINT_VERSION#v}"
+  go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" "$HELM_VERSION"
+fi
+if "$LOCAL_BIN/zizmor" --version 2>/dev/null | grep -q "$ZIZMOR_VERSION"; then
+  step "zizmor present"
+else
+  step "installing zizmor $ZIZMOR_VERSION into .tools/venv"
+  python3 -m venv .tools/venv
+  .tools/venv/bin/pip install --quiet "zizmor==$ZIZMOR_VERSION"
+  ln -sf ../venv/bin/zizmor "$LOCAL_BIN/zizmor"
 fi
 
 stamp=node_modules/.tailgate-lock-stamp

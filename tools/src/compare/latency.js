@@ -11,7 +11,7 @@
 import { normalQuantile, zFor } from '../ingest/histogram.js';
 import { mean, median, tQuantile, variance } from './stats.js';
 
-export function compareQuantile(name, base, head, rule, { confidence = 0.95, assumedRunCv = 0.10 } = {}) {
+export function compareQuantile(name, base, head, rule, { confidence = 0.95, assumedRunCv = 0.25 } = {}) {
   const b = sideStats(base, name, confidence, assumedRunCv);
   const h = sideStats(head, name, confidence, assumedRunCv);
   const out = {

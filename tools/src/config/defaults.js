@@ -2,7 +2,8 @@
 // user wrote, the rest of tailgate sees a config where every field is present.
 export const GATE_DEFAULTS = {
   confidence: 0.95,
-  assumedRunCv: 0.10,
+  // p99 varied 24% run to run on a 2-core VM (make perf): assume that much by default.
+  assumedRunCv: 0.25,
   latency: {
     p50: { threshold: '10%', floor: '1ms', blocking: false },
     p90: { threshold: '10%', floor: '1ms', blocking: false },

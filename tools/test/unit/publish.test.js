@@ -1,0 +1,145 @@
+// The publishing side of the PR gate: artifact validation against hostile input,
+// the sticky comment through a fake GitHub client, and the gate job's exact output.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readCommentArtifact } from '../../src/publish/artifact.js';
+import { findPullRequest, upsertComment } from '../../src/publish/github.js';
+import { publishFromWorkflowRun } from '../../src/publish/index.js';
+import { MARKER } from '../../src/report/markdown.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const REPO = 'https://github.com/o/r';
+const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
+const goodBody = readFileSync(new URL('comment.md', GOLDEN), 'utf8');
+const goodMeta = JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'regression', exitCode: 1 });
+
+function artifact(files) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-art-'));
+  for (const [name, content] of Object.entries(files)) {
+    // Names are single path components: a test must never write outside its temp dir.
+    assert.ok(!name.includes('/') && name !== '..' && name !== '.', `unsafe fixture name ${name}`);
+    if (content?.symlink) symlinkSync(content.symlink, join(dir, name));
+    else if (content?.dir) mkdirSync(join(dir, name));
+    else writeFileSync(join(dir, name), content);
+  }
+  return dir;
+}
+
+const rejects = (files, pattern) => assert.throws(() => readCommentArtifact(artifact(files), { repoUrl: REPO }), (err) => {
+  assert.match([err.message, ...err.details].join('\n'), pattern);
+  return true;
+});
+
+test('artifact: a valid payload is accepted', () => {
+  const { body, meta } = readCommentArtifact(artifact({ 'comment.md': goodBody, 'meta.json': goodMeta }), { repoUrl: REPO });
+  assert.equal(body, goodBody);
+  assert.equal(meta.overall, 'regression');
+});
+
+test('artifact: hostile payloads are rejected with the reason', () => {
+  rejects({ 'comment.md': goodBody, 'meta.json': goodMeta, '..%2F..%2Fetc%2Fpasswd': 'x' }, /unexpected entry/);
+  rejects({ 'comment.md': goodBody, 'meta.json': goodMeta, '.hidden': 'x' }, /unexpected entry "\.hidden"/);
+  rejects({ 'comment.md': goodBody, 'meta.json': { symlink: '../../../../etc/hostname' } }, /meta\.json is not a regular file/);
+  rejects({ 'comment.md': { symlink: '/etc/passwd' }, 'meta.json': goodMeta }, /comment\.md is not a regular file/);
+  rejects({ 'comment.md': goodBody, 'meta.json': goodMeta, nested: { dir: true } }, /unexpected entry "nested"/);
+  rejects({ 'comment.md': goodBody + 'x'.repeat(70_000), 'meta.json': goodMeta }, /over the 65536 limit/);
+  rejects({ 'comment.md': goodBody }, /meta\.json is missing/);
+  rejects({ 'comment.md': goodBody, 'meta.json': JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'pass', exitCode: 0, pr: 7 }) }, /and nothing else/);
+  rejects({ 'comment.md': goodBody, 'meta.json': JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'pwned', exitCode: 0 }) }, /meta\.json must be/);
+  rejects({ 'comment.md': 'hello', 'meta.json': goodMeta }, /does not start with the tailgate marker/);
+  rejects({ 'comment.md': `${MARKER}\n<img src=x onerror=alert(1)>`, 'meta.json': goodMeta }, /HTML other than/);
+  rejects({ 'comment.md': `${MARKER}\nthanks @octocat`, 'meta.json': goodMeta }, /@-mention/);
+  rejects({ 'comment.md': `${MARKER}\n[click](https://evil.example/x)`, 'meta.json': goodMeta }, /links outside https:\/\/github\.com\/o\/r/);
+  rejects({ 'comment.md': `${MARKER}\n[x][1]\n\n[1]: https://evil.example`, 'meta.json': goodMeta }, /reference-style links/);
+});
+
+function fakeGitHub({ comments = [], pulls = [] } = {}) {
+  const calls = [];
+  let nextId = 1000;
+  const gh = {
+    calls,
+    comments,
+    paginate: async (fn, args) => (await fn(args)).data,
+    rest: {
+      repos: { listPullRequestsAssociatedWithCommit: async (a) => (calls.push(['listPRs', a.commit_sha]), { data: pulls }) },
+      issues: {
+        listComments: async (a) => (calls.push(['list', a.issue_number]), { data: comments.filter((c) => c.issue === a.issue_number) }),
+        createComment: async (a) => {
+          const c = { id: nextId++, issue: a.issue_number, body: a.body, user: { login: 'github-actions[bot]' } };
+          comments.push(c);
+          calls.push(['create', a.issue_number]);
+          return { data: c };
+        },
+        updateComment: async (a) => {
+          comments.find((c) => c.id === a.comment_id).body = a.body;
+          calls.push(['update', a.comment_id]);
+          return { data: {} };
+        },
+      },
+    },
+  };
+  return gh;
+}
+
+test('publish: first run creates the comment, later runs update the same one', async () => {
+  const gh = fakeGitHub();
+  const first = await upsertComment(gh, { owner: 'o', repo: 'r', issueNumber: 7, body: `${MARKER}\nrun 1` });
+  const second = await upsertComment(gh, { owner: 'o', repo: 'r', issueNumber: 7, body: `${MARKER}\nrun 2` });
+  assert.equal(first.action, 'created');
+  assert.equal(second.action, 'updated');
+  assert.equal(second.id, first.id);
+  assert.equal(gh.comments.length, 1);
+  assert.match(gh.comments[0].body, /run 2/);
+});
+
+test('publish: a comment by someone else that quotes the marker is left alone', async () => {
+  const gh = fakeGitHub({ comments: [{ id: 1, issue: 7, body: `${MARKER}\nI copied this`, user: { login: 'mallory' } }] });
+  const r = await upsertComment(gh, { owner: 'o', repo: 'r', issueNumber: 7, body: `${MARKER}\nreal` });
+  assert.equal(r.action, 'created');
+  assert.equal(gh.comments[0].body, `${MARKER}\nI copied this`);
+});
+
+test('publish: an oversized body is truncated under the limit', async () => {
+  const gh = fakeGitHub();
+  await upsertComment(gh, { owner: 'o', repo: 'r', issueNumber: 7, body: `${MARKER}\n${'y'.repeat(80_000)}` });
+  assert.ok(gh.comments[0].body.length <= 65_536);
+  assert.match(gh.comments[0].body, /truncated/);
+});
+
+test('publish: the PR comes from the head SHA through the API, open and matching only', async () => {
+  const gh = fakeGitHub({ pulls: [{ number: 3, state: 'closed', head: { sha: 'abc' } }, { number: 9, state: 'open', head: { sha: 'other' } }, { number: 12, state: 'open', head: { sha: 'abc' } }] });
+  assert.equal((await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'abc' })).number, 12);
+  assert.equal(await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'zzz' }), null);
+});
+
+test('publish: the workflow entry point validates, finds the PR and upserts', async () => {
+  const gh = fakeGitHub({ pulls: [{ number: 12, state: 'open', head: { sha: 'abc' } }] });
+  const logs = [];
+  const core = { info: (m) => logs.push(m), notice: (m) => logs.push(m) };
+  const dir = artifact({ 'comment.md': goodBody, 'meta.json': goodMeta });
+  const r = await publishFromWorkflowRun({ github: gh, context: { repo: { owner: 'o', repo: 'r' } }, core, env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' } });
+  assert.deepEqual([r.action, r.pr], ['created', 12]);
+  assert.match(logs.join(), /verdict regression/);
+});
+
+test('gate job, run locally on real local-target results: exit code and the exact comment body', () => {
+  const out = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+  const summary = join(out, 'summary.md');
+  const r = spawnSync(join(ROOT, 'tools/ci/gate.sh'), [], {
+    encoding: 'utf8',
+    env: { ...process.env, MODE: 'paired', BASE_RESULTS: join(ROOT, 'tools/test/fixtures/runs/base'), RESULTS: join(ROOT, 'tools/test/fixtures/runs/head'), OUT: out, RUN_URL: 'https://github.com/o/r/actions/runs/42', GITHUB_STEP_SUMMARY: summary },
+  });
+  const body = readFileSync(join(out, 'comment', 'comment.md'), 'utf8');
+  const url = new URL('gate-comment.md', GOLDEN);
+  if (process.env.UPDATE_GOLDEN === '1') writeFileSync(url, body);
+  assert.equal(body, readFileSync(url, 'utf8'), 'gate-comment.md differs (UPDATE_GOLDEN=1 to regenerate after review)');
+  const verdict = JSON.parse(readFileSync(join(out, 'verdict.json'), 'utf8'));
+  assert.equal(r.status, verdict.exitCode, r.stdout + r.stderr);
+  assert.equal(readFileSync(summary, 'utf8'), body, 'job summary gets the same body');
+  const { meta } = readCommentArtifact(join(out, 'comment'), { repoUrl: REPO });
+  assert.equal(meta.overall, verdict.overall);
+});

@@ -1,0 +1,119 @@
+// The workflows' safety properties, checked by walking their YAML, plus actionlint
+// and zizmor (both clean on ours, both loud on a known-bad fixture).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { which } from '../../src/deps.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const DIR = join(ROOT, '.github', 'workflows');
+const BAD = new URL('../fixtures/workflows/bad-workflow.yml', import.meta.url).pathname;
+const files = readdirSync(DIR).filter((f) => f.endsWith('.yml'));
+const wf = Object.fromEntries(files.map((f) => [f, { text: readFileSync(join(DIR, f), 'utf8'), doc: parse(readFileSync(join(DIR, f), 'utf8')) }]));
+const steps = (doc) => Object.values(doc.jobs).flatMap((j) => j.steps ?? []);
+
+test('workflows: top-level least-privilege permissions; write scopes only per job', () => {
+  for (const [f, { doc }] of Object.entries(wf)) {
+    assert.ok(doc.permissions !== undefined, `${f}: top-level permissions`);
+    const top = doc.permissions ?? {};
+    assert.ok(typeof top === 'object' && Object.values(top).every((v) => v === 'read'), `${f}: top-level permissions must be read-only, got ${JSON.stringify(top)}`);
+  }
+  const writers = Object.entries(wf).flatMap(([f, { doc }]) => Object.entries(doc.jobs).filter(([, j]) => Object.values(j.permissions ?? {}).includes('write')).map(([n]) => `${f}:${n}`));
+  assert.deepEqual(writers.sort(), ['bench-comment.yml:comment', 'bench-dispatch.yml:baselines']);
+});
+
+test('workflows: every job and every long step has timeout-minutes', () => {
+  for (const [f, { doc }] of Object.entries(wf)) {
+    for (const [name, job] of Object.entries(doc.jobs)) {
+      if (job.uses) continue; // a reusable workflow call: its own jobs carry timeouts
+      assert.ok(job['timeout-minutes'] > 0, `${f}:${name} timeout-minutes`);
+      for (const s of job.steps) if (/make |bench-cell|gate\.sh|tailgate\.js run|\.ci\/run/.test(s.run ?? '')) assert.ok(s['timeout-minutes'] > 0, `${f}:${name} step "${s.run}" needs timeout-minutes`);
+    }
+  }
+});
+
+test('workflows: every uses: is pinned to a full commit SHA with a version comment', () => {
+  for (const [f, { text }] of Object.entries(wf)) {
+    for (const m of text.matchAll(/uses:\s*([^\s#]+)(.*)$/gm)) {
+      if (m[1].startsWith('./')) continue;
+      assert.match(m[1], /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@[0-9a-f]{40}$/, `${f}: ${m[1]} is not pinned to a SHA`);
+      assert.match(m[2], /#\s*v\d+\.\d+\.\d+/, `${f}: ${m[1]} lacks a # vX.Y.Z comment`);
+    }
+  }
+});
+
+test('workflows: no ${{ }} of event data or inputs inside run: or script:', () => {
+  for (const [f, { doc }] of Object.entries(wf)) {
+    for (const s of steps(doc)) {
+      const code = `${s.run ?? ''}${s.with?.script ?? ''}`;
+      assert.ok(!/\$\{\{/.test(code), `${f}: step "${s.name ?? s.run ?? s.uses}" interpolates an expression into code; pass it through env:`);
+    }
+  }
+});
+
+test('workflows: PR workflows cancel superseded runs; bare metal is never reachable from pull requests', () => {
+  for (const f of ['bench-pr.yml', 'ci.yml']) assert.equal(wf[f].doc.concurrency['cancel-in-progress'], true, f);
+  const metal = wf['bench-metal.yml'].doc;
+  const triggers = Object.keys(metal.on);
+  assert.deepEqual(triggers.sort(), ['push', 'schedule', 'workflow_dispatch']);
+  assert.deepEqual(metal.on.push.branches, ['main']);
+  assert.equal(metal.jobs.bench.environment, 'bench-metal', 'required reviewers live on this environment');
+  assert.ok(JSON.stringify(metal.jobs.bench['runs-on']).includes('self-hosted'));
+  for (const [f, { doc }] of Object.entries(wf)) {
+    const on = Object.keys(doc.on);
+    assert.ok(!on.includes('pull_request_target'), `${f}: pull_request_target runs PR code with secrets`);
+    if (on.includes('pull_request')) assert.ok(!JSON.stringify(doc.jobs).includes('self-hosted'), `${f}: a PR workflow must not use self-hosted runners`);
+  }
+});
+
+test('workflows: cluster teardown and artifact uploads run under always()', () => {
+  for (const [f, { doc }] of Object.entries(wf)) {
+    for (const s of steps(doc)) {
+      if (/teardown\.sh/.test(s.run ?? '')) assert.match(String(s.if), /always\(\)/, `${f}: teardown must be if: always()`);
+    }
+  }
+  const cell = wf['bench-cell.yml'].doc.jobs.run.steps;
+  assert.ok(cell.findIndex((s) => /teardown/.test(s.run ?? '')) > cell.findIndex((s) => /bench-cell\.sh/.test(s.run ?? '')));
+});
+
+test('workflows: the commenter never checks out or runs PR code and gets the PR from the head SHA', () => {
+  const { doc, text } = wf['bench-comment.yml'];
+  assert.deepEqual(Object.keys(doc.on), ['workflow_run']);
+  const checkout = steps(doc).find((s) => String(s.uses).startsWith('actions/checkout'));
+  assert.equal(checkout.with.ref, '${{ github.event.repository.default_branch }}');
+  assert.ok(!/head_branch|head\.ref|pull_request\.number/.test(text));
+  const script = steps(doc).find((s) => String(s.uses).startsWith('actions/github-script'));
+  assert.match(script.with.script, /publishFromWorkflowRun/);
+  assert.ok(script.with.script.split('\n').filter(Boolean).length <= 3, 'no logic inline');
+  assert.equal(script.env.HEAD_SHA, '${{ github.event.workflow_run.head_sha }}');
+});
+
+test('workflows: no pipe can mask a failing exit code in run steps', () => {
+  for (const [f, { doc }] of Object.entries(wf)) for (const s of steps(doc)) assert.ok(!/\|\s*tee\b/.test(s.run ?? ''), `${f}: "| tee" masks exit codes`);
+});
+
+const actionlint = which('actionlint');
+const zizmor = which('zizmor');
+
+test('actionlint: clean on our workflows, flags the bad fixture', () => {
+  assert.ok(actionlint, 'actionlint not found: make setup installs it into .tools/bin');
+  const ours = spawnSync(actionlint, ['-no-color', ...files.map((f) => join(DIR, f))], { encoding: 'utf8', cwd: ROOT });
+  assert.equal(ours.status, 0, ours.stdout + ours.stderr);
+  const bad = spawnSync(actionlint, ['-no-color', BAD], { encoding: 'utf8', cwd: ROOT });
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stdout, /github\.event\.pull_request\.title.*potentially untrusted/);
+});
+
+test('zizmor: clean on our workflows, flags the bad fixture', () => {
+  assert.ok(zizmor, 'zizmor not found: make setup installs it into .tools/bin');
+  const ours = spawnSync(zizmor, ['--offline', '--no-progress', '--min-severity', 'low', DIR], { encoding: 'utf8', cwd: ROOT });
+  assert.equal(ours.status, 0, ours.stdout + ours.stderr);
+  // The auditor persona also reports write-all permissions.
+  const bad = spawnSync(zizmor, ['--offline', '--no-progress', '--persona', 'auditor', BAD], { encoding: 'utf8', cwd: ROOT });
+  assert.notEqual(bad.status, 0);
+  const out = bad.stdout + bad.stderr;
+  for (const rule of ['template-injection', 'unpinned-uses', 'excessive-permissions', 'dangerous-triggers']) assert.match(out, new RegExp(rule), `zizmor flags ${rule}`);
+});
