@@ -44,17 +44,32 @@ fi
 ACTIONLINT_VERSION=v1.7.12
 HELM_VERSION=v3.22.0
 ZIZMOR_VERSION=1.32.0
-go_tool() { # name module version check-pattern
-  if "$LOCAL_BIN/$1" version 2>/dev/null | grep -q "$4" || "$LOCAL_BIN/$1" -version 2>/dev/null | grep -q "$4"; then
-    step "$1 present"
+KUBECONFORM_VERSION=v0.7.0
+K8S_SCHEMA_VERSION=v1.33.13
+go_tool() { # name module version: a stamp records which version .tools/bin holds
+  local stamp="$LOCAL_BIN/.$1-$3"
+  if [ -x "$LOCAL_BIN/$1" ] && [ -f "$stamp" ]; then
+    step "$1 $3 present"
   else
     step "building $1 $3 with go install"
     GOBIN="$LOCAL_BIN" GOFLAGS=-mod=mod go install "$2@$3"
+    touch "$stamp"
   fi
 }
 if command -v go >/dev/null; then
-  go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION" "${ACTIONLINT_VERSION#v}"
-  go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" "$HELM_VERSION"
+  go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION"
+  go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION"
+  go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION"
+  # Kubernetes JSON schemas for kubeconform, from the OpenAPI spec inside the
+  # k8s.io/kubernetes module (fetched through the Go module proxy: works offline).
+  schemas=".tools/k8s-schemas/$K8S_SCHEMA_VERSION"
+  if [ ! -f "$schemas/deployment-apps-v1.json" ]; then
+    step "generating Kubernetes $K8S_SCHEMA_VERSION schemas for kubeconform"
+    dir=$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "k8s.io/kubernetes@$K8S_SCHEMA_VERSION" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).Dir))')
+    node tools/scripts/k8s-schemas.js "$dir/api/openapi-spec/swagger.json" "$schemas"
+  else
+    step "Kubernetes schemas present"
+  fi
 fi
 if "$LOCAL_BIN/zizmor" --version 2>/dev/null | grep -q "$ZIZMOR_VERSION"; then
   step "zizmor present"

@@ -1,0 +1,82 @@
+// The backend chart lints, renders, and validates against Kubernetes schemas
+// (generated offline); the controller catalog pins every chart and maps every
+// tuning the matrices use.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { loadBench } from '../../src/config/load.js';
+import { which } from '../../src/deps.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const CHART = join(ROOT, 'charts', 'backend');
+const SCHEMAS = join(ROOT, '.tools', 'k8s-schemas', 'v1.33.13');
+const helm = which('helm');
+const kubeconform = which('kubeconform');
+const valueFiles = ['', ...readdirSync(join(CHART, 'ci')).map((f) => join(CHART, 'ci', f))];
+
+function template(values = [], set = []) {
+  return spawnSync(helm, ['template', 't', CHART, ...values.flatMap((v) => (v ? ['-f', v] : [])), ...set.flatMap((s) => ['--set', s])], { encoding: 'utf8' });
+}
+
+function validate(manifests) {
+  return spawnSync(kubeconform, ['-strict', '-summary', '-ignore-missing-schemas', '-schema-location', `${SCHEMAS}/{{.ResourceKind}}{{.KindSuffix}}.json`, '-'], { input: manifests, encoding: 'utf8' });
+}
+
+test('charts: tools are installed (make setup)', () => {
+  assert.ok(helm, 'helm not found in .tools/bin');
+  assert.ok(kubeconform, 'kubeconform not found in .tools/bin');
+  assert.ok(existsSync(join(SCHEMAS, 'deployment-apps-v1.json')), 'kubernetes schemas not generated');
+});
+
+for (const values of valueFiles) {
+  test(`charts: backend lints, renders and validates${values ? ` with ${values.split('/').at(-1)}` : ''}`, () => {
+    const lint = spawnSync(helm, ['lint', '--strict', CHART, ...(values ? ['-f', values] : [])], { encoding: 'utf8' });
+    assert.equal(lint.status, 0, lint.stdout + lint.stderr);
+    const out = template([values]);
+    assert.equal(out.status, 0, out.stderr);
+    const v = validate(out.stdout);
+    assert.equal(v.status, 0, v.stdout + v.stderr);
+    assert.match(v.stdout, /Invalid: 0, Errors: 0/);
+    const kinds = parse(`[${out.stdout.split(/^---$/m).filter((d) => d.trim() && !/^\s*#[^\n]*\s*$/.test(d)).map((d) => JSON.stringify(parse(d))).join(',')}]`).map((d) => d?.kind).filter(Boolean);
+    for (const k of ['ConfigMap', 'Deployment', 'Service', 'Ingress']) assert.ok(kinds.includes(k), `${k} rendered`);
+  });
+}
+
+test('charts: kubeconform really rejects an invalid object (the check can fail)', () => {
+  const v = validate('apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {portz: []}\n');
+  assert.notEqual(v.status, 0);
+  assert.match(v.stdout, /additional properties 'portz' not allowed/);
+});
+
+test('charts: an injected delay without Lua in the image fails with a clear message', () => {
+  const out = template([], ['delayMs=5']);
+  assert.notEqual(out.status, 0);
+  assert.match(out.stderr, /delayMs needs an nginx with Lua/);
+});
+
+test('charts: the 1 KiB body is 1024 bytes and the probe hits /healthz', () => {
+  const cm = parse(template().stdout.split(/^---$/m).find((d) => d.includes('kind: ConfigMap')));
+  const body = /location = \/1KiB \{ return 200 "(x+)\\n"; \}/.exec(cm.data['nginx.conf']);
+  assert.equal(body[1].length + 1, 1024);
+});
+
+test('catalog: every helm controller in bench.yaml has a pinned chart and an overlay for each tuning its matrices use', () => {
+  const cfg = loadBench(join(ROOT, 'bench.yaml'));
+  for (const m of Object.values(cfg.matrices).filter((x) => x.target !== 'local')) {
+    for (const c of m.controllers) {
+      const dir = join(ROOT, 'charts', 'controllers', c);
+      const entry = parse(readFileSync(join(dir, 'controller.yaml'), 'utf8'));
+      assert.match(entry.chart.version, /^\d+\.\d+\.\d+$/, `${c}: chart version pinned`);
+      assert.equal(entry.chart.version, cfg.controllers[c].chart.version, `${c}: bench.yaml and catalog agree on the version`);
+      assert.ok(existsSync(join(dir, 'values.yaml')));
+      for (const t of m.tunings.filter((x) => x !== 'default')) assert.ok(existsSync(join(dir, 'overlays', `${t}.yaml`)), `${c}: overlay for ${t}`);
+    }
+  }
+  for (const name of readdirSync(join(ROOT, 'charts', 'controllers')).filter((n) => !n.includes('.'))) {
+    const entry = parse(readFileSync(join(ROOT, 'charts', 'controllers', name, 'controller.yaml'), 'utf8'));
+    assert.ok(Array.isArray(entry.verified), `${name}: controller.yaml records which keys were verified`);
+  }
+});
