@@ -3,7 +3,7 @@ SHELL := /bin/bash
 TAILGATE := node tools/bin/tailgate.js
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 
-.PHONY: setup test test-unit test-integration bench perf doctor clean
+.PHONY: setup test test-unit test-kind bench perf doctor clean
 
 setup:
 	@tools/scripts/setup.sh
@@ -14,6 +14,11 @@ test: setup
 # Unit tests only (no k6, no proxies): seconds.
 test-unit: setup
 	node --test --test-reporter=spec tools/test/unit/
+
+# End to end on a real kind cluster (offline images from ../shared/offline-kind);
+# skips with one line when they are not built on this machine.
+test-kind: setup
+	tools/scripts/test-kind.sh
 
 # The main job on the embedded default: the `local` matrix of bench.yaml.
 bench: setup

@@ -1,5 +1,6 @@
-// Where tailgate finds its external tools: the project-local .tools/bin (where
-// `make setup` puts the pinned k6) first, then PATH.
+// Where tailgate finds its external tools: PATH first (the Makefile puts the
+// project-local .tools/bin, where `make setup` installs the pinned k6, kind and helm,
+// at its front; tests put fake executables there), then .tools/bin as a fallback.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -21,11 +22,11 @@ export const DEPENDENCIES = [
 ];
 
 export function toolEnv(extra = {}) {
-  return { ...process.env, PATH: `${LOCAL_BIN}${delimiter}${process.env.PATH}`, ...extra };
+  return { ...process.env, PATH: `${process.env.PATH}${delimiter}${LOCAL_BIN}`, ...extra };
 }
 
 export function which(name) {
-  for (const dir of [LOCAL_BIN, ...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin']) {
+  for (const dir of [...(process.env.PATH ?? '').split(delimiter), LOCAL_BIN, '/usr/sbin', '/sbin']) {
     const p = join(dir, name);
     if (dir && existsSync(p)) return p;
   }

@@ -26,5 +26,9 @@ export function catalogEntry(name, controller) {
       return overlay;
     },
     offlineValues: existsSync(join(dir, 'offline-values.yaml')) ? join(dir, 'offline-values.yaml') : null,
+    // Machines without a chart repository install a local stand-in chart that takes
+    // the same value keys, with images built locally.
+    offlineChart: existsSync(join(dir, 'offline-chart', 'Chart.yaml')) ? join(dir, 'offline-chart') : null,
+    offlineImages: entry.offlineImages ?? [],
   };
 }

@@ -4,6 +4,7 @@
 // this list, and golden tests pin it.
 import { join } from 'node:path';
 import { ROOT } from '../../deps.js';
+import { InputError } from '../../errors.js';
 import { k6Budget } from '../../run/k6.js';
 import { catalogEntry } from './catalog.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
@@ -24,6 +25,10 @@ export function planSteps(plan, ctx) {
     const helm = (...a) => ['helm', ...a, ...f.helm];
     if (ctx.target === 'kind') {
       add({ kind: 'create', timeoutMs: 600_000, retries: 2, title: `create kind cluster for ${controller} (${ctx.topology})`, argv: ['kind', 'create', 'cluster', '--name', ctx.clusterName(controller), '--config', ctx.clusterConfig, '--image', ctx.nodeImage, '--wait', '5m'] });
+      if (ctx.offline) {
+        if (!cat.offlineChart) throw new InputError(`controller "${controller}" has no offline chart (charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`);
+        add({ timeoutMs: 300_000, title: 'load locally built images into the cluster', argv: ['kind', 'load', 'docker-image', OFFLINE_BACKEND_IMAGE, ...cat.offlineImages, '--name', ctx.clusterName(controller)] });
+      }
     } else {
       add({ title: 'create namespaces', argv: kubectl('create', 'namespace', NAMESPACE), okIfOutput: /AlreadyExists/ });
     }
@@ -33,7 +38,8 @@ export function planSteps(plan, ctx) {
       const overlay = cat.overlay(tuning);
       const values = ['-f', rel(cat.values), ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []), ...(overlay ? ['-f', rel(overlay)] : [])];
       const chart = cat.chart;
-      add({ timeoutMs: 360_000, title: `install ${controller} ${chart.version} with tuning "${tuning}"`, argv: helm('upgrade', '--install', controller, chart.name, '--repo', chart.repo, '--version', chart.version, '-n', INGRESS_NAMESPACE, '--create-namespace', ...values, '--wait', '--timeout', '5m') });
+      const source = ctx.offline ? [rel(cat.offlineChart)] : [chart.name, '--repo', chart.repo, '--version', chart.version];
+      add({ timeoutMs: 360_000, title: `install ${controller} ${ctx.offline ? '(offline chart)' : chart.version} with tuning "${tuning}"`, argv: helm('upgrade', '--install', controller, ...source, '-n', INGRESS_NAMESPACE, '--create-namespace', ...values, '--wait', '--timeout', '5m') });
       add({ timeoutMs: 320_000, title: `wait until ${controller} is Ready`, argv: kubectl('-n', INGRESS_NAMESPACE, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s') });
       for (const cell of tcells) {
         const s = cell.scenario;
@@ -53,9 +59,13 @@ export function planSteps(plan, ctx) {
   return steps;
 }
 
+const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
+
+// tools/scripts/build-backend-image.sh: the host's Debian nginx, Lua module included.
 function offlineBackend(ctx) {
   if (!ctx.offline) return [];
-  return ['--set', 'image.repository=localhost/tailgate-backend-nginx', '--set', 'image.tag=1.22.1', '--set', 'image.pullPolicy=Never'];
+  const [repository, tag] = OFFLINE_BACKEND_IMAGE.split(/:(?=[^:]+$)/);
+  return ['--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never', '--set', 'image.command={/usr/sbin/nginx,-g,daemon off;,-c,/etc/tailgate/nginx.conf}'];
 }
 
 function k6Argv(cell) {

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# make test-kind: the kind e2e on this machine, fully offline (../shared/offline-kind).
+# Skips with one clear line when the offline images are not built here.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OK=${OFFLINE_KIND_DIR:-$PWD/../shared/offline-kind}
+NODE_IMAGE=offline-kind/node:v1.33.13
+need=("$NODE_IMAGE" localhost/traefik:v3.6.12)
+if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
+  echo "test-kind: SKIPPED — no offline-kind at $OK or no docker (see README: kind target)"; exit 0
+fi
+# shellcheck source=/dev/null
+source "$OK/env.sh"   # kind wrapper + egress guard + dockerd
+for img in "${need[@]}"; do
+  docker image inspect "$img" >/dev/null 2>&1 || { echo "test-kind: SKIPPED — image $img not built (run: $OK/build.sh --with traefik)"; exit 0; }
+done
+tools/scripts/build-backend-image.sh
+export TAILGATE_OFFLINE=1 TAILGATE_KIND_NODE_IMAGE=$NODE_IMAGE
+node --test --test-reporter=spec tools/test/e2e/

@@ -1,0 +1,37 @@
+// End to end on a real kind cluster built offline (../shared/offline-kind): the
+// backend chart, Traefik from its locally built image, steady and pod-kill through
+// the same run -> ingest -> report code as every other target. Run by make test-kind.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
+
+test('kind e2e: traefik, steady and pod-kill', { timeout: 20 * 60_000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), 'tg-kind-'));
+  const run = spawnSync(process.execPath, [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e', '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  console.log(run.stdout, run.stderr);
+  assert.equal(run.status, 0, 'tailgate run');
+  const runDir = join(out, readdirSync(out)[0]);
+  for (const scenario of ['steady', 'pod-kill']) {
+    const file = join(runDir, 'traefik', 'default', scenario, 'rep-1', 'result.json');
+    assert.ok(existsSync(file), `${file} written`);
+    const r = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(r.meta.target, 'kind');
+    assert.ok(r.requests.total >= 1500, `${scenario}: ${r.requests.total} requests`);
+    assert.ok(r.load.droppedRatio < 0.01, `${scenario}: load delivered`);
+    assert.ok(r.latency.percentiles.p99 > 0);
+    if (scenario === 'pod-kill') assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, 'pods were killed through kubectl');
+    if (scenario === 'steady') assert.equal(r.errors.total, 0, 'steady state has no errors');
+  }
+  const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], { encoding: 'utf8' });
+  assert.equal(report.status, 0, report.stderr);
+  console.log(report.stdout);
+  assert.ok(existsSync(join(runDir, 'charts', 'traefik__default__pod-kill', 'timeline.png')));
+  const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
+  assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+});
