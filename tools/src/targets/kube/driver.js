@@ -13,6 +13,8 @@ import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
 import { runStep } from './exec.js';
 import { KubePods } from './pods.js';
+import { resourceDelta, sampleControllerPods } from './resources.js';
+import { catalogEntry } from './catalog.js';
 import { planSteps } from './steps.js';
 
 export const name = 'kube';
@@ -77,12 +79,15 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const events = new EventLog(join(cellDir, 'events.jsonl'));
     const pods = new KubePods({ kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, events });
     await pods.refresh();
+    const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: catalogEntry(cell.controllerName, cell.controller).podSelector };
+    const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
     const k6Run = runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
     const faults = startFaults(cell.scenario.faults, { pods, events, offsetMs: parseDuration(cell.scenario.warmup) });
     const k6 = await k6Run;
     const faultErrors = await faults.stop();
     if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
-    return { k6, eventsFile: events.file, resources: null, eventCounts: events.counts };
+    const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
+    return { k6, eventsFile: events.file, resources, eventCounts: events.counts };
   }
 }
 
