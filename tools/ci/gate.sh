@@ -3,13 +3,16 @@
 # commit (or paired base/head), render the comment and charts, write the comment
 # artifact, append the job summary, and exit with the verdict's exit code.
 # Env: RESULTS (folder of results), BASE_REF (commit), [MODE=baseline|paired],
-#      [BASE_RESULTS] (paired), [RUN_URL], [OUT=gate-out]
+#      [BASE_RESULTS] (paired; default RESULTS/base with RESULTS/head), [RUN_URL], [OUT=gate-out]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gate-out}
 mkdir -p "$out/comment" "$out/charts"
 if [ "${MODE:-baseline}" = paired ]; then
-  node tools/bin/tailgate.js compare --paired --base-results "${BASE_RESULTS:?}" --head-results "${RESULTS:?}" --out "$out/verdict.json"
+  # paired-cell.sh writes <results>/base and <results>/head unless told otherwise.
+  base=${BASE_RESULTS:-$RESULTS/base}
+  [ -n "${BASE_RESULTS:-}" ] || RESULTS=$RESULTS/head
+  node tools/bin/tailgate.js compare --paired --base-results "$base" --head-results "${RESULTS:?}" --out "$out/verdict.json"
 else
   node tools/bin/tailgate.js compare --results "${RESULTS:?}" --base-ref "${BASE_REF:?}" --out "$out/verdict.json"
 fi

@@ -1,5 +1,6 @@
-// Finds every cell of a run folder: result.json files (one per repetition) and
-// cell-error.json files (a harness failure, later an infra-error verdict).
+// Finds every cell below a folder — one run, or several runs of the same cells
+// (paired mode runs base and head one repetition at a time): result.json files (one
+// per repetition) and cell-error.json files (a harness failure, an infra-error verdict).
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
@@ -16,9 +17,10 @@ export function collectRun(runDir) {
   for (const file of entries) {
     const name = file.split(sep).at(-1);
     if (name !== 'result.json' && name !== 'cell-error.json') continue;
+    // …/<controller>/<tuning>/<scenario>/rep-<n>/<file>, at any depth.
     const parts = relative(runDir, file).split(sep);
-    if (parts.length !== 5) continue; // <controller>/<tuning>/<scenario>/rep-<n>/<file>
-    const key = parts.slice(0, 3).join('/');
+    if (parts.length < 5 || !/^rep-\d+$/.test(parts.at(-2))) continue;
+    const key = parts.slice(-5, -2).join('/');
     const cell = cells.get(key) ?? { key, reps: [], errors: [], profile: null };
     if (name === 'result.json') {
       const { reps } = toReps(readJsonFile(file), file);

@@ -131,3 +131,17 @@ test('cli compare --base-ref: the baseline comes from the commit, not the workin
     process.chdir(cwd);
   }
 });
+
+test('cli compare: paired folders hold one run per repetition (A B A B); cells are found at any depth', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'tg-paired-'));
+  for (let i = 0; i < 3; i++) {
+    await makeRunDir({ 'c/t/s': [{ medianMs: M, seed: 50 + i }] }, join(root, 'base', `run-${i}`));
+    await makeRunDir({ 'c/t/s': [{ medianMs: M, scale: 1.6, seed: 60 + i }] }, join(root, 'head', `run-${i}`));
+  }
+  const out = join(root, 'verdict.json');
+  const r = await quiet(['compare', '--paired', '--base-results', join(root, 'base'), '--head-results', join(root, 'head'), '--out', out]);
+  assert.equal(r.code, 1, r.out);
+  const v = JSON.parse(readFileSync(out, 'utf8'));
+  assert.equal(v.cells[0].baseReps, 3);
+  assert.equal(v.cells[0].headReps, 3);
+});
