@@ -48,6 +48,10 @@ export function applyDefaults(raw) {
     m.repetitions ??= 1;
     m.compare ??= 'baseline';
     if (m.target === 'kind') m.cluster ??= 'single';
+    if (m.target === 'local') {
+      m.isolation ??= 'loopback';
+      m.nodeLatency ??= '0ms';
+    }
   }
   return cfg;
 }

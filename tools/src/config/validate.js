@@ -40,6 +40,8 @@ export function semanticProblems(cfg) {
     m.scenarios.forEach((s, i) => {
       if (!cfg.scenarios[s]) add(at('scenarios', i), `unknown scenario "${s}"; defined: ${list(cfg.scenarios)}`);
     });
+    if (m.target !== 'local' && (m.isolation || m.nodeLatency)) add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
+    if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns') add(['matrices', mname, 'nodeLatency'], 'needs isolation: netns');
     if (!m.profile) add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
     else if (!cfg.profiles[m.profile]) add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
   }

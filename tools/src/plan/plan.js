@@ -33,6 +33,8 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
       target: matrix.target,
       profile: matrix.profile,
       cluster: matrix.cluster,
+      isolation: matrix.isolation,
+      nodeLatency: matrix.nodeLatency,
       controllerName: c,
       controller: cfg.controllers[c],
       tuningName: t,

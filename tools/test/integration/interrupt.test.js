@@ -6,11 +6,16 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { spawnSync } from 'node:child_process';
 import { processesMentioning } from '../helpers/procs.js';
+
+const ROOT_USER = process.getuid() === 0;
+const namespaces = () => (spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout ?? '').split('\n').filter((l) => l.startsWith('tgl'));
 
 const CLI = new URL('../../bin/tailgate.js', import.meta.url).pathname;
 
-test('run: SIGINT during load stops everything and exits 130', { timeout: 60_000 }, async () => {
+// As root the run also uses network namespaces: those must go too.
+test(`run: SIGINT during load stops everything${ROOT_USER ? ', removes every namespace' : ''} and exits 130`, { timeout: 60_000 }, async () => {
   const work = mkdtempSync(join(tmpdir(), 'tg-int-'));
   writeFileSync(join(work, 'bench.yaml'), `apiVersion: tailgate/v1
 kind: Bench
@@ -19,7 +24,7 @@ controllers:
 scenarios:
   churn: { script: steady, rate: 200, duration: 30s, replicas: 3, faults: [{ type: churn, between: [3, 1], every: 1s }] }
 matrices:
-  local: { target: local, controllers: [haproxy-reload], scenarios: [churn] }
+  local: { target: local, controllers: [haproxy-reload], scenarios: [churn]${ROOT_USER ? ', isolation: netns' : ''} }
 `);
   const child = spawn(process.execPath, [CLI, 'run', '--config', 'bench.yaml', '--out', 'results'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -37,10 +42,12 @@ matrices:
   }
   await new Promise((r) => setTimeout(r, 1500));
   assert.ok(processesMentioning(work).length >= 4, 'pods, proxy and k6 were running');
+  if (ROOT_USER) assert.ok(namespaces().length >= 4, 'proxy and pod namespaces existed');
   child.kill('SIGINT');
   const code = await exited;
   assert.equal(code, 130, output);
   assert.match(output, /interrupted/);
   assert.deepEqual(processesMentioning(work), [], 'no process of the run left');
+  assert.deepEqual(namespaces(), [], 'no namespace of the run left');
   assert.ok(existsSync(events), 'partial results kept');
 });

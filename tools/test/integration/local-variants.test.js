@@ -25,7 +25,7 @@ async function withDataPlane(variant, fn) {
   try {
     const pods = new PodSet({ group, dir: join(dir, 'pods'), subnet: podSubnet(7), events });
     await pods.scaleTo(3);
-    const ctx = { group, dir, sockDir, variant, controller: { retries: 'off' }, tuning: {}, address: '127.0.0.1', port: await freePort(), controlPort: await freePort(), endpoints: pods.endpoints() };
+    const ctx = { group, dir, sockDir, variant, controller: { retries: 'off' }, tuning: {}, address: '127.0.0.1', port: await freePort(), controlAddress: '127.0.0.1', controlPort: await freePort(), endpoints: pods.endpoints() };
     const dp = await VARIANTS[variant].start(ctx);
     const ctl = new EndpointController({ dataPlane: dp, events });
     pods.onChange((eps) => ctl.onChange(eps));

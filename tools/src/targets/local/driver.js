@@ -14,6 +14,7 @@ import { freePort, podSubnet } from './ports.js';
 import { ProcessGroup } from './proc.js';
 import { ResourceSampler } from './resources.js';
 import { VARIANTS } from './variants/index.js';
+import { Network, netnsAvailable, removeStale } from './netns.js';
 
 export const name = 'local';
 
@@ -27,10 +28,13 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
   const sockDir = mkdtempSync('/tmp/tg-');
   let faults;
   let pods;
+  let network = null;
   try {
+    if (cell.isolation === 'netns') network = createNetwork(cell, events);
     onStatus('starting pods');
     pods = new PodSet({
-      group, dir: join(cellDir, 'pods'), subnet: podSubnet(cell.index), events,
+      group, dir: join(cellDir, 'pods'), subnet: podSubnet(cell.index), events, network,
+      nodeLatencyMs: parseDuration(cell.nodeLatency ?? '0ms'),
       delayMs: parseDuration(controller.backendDelay ?? '0ms'), errorRate: controller.backendErrorRate ?? 0,
     });
     await pods.scaleTo(scenario.replicas);
@@ -38,8 +42,8 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     const proxyDir = join(cellDir, 'proxy');
     mkdirSync(proxyDir, { recursive: true });
     const ctx = {
-      group, dir: proxyDir, sockDir, variant: controller.variant, controller, tuning,
-      address: '127.0.0.1', port: await freePort(), controlPort: await freePort(), endpoints: pods.endpoints(),
+      group, dir: proxyDir, sockDir, variant: controller.variant, controller, tuning, endpoints: pods.endpoints(),
+      ...(await proxyPlacement(network, tuning, events)),
     };
     const dataPlane = await variant.start(ctx);
     const endpointController = new EndpointController({ dataPlane, events, lagMs: parseDuration(controller.updateLag ?? '0ms') });
@@ -68,10 +72,30 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     await faults?.stop();
     pods?.shutdown();
     await group.stopAll();
+    network?.destroy();
     rmSync(sockDir, { recursive: true, force: true });
   }
 }
 
-export function versions() {
-  return {};
+// The proxy on loopback (free ports), or in its own namespace where the tuning's
+// backlog becomes that namespace's net.core.somaxconn.
+async function proxyPlacement(network, tuning, events) {
+  if (!network) {
+    const port = await freePort();
+    return { address: '127.0.0.1', port, controlAddress: '127.0.0.1', controlPort: await freePort() };
+  }
+  const somaxconn = tuning.backlog ?? 4096;
+  const { ns, address } = network.addHost(2, { somaxconn });
+  events.emit('netns-ready', { ns, address, somaxconn: network.somaxconnOf(ns) });
+  return { ns, address, port: 8080, controlAddress: address, controlPort: 8081 };
+}
+
+function createNetwork(cell, events) {
+  const why = netnsAvailable();
+  if (why) throw new InfraError(why);
+  removeStale();
+  const id = Math.random().toString(36).slice(2, 7);
+  const network = new Network({ id, subnet: `10.${200 + (cell.index % 50)}.${Math.floor(Math.random() * 250) + 1}` });
+  events.emit('netns-bridge', { bridge: network.bridge });
+  return network;
 }

@@ -32,11 +32,11 @@ export function renderBackendConfig({ dir, address, delayMs = 0, errorRate = 0 }
   });
 }
 
-export async function startPod(group, { name, dir, address, delayMs, errorRate, nginx = 'nginx' }) {
+export async function startPod(group, { name, dir, address, delayMs, errorRate, ns, nginx = 'nginx' }) {
   mkdirSync(join(dir, 'tmp'), { recursive: true });
   const conf = join(dir, 'nginx.conf');
   writeFileSync(conf, renderBackendConfig({ dir, address, delayMs, errorRate }));
-  const child = await group.start(nginx, ['-e', join(dir, 'error.log'), '-c', conf, '-p', dir], { logFile: join(dir, 'stdout.log'), name: `pod ${name}` });
+  const child = await group.start(nginx, ['-e', join(dir, 'error.log'), '-c', conf, '-p', dir], { logFile: join(dir, 'stdout.log'), name: `pod ${name}`, ns });
   await waitForPort(address, BACKEND_PORT, { child, what: `pod ${name} (nginx, config ${conf}, log ${join(dir, 'error.log')})` });
   return { name, address, port: BACKEND_PORT, dir, child, startedAt: Date.now() };
 }

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { startPod } from './pod.js';
 
 export class PodSet {
-  constructor({ group, dir, subnet, events, delayMs = 0, errorRate = 0 }) {
-    Object.assign(this, { group, dir, subnet, events, delayMs, errorRate });
+  constructor({ group, dir, subnet, events, delayMs = 0, errorRate = 0, network = null, nodeLatencyMs = 0 }) {
+    Object.assign(this, { group, dir, subnet, events, delayMs, errorRate, network, nodeLatencyMs });
     this.ready = new Map();
     this.next = 10;
     this.listeners = [];
@@ -25,7 +25,9 @@ export class PodSet {
     const n = this.next++;
     if (n > 250) throw new Error('pod addresses exhausted (250 pods per run)');
     const name = `pod-${n}`;
-    const pod = await startPod(this.group, { name, dir: join(this.dir, name), address: `${this.subnet}.${n}`, delayMs: this.delayMs, errorRate: this.errorRate });
+    // In netns mode each pod is its own host on the bridge (its own somaxconn).
+    const host = this.network ? this.network.addHost(n, { somaxconn: 4096, delayMs: this.nodeLatencyMs }) : { address: `${this.subnet}.${n}` };
+    const pod = await startPod(this.group, { name, dir: join(this.dir, name), address: host.address, ns: host.ns, delayMs: this.delayMs, errorRate: this.errorRate });
     if (this.stopping) {
       await this.group.killGroup(pod.child);
       return pod;

@@ -12,9 +12,11 @@ export class ProcessGroup {
   }
 
   /** Starts cmd with stdout/stderr to logFile. Resolves once the process has spawned. */
-  start(cmd, args, { logFile, env, name = cmd } = {}) {
+  start(cmd, args, { logFile, env, name = cmd, ns } = {}) {
     const fd = logFile ? openSync(logFile, 'a') : 'ignore';
-    const child = spawn(cmd, args, { detached: true, stdio: ['ignore', fd, fd], env });
+    // `ip netns exec` execs the command: the pid (and process group) is the command's.
+    const [file, argv] = ns ? ['ip', ['netns', 'exec', ns, cmd, ...args]] : [cmd, args];
+    const child = spawn(file, argv, { detached: true, stdio: ['ignore', fd, fd], env });
     child.tgName = name;
     child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
     this.children.add(child);

@@ -12,12 +12,14 @@ export async function startNginx(ctx, config) {
   const conf = join(dir, 'nginx.conf');
   writeFileSync(conf, config);
   const args = ['-c', conf, '-p', dir, '-e', join(dir, 'error.log')];
-  const check = spawnSync('nginx', ['-t', ...args], { encoding: 'utf8' });
+  // nginx -t binds the listen addresses: in netns mode it must run inside the namespace.
+  const [file, argv] = ctx.ns ? ['ip', ['netns', 'exec', ctx.ns, 'nginx', '-t', ...args]] : ['nginx', ['-t', ...args]];
+  const check = spawnSync(file, argv, { encoding: 'utf8' });
   if (check.error) throw new InfraError(`cannot run nginx (${check.error.code}): apt-get install nginx libnginx-mod-http-lua lua-resty-core, or run make setup`);
   if (check.status !== 0) {
     throw new InfraError(`nginx rejected the generated config ${conf}`, { details: [`command: nginx -t ${args.join(' ')}`, ...check.stderr.trim().split('\n')] });
   }
-  const child = await group.start('nginx', args, { logFile: join(dir, 'stdout.log'), name: `proxy ${ctx.variant}` });
+  const child = await group.start('nginx', args, { logFile: join(dir, 'stdout.log'), name: `proxy ${ctx.variant}`, ns: ctx.ns });
   await waitForPort(address, port, { child, what: `${ctx.variant} (nginx, config ${conf})` });
   return child;
 }

@@ -13,18 +13,18 @@ export async function start(ctx) {
   copyFileSync(new URL('../templates/tailgate_balancer.lua', import.meta.url), join(ctx.dir, 'tailgate_balancer.lua'));
   const settings = nginxSettings(ctx.tuning, ctx.controller);
   const config = renderTemplate('nginx-dynamic.conf', {
-    ...settings, dir: ctx.dir, luaDir: ctx.dir, address: ctx.address, port: ctx.port, controlPort: ctx.controlPort,
+    ...settings, dir: ctx.dir, luaDir: ctx.dir, address: ctx.address, port: ctx.port, controlAddress: ctx.controlAddress, controlPort: ctx.controlPort,
     moreTries: ctx.controller.retries === 'on' ? 2 : 0,
   });
   // The balancer needs endpoints before the first request: configure, then open.
   const child = await startNginx(ctx, config);
-  const post = (endpoints) => postBackends(ctx.controlPort, endpoints);
+  const post = (endpoints) => postBackends(ctx.controlAddress, ctx.controlPort, endpoints);
   await post(ctx.endpoints);
   return { child, apply: async (endpoints) => (await post(endpoints), { reload: false }) };
 }
 
-async function postBackends(port, endpoints) {
+async function postBackends(address, port, endpoints) {
   const body = endpoints.map((e) => `${e.address}:${e.port}`).join('\n');
-  const res = await fetch(`http://127.0.0.1:${port}/configuration/backends`, { method: 'POST', body });
+  const res = await fetch(`http://${address}:${port}/configuration/backends`, { method: 'POST', body });
   if (!res.ok) throw new InfraError(`nginx-dynamic: POST /configuration/backends answered ${res.status}: ${await res.text()}`);
 }

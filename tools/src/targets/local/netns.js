@@ -1,0 +1,81 @@
+// isolation: netns — every pod and the proxy in its own network namespace on one
+// bridge (no routing through the host: the host reaches them over the bridge, and
+// IPv4 forwarding stays off). Per-namespace sysctls (net.core.somaxconn is per
+// namespace) and, where the kernel has it, tc netem delay between "nodes".
+// Everything is named tgl<id>… so cleanup, also of a crashed earlier run, is exact.
+import { spawnSync } from 'node:child_process';
+import { InfraError } from '../../errors.js';
+
+const PREFIX = 'tgl';
+
+function sh(args, { ns, allowFail = false } = {}) {
+  const argv = ns ? ['ip', 'netns', 'exec', ns, ...args] : args;
+  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+  if (r.status !== 0 && !allowFail) throw new InfraError(`netns setup failed: ${argv.join(' ')}`, { details: [`${r.stderr ?? ''}${r.error?.message ?? ''}`.trim()] });
+  return r;
+}
+
+export function netnsAvailable() {
+  if (process.getuid?.() !== 0) return 'isolation: netns needs root (ip netns, veth, bridge)';
+  if (spawnSync('ip', ['-V']).status !== 0) return 'isolation: netns needs iproute2 (apt-get install iproute2)';
+  return null;
+}
+
+/** Removes namespaces and bridges of earlier runs that died without cleaning up. */
+export function removeStale() {
+  const list = sh(['ip', 'netns', 'list'], { allowFail: true }).stdout ?? '';
+  for (const line of list.split('\n')) {
+    const name = line.split(' ')[0];
+    if (name.startsWith(PREFIX)) sh(['ip', 'netns', 'del', name], { allowFail: true });
+  }
+  const links = sh(['ip', '-o', 'link', 'show', 'type', 'bridge'], { allowFail: true }).stdout ?? '';
+  for (const m of links.matchAll(/^\d+: (tgl[0-9a-z]+)[:@]/gm)) sh(['ip', 'link', 'del', m[1]], { allowFail: true });
+}
+
+export class Network {
+  constructor({ id, subnet }) {
+    this.id = id; // a few [0-9a-z] characters: interface names are limited to 15
+    this.subnet = subnet; // e.g. "10.213.7"
+    this.bridge = `${PREFIX}${id}`;
+    this.hosts = [];
+    sh(['ip', 'link', 'add', this.bridge, 'type', 'bridge']);
+    sh(['ip', 'addr', 'add', `${subnet}.1/24`, 'dev', this.bridge]);
+    sh(['ip', 'link', 'set', this.bridge, 'up']);
+  }
+
+  /** A namespace with one address on the bridge; returns {ns, address}. */
+  addHost(index, { somaxconn, delayMs = 0 } = {}) {
+    const ns = `${PREFIX}${this.id}-${index}`;
+    const hostSide = `${PREFIX}${this.id}h${index}`;
+    const nsSide = `${PREFIX}${this.id}n${index}`;
+    const address = `${this.subnet}.${index}`;
+    sh(['ip', 'netns', 'add', ns]);
+    this.hosts.push(ns);
+    sh(['ip', 'link', 'add', hostSide, 'type', 'veth', 'peer', 'name', nsSide]);
+    sh(['ip', 'link', 'set', nsSide, 'netns', ns]);
+    sh(['ip', 'link', 'set', hostSide, 'master', this.bridge, 'up']);
+    sh(['ip', 'addr', 'add', `${address}/24`, 'dev', nsSide], { ns });
+    sh(['ip', 'link', 'set', nsSide, 'up'], { ns });
+    sh(['ip', 'link', 'set', 'lo', 'up'], { ns });
+    if (somaxconn) sh(['sysctl', '-q', '-w', `net.core.somaxconn=${somaxconn}`], { ns });
+    if (delayMs > 0) {
+      // Half the delay each way: the pod's own side and the bridge side of its link.
+      const half = `${delayMs / 2}ms`;
+      for (const [dev, where] of [[hostSide, undefined], [nsSide, ns]]) {
+        const r = sh(['tc', 'qdisc', 'add', 'dev', dev, 'root', 'netem', 'delay', half], { ns: where, allowFail: true });
+        if (r.status !== 0) throw new InfraError(`nodeLatency needs tc netem, which this kernel lacks (${r.stderr.trim()}); set nodeLatency: 0ms`);
+      }
+    }
+    return { ns, address };
+  }
+
+  somaxconnOf(ns) {
+    return Number(sh(['sysctl', '-n', 'net.core.somaxconn'], { ns }).stdout.trim());
+  }
+
+  destroy() {
+    for (const ns of this.hosts) sh(['ip', 'netns', 'del', ns], { allowFail: true });
+    sh(['ip', 'link', 'del', this.bridge], { allowFail: true });
+    this.hosts = [];
+  }
+}
