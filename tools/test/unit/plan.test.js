@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadBench } from '../../src/config/load.js';
+import { planMatrix } from '../../src/plan/plan.js';
+import { main } from '../../src/cli/main.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const cfg = loadBench(join(ROOT, 'bench.yaml'));
+
+test('plan: the local matrix interleaves repetitions across every cell', () => {
+  const ids = planMatrix(cfg, 'local', { repetitions: 2 }).cells.map((c) => c.id);
+  assert.equal(ids.length, 24);
+  assert.ok(ids.indexOf('haproxy-runtime/tuned/churn/rep-1') < ids.indexOf('nginx-reload/default/steady/rep-2'));
+});
+
+test('plan: overrides are checked against bench.yaml, rate and duration applied', () => {
+  const p = planMatrix(cfg, 'local', { controllers: ['nginx-dynamic'], scenarios: ['churn'], tunings: ['default'], rate: 123, duration: '7s' });
+  assert.deepEqual(p.cells.map((c) => [c.id, c.scenario.rate, c.scenario.duration]), [['nginx-dynamic/default/churn/rep-1', 123, '7s']]);
+  assert.throws(() => planMatrix(cfg, 'local', { scenarios: ['nope'] }), /--scenarios: "nope" not allowed; choose from/);
+  assert.throws(() => planMatrix(cfg, 'local', { controllers: ['traefik'] }), /--controllers: "traefik" not allowed/);
+  assert.throws(() => planMatrix(cfg, 'missing'), /no matrix "missing"/);
+});
+
+test('cli run: bad flags are exit 2 before anything starts', async () => {
+  const quiet = console.error;
+  console.error = () => {};
+  try {
+    assert.equal(await main(['run', '--config', join(ROOT, 'bench.yaml'), '--scenarios', 'nope']), 2);
+    assert.equal(await main(['run', '--config', join(ROOT, 'bench.yaml'), '--rate', '-5']), 2);
+    assert.equal(await main(['run', '--config', join(ROOT, 'bench.yaml'), '--duration', 'soon']), 2);
+    assert.equal(await main(['run', '--bogus-flag']), 2);
+    assert.equal(await main(['frobnicate']), 2);
+  } finally {
+    console.error = quiet;
+  }
+});
