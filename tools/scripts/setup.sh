@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 K6_VERSION=v1.8.1
-APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox iproute2 procps)
+APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox iproute2 procps openssl)
 LOCAL_BIN="$PWD/.tools/bin"
 mkdir -p "$LOCAL_BIN"
 

@@ -13,6 +13,7 @@ import { PodSet } from './pods.js';
 import { freePort, podSubnet } from './ports.js';
 import { ProcessGroup } from './proc.js';
 import { ResourceSampler } from './resources.js';
+import { selfSignedCert } from './tls.js';
 import { VARIANTS } from './variants/index.js';
 import { Network, netnsAvailable, removeStale } from './netns.js';
 
@@ -43,6 +44,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     mkdirSync(proxyDir, { recursive: true });
     const ctx = {
       group, dir: proxyDir, sockDir, variant: controller.variant, controller, tuning, endpoints: pods.endpoints(),
+      tls: scenario.tls && controller.variant !== 'direct' ? selfSignedCert(proxyDir) : null,
       ...(await proxyPlacement(network, tuning, events)),
     };
     const dataPlane = await variant.start(ctx);
@@ -51,7 +53,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     const sampler = dataPlane.child ? new ResourceSampler(dataPlane.child.pid) : null;
 
     onStatus('load');
-    const url = dataPlane.url ?? `http://${ctx.address}:${ctx.port}`;
+    const url = dataPlane.url ?? `${ctx.tls ? 'https' : 'http'}://${ctx.address}:${ctx.port}`;
     const k6Run = runK6(scenario, { cellDir, url, signal });
     faults = startFaults(scenario.faults, { pods, events, offsetMs: parseDuration(scenario.warmup) });
     const k6 = await k6Run;

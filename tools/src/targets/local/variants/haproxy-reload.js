@@ -1,6 +1,7 @@
 // Endpoint change = rewrite the server list and reload through the master socket
 // (seamless: listeners pass to the new worker). The OpenShift router's behaviour.
 import { renderTemplate } from '../template.js';
+import { haproxyTls } from '../tls.js';
 import { haproxySettings } from '../tuning.js';
 import { cli, startHaproxy, writeConfig } from './haproxy-common.js';
 
@@ -9,7 +10,7 @@ export const name = 'haproxy-reload';
 export async function start(ctx) {
   const settings = haproxySettings(ctx.tuning, ctx.controller);
   const render = (endpoints) => renderTemplate('haproxy.cfg', {
-    ...settings, variant: name, dir: ctx.dir, sockDir: ctx.sockDir, address: ctx.address, port: ctx.port,
+    ...settings, ...haproxyTls(ctx.tls), variant: name, dir: ctx.dir, sockDir: ctx.sockDir, address: ctx.address, port: ctx.port,
     servers: endpoints.map((e, i) => `  server pod${i + 1} ${e.address}:${e.port}`).join('\n'),
   });
   const cfg = writeConfig(ctx.dir, render(ctx.endpoints));

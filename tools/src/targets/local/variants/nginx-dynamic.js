@@ -4,6 +4,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../../errors.js';
 import { renderTemplate } from '../template.js';
+import { nginxTls } from '../tls.js';
 import { nginxSettings } from '../tuning.js';
 import { startNginx } from './nginx-common.js';
 
@@ -13,7 +14,7 @@ export async function start(ctx) {
   copyFileSync(new URL('../templates/tailgate_balancer.lua', import.meta.url), join(ctx.dir, 'tailgate_balancer.lua'));
   const settings = nginxSettings(ctx.tuning, ctx.controller);
   const config = renderTemplate('nginx-dynamic.conf', {
-    ...settings, dir: ctx.dir, luaDir: ctx.dir, address: ctx.address, port: ctx.port, controlAddress: ctx.controlAddress, controlPort: ctx.controlPort,
+    ...settings, ...nginxTls(ctx.tls), dir: ctx.dir, luaDir: ctx.dir, address: ctx.address, port: ctx.port, controlAddress: ctx.controlAddress, controlPort: ctx.controlPort,
     moreTries: ctx.controller.retries === 'on' ? 2 : 0,
   });
   // The balancer needs endpoints before the first request: configure, then open.

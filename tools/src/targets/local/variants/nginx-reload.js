@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderTemplate } from '../template.js';
+import { nginxTls } from '../tls.js';
 import { nginxSettings } from '../tuning.js';
 import { startNginx } from './nginx-common.js';
 
@@ -12,7 +13,7 @@ export async function start(ctx) {
   const dir = ctx.dir;
   writeUpstreams(dir, ctx.endpoints);
   const settings = nginxSettings(ctx.tuning, ctx.controller);
-  const child = await startNginx(ctx, renderTemplate('nginx-reload.conf', { ...settings, dir, address: ctx.address, port: ctx.port }));
+  const child = await startNginx(ctx, renderTemplate('nginx-reload.conf', { ...settings, ...nginxTls(ctx.tls), dir, address: ctx.address, port: ctx.port }));
   return {
     child,
     async apply(endpoints) {
