@@ -46,6 +46,10 @@ async function runCells(plan, { runDir, session, signal, log }) {
         startedAt: new Date(run.k6.startedAt).toISOString(),
         k6ExitCode: run.k6.exitCode,
       };
+      if (cell.scenario.script === 'saturation') {
+        const slo = cell.scenario.slo ?? {};
+        meta.slo = { p99Ms: parseDuration(slo.p99 ?? '50ms'), errorRate: slo.errorRate ?? 0.01 };
+      }
       const result = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
       if (run.resources) {
         result.resources = { ...run.resources, cpuPer1kRequests: round(run.resources.cpuSeconds / Math.max(1, result.wholeRun.requests / 1000)) };
