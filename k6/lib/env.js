@@ -32,4 +32,5 @@ export const load = {
   maxVus: envInt('TG_MAX_VUS', 200),
   rates: envList('TG_RATES', [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]),
   connections: envList('TG_CONNECTIONS', [10, 50]),
+  pause: env('TG_PAUSE', '0s'),
 };

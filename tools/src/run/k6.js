@@ -23,6 +23,7 @@ export function k6Env(scenario, { url, host = 'bench.local', summary }) {
   if (scenario.maxRate) env.TG_MAX_RATE = String(scenario.maxRate);
   if (scenario.rates) env.TG_RATES = scenario.rates.join(',');
   if (scenario.connections) env.TG_CONNECTIONS = scenario.connections.join(',');
+  if (scenario.pause) env.TG_PAUSE = scenario.pause;
   return env;
 }
 
