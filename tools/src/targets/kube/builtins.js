@@ -1,4 +1,5 @@
 // Steps tailgate does itself rather than through an external command.
+import { request } from 'node:http';
 import { InfraError } from '../../errors.js';
 import { runCommand } from './exec.js';
 
@@ -17,13 +18,27 @@ export async function waitHttp(url, host, timeoutMs = 60_000) {
   let last = 'no answer';
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(url, { headers: { host }, signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-      last = `HTTP ${res.status}`;
+      const status = await get(url, host);
+      if (status === 200) return;
+      last = `HTTP ${status}`;
     } catch (err) {
-      last = err.cause?.code ?? err.message;
+      last = err.code ?? err.message;
     }
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new InfraError(`the ingress did not route ${url} (Host: ${host}) to the backend within ${timeoutMs / 1000}s: last ${last}`);
+}
+
+// fetch() would send its own Host header (it is a forbidden header there); the
+// Ingress routes by Host, so use node:http, which sends the one given.
+function get(url, host) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host }, timeout: 2000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+    req.end();
+  });
 }
