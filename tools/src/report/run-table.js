@@ -25,7 +25,7 @@ export function runTable(cells) {
       String(sum(c.reps, (r) => r.errors.total)),
       Object.entries(classes).map(([k, v]) => `${k}=${v}`).join(' ') || '-',
       String(sum(c.reps, (r) => r.load.droppedIterations)),
-      c.reps[0].resources ? String(sum(c.reps, (r) => r.resources.reloads)) : '–',
+      c.reps[0].resources?.reloads !== undefined ? String(sum(c.reps, (r) => r.resources.reloads)) : '–',
       c.reps[0].resources ? med((r) => r.resources.cpuPer1kRequests).toFixed(3) : '–',
       added,
     ]);

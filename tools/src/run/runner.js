@@ -75,7 +75,8 @@ export function progressLine(r) {
   const fmt = (v) => (v === null ? '-' : `${v.toFixed(2)}ms`);
   const cls = Object.entries(r.errors.byClass).filter(([, n]) => n).map(([k, n]) => `${k}=${n}`).join(' ');
   let line = `${r.requests.total} req @ ${r.load.achievedRate}/s, p50 ${fmt(p.p50)} p99 ${fmt(p.p99)} p99.99 ${fmt(p['p99.99'])}, errors ${r.errors.total}${cls ? ` (${cls})` : ''}, dropped ${r.load.droppedIterations}`;
-  if (r.resources) line += `, reloads ${r.resources.reloads}`;
+  if (r.resources?.reloads !== undefined) line += `, reloads ${r.resources.reloads}`;
+  if (r.resources?.cpuPer1kRequests !== undefined) line += `, proxy CPU ${r.resources.cpuPer1kRequests}s/1k req`;
   if (r.load.k6ExitCode !== 0 && r.load.k6ExitCode !== null) line += `, k6 exit ${r.load.k6ExitCode}`;
   return line;
 }
