@@ -34,6 +34,14 @@ export function startFaults(faults, { pods, events, offsetMs = 0 }) {
   };
 }
 
+// Faults begin after k6 has started and run its setup() preflight (about a second)
+// and after the warm-up: a fault during the preflight would abort the run.
+export const K6_START_MS = 1000;
+
+export function faultOffsetMs(scenario) {
+  return K6_START_MS + parseDuration(scenario.warmup ?? '0s');
+}
+
 export function pause(ms, signal) {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();

@@ -3,9 +3,8 @@
 // setup step fails the cells of that controller (infra error) and jumps to its
 // teardown; teardown steps always run, also on Ctrl-C.
 import { join } from 'node:path';
-import { parseDuration } from '../../config/units.js';
 import { InfraError, InputError } from '../../errors.js';
-import { startFaults } from '../../faults/schedule.js';
+import { faultOffsetMs, startFaults } from '../../faults/schedule.js';
 import { runK6 } from '../../run/k6.js';
 import { EventLog } from '../local/events.js';
 import { deleteStaleClusters, waitHttp } from './builtins.js';
@@ -82,7 +81,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: catalogEntry(cell.controllerName, cell.controller).podSelector };
     const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
     const k6Run = runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
-    const faults = startFaults(cell.scenario.faults, { pods, events, offsetMs: parseDuration(cell.scenario.warmup) });
+    const faults = startFaults(cell.scenario.faults, { pods, events, offsetMs: faultOffsetMs(cell.scenario) });
     const k6 = await k6Run;
     const faultErrors = await faults.stop();
     if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);

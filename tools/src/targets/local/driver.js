@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../../config/units.js';
 import { InfraError } from '../../errors.js';
-import { startFaults } from '../../faults/schedule.js';
+import { faultOffsetMs, startFaults } from '../../faults/schedule.js';
 import { runK6 } from '../../run/k6.js';
 import { EndpointController } from './endpoint-controller.js';
 import { EventLog } from './events.js';
@@ -55,7 +55,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     onStatus('load');
     const url = dataPlane.url ?? `${ctx.tls ? 'https' : 'http'}://${ctx.address}:${ctx.port}`;
     const k6Run = runK6(scenario, { cellDir, url, signal });
-    faults = startFaults(scenario.faults, { pods, events, offsetMs: parseDuration(scenario.warmup) });
+    faults = startFaults(scenario.faults, { pods, events, offsetMs: faultOffsetMs(scenario) });
     const k6 = await k6Run;
     const faultErrors = await faults.stop();
     faults = null;
