@@ -66,9 +66,10 @@ function openStream(file) {
   const magic = Buffer.alloc(2);
   readSync(fd, magic, 0, 2, 0);
   closeSync(fd);
-  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+  // 256 KiB chunks: larger ones raised peak RSS by ~35 MB (make perf) for no speed.
+  const raw = createReadStream(file, { highWaterMark: 1 << 18 });
   const gz = magic[0] === 0x1f && magic[1] === 0x8b;
-  const out = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
+  const out = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 18 })) : raw;
   if (gz) raw.on('error', (e) => out.destroy(e));
   out.setEncoding('utf8');
   return out;
