@@ -15,5 +15,7 @@ for img in "${need[@]}"; do
   docker image inspect "$img" >/dev/null 2>&1 || { echo "test-kind: SKIPPED — image $img not built (run: $OK/build.sh --with traefik)"; exit 0; }
 done
 tools/scripts/build-backend-image.sh
+TAILGATE_K6_IMAGE=localhost/tailgate-k6:v1.8.1 IMAGE=localhost/tailgate-k6:v1.8.1 tools/scripts/build-k6-image.sh
+export TAILGATE_K6_IMAGE=localhost/tailgate-k6:v1.8.1
 export TAILGATE_OFFLINE=1 TAILGATE_KIND_NODE_IMAGE=$NODE_IMAGE
 node --test --test-reporter=spec tools/test/e2e/

@@ -24,6 +24,7 @@ const SCENARIO_DEFAULTS = {
   timeout: '10s',
   replicas: 2,
   faults: [],
+  loadFrom: 'runner',
 };
 
 const LOCAL_CONTROLLER_DEFAULTS = { retries: 'on', updateLag: '0ms', backendDelay: '0ms', backendErrorRate: 0 };

@@ -11,22 +11,23 @@ import { test } from 'node:test';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
 
-test('kind e2e: traefik, steady and pod-kill', { timeout: 20 * 60_000 }, () => {
+test('kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster', { timeout: 20 * 60_000 }, () => {
   const out = mkdtempSync(join(tmpdir(), 'tg-kind-'));
   const run = spawnSync(process.execPath, [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e', '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   console.log(run.stdout, run.stderr);
   assert.equal(run.status, 0, 'tailgate run');
   const runDir = join(out, readdirSync(out)[0]);
-  for (const scenario of ['steady', 'pod-kill']) {
+  for (const scenario of ['steady', 'pod-kill', 'inside']) {
     const file = join(runDir, 'traefik', 'default', scenario, 'rep-1', 'result.json');
     assert.ok(existsSync(file), `${file} written`);
     const r = JSON.parse(readFileSync(file, 'utf8'));
     assert.equal(r.meta.target, 'kind');
-    assert.ok(r.requests.total >= 1500, `${scenario}: ${r.requests.total} requests`);
+    assert.ok(r.requests.total >= (scenario === 'inside' ? 1400 : 1500), `${scenario}: ${r.requests.total} requests`);
     assert.ok(r.load.droppedRatio < 0.01, `${scenario}: load delivered`);
     assert.ok(r.latency.percentiles.p99 > 0);
     if (scenario === 'pod-kill') assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, 'pods were killed through kubectl');
-    if (scenario === 'steady') assert.equal(r.errors.total, 0, 'steady state has no errors');
+    if (scenario !== 'pod-kill') assert.equal(r.errors.total, 0, `${scenario}: steady state has no errors`);
+    if (scenario === 'inside') assert.ok(existsSync(join(runDir, 'traefik', 'default', 'inside', 'rep-1', 'k6-job.json')), 'ran as a Job');
   }
   const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], { encoding: 'utf8' });
   assert.equal(report.status, 0, report.stderr);

@@ -13,6 +13,7 @@ import { renderDryRun } from './dry-run.js';
 import { runStep } from './exec.js';
 import { KubePods } from './pods.js';
 import { resourceDelta, sampleControllerPods } from './resources.js';
+import { runK6InCluster } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { planSteps } from './steps.js';
 
@@ -80,7 +81,9 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     await pods.refresh();
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: catalogEntry(cell.controllerName, cell.controller).podSelector };
     const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
-    const k6Run = runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
+    const k6Run = cell.scenario.loadFrom === 'cluster'
+      ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
+      : runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
     const faults = startFaults(cell.scenario.faults, { pods, events, offsetMs: faultOffsetMs(cell.scenario) });
     const k6 = await k6Run;
     const faultErrors = await faults.stop();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../deps.js';
 import { InputError } from '../../errors.js';
 import { k6Budget } from '../../run/k6.js';
+import { K6_IMAGE } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
 
@@ -27,7 +28,8 @@ export function planSteps(plan, ctx) {
       add({ kind: 'create', timeoutMs: 600_000, retries: 2, title: `create kind cluster for ${controller} (${ctx.topology})`, argv: ['kind', 'create', 'cluster', '--name', ctx.clusterName(controller), '--config', ctx.clusterConfig, '--image', ctx.nodeImage, '--wait', '5m'] });
       if (ctx.offline) {
         if (!cat.offlineChart) throw new InputError(`controller "${controller}" has no offline chart (charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`);
-        add({ timeoutMs: 300_000, title: 'load locally built images into the cluster', argv: ['kind', 'load', 'docker-image', OFFLINE_BACKEND_IMAGE, ...cat.offlineImages, '--name', ctx.clusterName(controller)] });
+        const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
+        add({ timeoutMs: 300_000, title: 'load locally built images into the cluster', argv: ['kind', 'load', 'docker-image', OFFLINE_BACKEND_IMAGE, ...cat.offlineImages, ...k6Image, '--name', ctx.clusterName(controller)] });
       }
     } else {
       add({ title: 'create namespaces', argv: kubectl('create', 'namespace', NAMESPACE), okIfOutput: /AlreadyExists/ });
@@ -46,7 +48,8 @@ export function planSteps(plan, ctx) {
         add({ title: `${cell.id}: backend replicas = ${s.replicas}`, argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`) });
         add({ timeoutMs: 320_000, title: `${cell.id}: wait for the backend rollout`, argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s') });
         add({ kind: 'preflight', timeoutMs: 90_000, title: `${cell.id}: wait until the ingress routes to the backend`, argv: ['tailgate-internal', 'wait-http', `${ctx.url}/healthz`, 'bench.local', '60s'], builtin: 'waitHttp', url: `${ctx.url}/healthz`, host: 'bench.local' });
-        add({ kind: 'measure', timeoutMs: k6Budget(s), title: `${cell.id}: k6 ${s.script} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`, cell, argv: k6Argv(cell), env: k6EnvShown(cell, ctx.url), faultsShown: faultCommands(cell, kubectl) });
+        const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
+        add({ kind: 'measure', timeoutMs: k6Budget(s), title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`, cell, argv: k6Argv(cell), env: k6EnvShown(cell, ctx.url), faultsShown: faultCommands(cell, kubectl) });
       }
     }
     if (ctx.target === 'kind') {

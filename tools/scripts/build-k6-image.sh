@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The in-cluster load generator image for machines that cannot pull grafana/k6:
+# the pinned k6 from .tools/bin plus sh, sleep and cat (to keep the pod alive until
+# its output is copied out), with exactly the libraries they link. Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+IMAGE=${IMAGE:-localhost/tailgate-k6:v1.8.1}
+if docker image inspect "$IMAGE" >/dev/null 2>&1; then echo "$IMAGE present"; exit 0; fi
+root=$(mktemp -d /tmp/tg-k6-rootfs.XXXXXX)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root/usr/bin" "$root/bin" "$root/tmp" "$root/out" "$root/etc"
+chmod 1777 "$root/tmp" "$root/out"
+cp .tools/bin/k6 "$root/usr/bin/k6"
+for b in /bin/sh /bin/dash /bin/sleep /bin/cat; do cp -L "$b" "$root$b"; done
+for f in "$root/usr/bin/k6" /bin/dash /bin/sleep /bin/cat; do
+  ldd "$f" 2>/dev/null | awk '/=>/ {print $3} /^\t\/lib/ {print $1}'
+done | sort -u | while read -r lib; do mkdir -p "$root$(dirname "$lib")"; cp -L "$lib" "$root$lib"; done
+printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
+tar -C "$root" -c . | docker import --change 'ENV PATH=/usr/bin:/bin' - "$IMAGE" >/dev/null
+echo "built $IMAGE"
