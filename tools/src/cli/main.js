@@ -8,10 +8,6 @@ import * as validate from './validate.js';
 
 export const COMMANDS = { doctor, validate, ingest };
 
-export function registerCommand(name, mod) {
-  COMMANDS[name] = mod;
-}
-
 const USAGE = `tailgate — regression gates for ingress tail latency
 
 Usage: tailgate <command> [options]      (tailgate <command> --help for details)
@@ -73,12 +69,5 @@ function usage() {
 
 // Commands that pull in heavy modules are imported lazily so `tailgate doctor` stays fast.
 async function loadLateCommands() {
-  for (const name of ['plan', 'run', 'compare', 'report', 'baseline']) {
-    if (COMMANDS[name]) continue;
-    try {
-      COMMANDS[name] = await import(`./${name}.js`);
-    } catch (err) {
-      if (err.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes(`cli/${name}.js`)) throw err;
-    }
-  }
+  for (const name of ['plan', 'run', 'compare', 'report', 'baseline']) COMMANDS[name] ??= await import(`./${name}.js`);
 }
