@@ -9,7 +9,7 @@ setup:
 	@tools/scripts/setup.sh
 
 test: setup
-	node --test --test-concurrency=1 --test-reporter=spec tools/test/
+	node --test --test-concurrency=1 --test-reporter=spec tools/test/unit/ tools/test/integration/
 
 # Unit tests only (no k6, no proxies): seconds.
 test-unit: setup
