@@ -3,7 +3,9 @@
 # Skips with one clear line when the offline images are not built here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# Beside the checkout (../shared), or where this workplace keeps it.
 OK=${OFFLINE_KIND_DIR:-$PWD/../shared/offline-kind}
+[ -x "$OK/kind" ] || OK=/work/shared/offline-kind
 NODE_IMAGE=offline-kind/node:v1.33.13
 need=("$NODE_IMAGE" localhost/traefik:v3.6.12)
 if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
