@@ -33,7 +33,6 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   let next = 0;
   const failed = new Map(); // controller -> error
 
-  const controllerOf = (step) => step.cell?.controllerName ?? steps.slice(next).find((s) => s.cell)?.cell.controllerName;
   const execute = async (step) => {
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
@@ -50,14 +49,13 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
           return measure(step, cell, cellDir);
         }
         next++;
-        const owner = step.kind === 'measure' ? step.cell.controllerName : controllerOf(step);
-        if (step.kind !== 'teardown' && step.kind !== 'cleanup' && failed.has(owner)) continue;
+        if (step.kind !== 'teardown' && failed.has(step.controller)) continue;
         if (step.kind === 'measure') continue; // a cell the runner skipped
         try {
           await execute(step);
         } catch (err) {
           if (step.kind === 'teardown') log(`  teardown failed (continuing): ${err.message}`);
-          else failed.set(owner, err);
+          else failed.set(step.controller, err);
         }
       }
       throw new InfraError(`no step found for ${cell.id}`);

@@ -14,12 +14,14 @@ const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
 
 export function planSteps(plan, ctx) {
   const steps = [];
-  const add = (s) => steps.push({ timeoutMs: 120_000, kind: 'setup', ...s });
+  let owner = null; // the controller whose cluster/release a step belongs to
+  const add = (s) => steps.push({ timeoutMs: 120_000, kind: 'setup', controller: owner, ...s });
   const byController = groupBy(plan.cells, (c) => c.controllerName);
   if (ctx.target === 'kind') {
     add({ kind: 'cleanup', title: 'remove kind clusters left by earlier tailgate runs', argv: ['tailgate-internal', 'delete-stale-kind-clusters', 'tailgate-'], builtin: 'deleteStaleClusters' });
   }
   for (const [controller, cells] of byController) {
+    owner = controller;
     const cat = catalogEntry(controller, cells[0].controller);
     const f = targetFlags(ctx, controller);
     const kubectl = (...a) => ['kubectl', ...f.kubectl, ...a];
