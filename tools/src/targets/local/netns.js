@@ -8,10 +8,16 @@ import { InfraError } from '../../errors.js';
 
 const PREFIX = 'tgl';
 
-function sh(args, { ns, allowFail = false } = {}) {
-  const argv = ns ? ['ip', 'netns', 'exec', ns, ...args] : args;
-  const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
-  if (r.status !== 0 && !allowFail) throw new InfraError(`netns setup failed: ${argv.join(' ')}`, { details: [`${r.stderr ?? ''}${r.error?.message ?? ''}`.trim()] });
+/** [file, args] that run cmd inside namespace ns (or as is without one). `ip netns
+ *  exec` execs the command, so the pid and process group are the command's own. */
+export function inNamespace(ns, cmd, args) {
+  return ns ? ['ip', ['netns', 'exec', ns, cmd, ...args]] : [cmd, args];
+}
+
+function sh([cmd, ...args], { ns, allowFail = false } = {}) {
+  const [file, argv] = inNamespace(ns, cmd, args);
+  const r = spawnSync(file, argv, { encoding: 'utf8' });
+  if (r.status !== 0 && !allowFail) throw new InfraError(`netns setup failed: ${[file, ...argv].join(' ')}`, { details: [`${r.stderr ?? ''}${r.error?.message ?? ''}`.trim()] });
   return r;
 }
 

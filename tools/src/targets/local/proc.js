@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { openSync } from 'node:fs';
 import { InfraError } from '../../errors.js';
+import { inNamespace } from './netns.js';
 
 export class ProcessGroup {
   constructor() {
@@ -14,8 +15,7 @@ export class ProcessGroup {
   /** Starts cmd with stdout/stderr to logFile. Resolves once the process has spawned. */
   start(cmd, args, { logFile, env, name = cmd, ns } = {}) {
     const fd = logFile ? openSync(logFile, 'a') : 'ignore';
-    // `ip netns exec` execs the command: the pid (and process group) is the command's.
-    const [file, argv] = ns ? ['ip', ['netns', 'exec', ns, cmd, ...args]] : [cmd, args];
+    const [file, argv] = inNamespace(ns, cmd, args);
     const child = spawn(file, argv, { detached: true, stdio: ['ignore', fd, fd], env });
     child.tgName = name;
     child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../../errors.js';
+import { inNamespace } from '../netns.js';
 import { waitForPort } from '../proc.js';
 
 export async function startNginx(ctx, config) {
@@ -13,7 +14,7 @@ export async function startNginx(ctx, config) {
   writeFileSync(conf, config);
   const args = ['-c', conf, '-p', dir, '-e', join(dir, 'error.log')];
   // nginx -t binds the listen addresses: in netns mode it must run inside the namespace.
-  const [file, argv] = ctx.ns ? ['ip', ['netns', 'exec', ctx.ns, 'nginx', '-t', ...args]] : ['nginx', ['-t', ...args]];
+  const [file, argv] = inNamespace(ctx.ns, 'nginx', ['-t', ...args]);
   const check = spawnSync(file, argv, { encoding: 'utf8' });
   if (check.error) throw new InfraError(`cannot run nginx (${check.error.code}): apt-get install nginx libnginx-mod-http-lua lua-resty-core, or run make setup`);
   if (check.status !== 0) {
