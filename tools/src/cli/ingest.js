@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { EXIT, InputError } from '../errors.js';
 import { ingest } from '../ingest/ingest.js';
+import { readJsonFile } from '../compare/inputs.js';
 import { writeJsonAtomic } from '../result/write.js';
 
 export const summary = 'k6 --out json(.gz) -> result.json (HDR histograms, error classes, timeline)';
@@ -24,9 +24,9 @@ export const options = {
 export async function run(opts, positionals) {
   if (positionals.length !== 1) throw new InputError(`expected exactly one k6 output file, got ${positionals.length}\n\n${usage}`);
   if (!opts.out) throw new InputError('--out <result.json> is required');
-  const meta = opts.meta ? readJson(opts.meta) : {};
+  const meta = opts.meta ? readJsonFile(opts.meta) : {};
   const result = await ingest({ k6Output: positionals[0], events: opts.events, meta });
-  if (opts.summary) crossCheck(result, readJson(opts.summary), opts.summary);
+  if (opts.summary) crossCheck(result, readJsonFile(opts.summary), opts.summary);
   writeJsonAtomic(opts.out, result, { force: opts.force });
   const p = result.latency.percentiles;
   console.log(`${opts.out}: ${result.requests.total} requests, ${result.errors.total} errors, p99 ${fmt(p.p99)} ms, p99.99 ${fmt(p['p99.99'])} ms, dropped ${result.load.droppedIterations}`);
@@ -35,14 +35,6 @@ export async function run(opts, positionals) {
     return EXIT.INCONCLUSIVE;
   }
   return EXIT.OK;
-}
-
-export function readJson(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (err) {
-    throw new InputError(`${file}: ${err.code === 'ENOENT' ? 'no such file' : `not valid JSON (${err.message})`}`);
-  }
 }
 
 // k6 counts every phase; the raw output and its summary must agree on the total.
