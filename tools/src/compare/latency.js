@@ -10,6 +10,7 @@
 // repetitions, where a rank test at 0.05 cannot (its smallest p is 0.1).
 import { normalQuantile, zFor } from '../ingest/histogram.js';
 import { mean, median, tQuantile, variance } from './stats.js';
+import { round } from '../numbers.js';
 
 export function compareQuantile(name, base, head, rule, { confidence = 0.95, assumedRunCv = 0.25 } = {}) {
   const b = sideStats(base, name, confidence, assumedRunCv);
@@ -29,10 +30,10 @@ export function compareQuantile(name, base, head, rule, { confidence = 0.95, ass
   // One repetition per side: the run-to-run variance is the assumed one, a known
   // variance, so the normal quantile applies; otherwise Welch's t.
   const t = h.n < 2 && b.n < 2 ? normalQuantile(confidence) : tQuantile(confidence, welchDf(h.var, h.n, b.var, b.n));
-  out.ratio = round(Math.exp(diff));
-  out.ratioLow = round(Math.exp(diff - t * se));
-  out.ratioHigh = round(Math.exp(diff + t * se));
-  out.deltaMs = round(h.median - b.median);
+  out.ratio = round(Math.exp(diff), 4);
+  out.ratioLow = round(Math.exp(diff - t * se), 4);
+  out.ratioHigh = round(Math.exp(diff + t * se), 4);
+  out.deltaMs = round(h.median - b.median, 4);
   const worse = out.ratioLow > 1 && out.ratio > 1 + rule.threshold && out.deltaMs > rule.floorMs;
   const better = out.ratioHigh < 1 && out.ratio < 1 / (1 + rule.threshold) && -out.deltaMs > rule.floorMs;
   out.status = worse ? 'regression' : better ? 'improvement' : 'pass';
@@ -68,8 +69,4 @@ function welchDf(v1, n1, v2, n2) {
   const b = v2 / n2;
   const den = (n1 > 1 ? a * a / (n1 - 1) : 0) + (n2 > 1 ? b * b / (n2 - 1) : 0);
   return den === 0 ? 1 : Math.max(1, (a + b) ** 2 / den);
-}
-
-function round(x) {
-  return Math.round(x * 10000) / 10000;
 }

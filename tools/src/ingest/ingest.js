@@ -5,6 +5,7 @@ import { readEvents } from './events.js';
 import { encode, summarize } from './histogram.js';
 import { machineInfo } from './machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
+import { round } from '../numbers.js';
 
 export async function ingest({ k6Output, events: eventsFile, meta = {}, confidence = 0.95 }) {
   const agg = new Aggregate();
@@ -88,9 +89,4 @@ function saturation(timeline, slo) {
     if (ok && (best === null || r.requests > best.rate)) best = { rate: r.requests, t: r.t, p99: r.p99 };
   }
   return { slo, maxSustainableRate: best?.rate ?? 0, at: best };
-}
-
-function round(x, digits) {
-  const k = 10 ** digits;
-  return Math.round(x * k) / k;
 }

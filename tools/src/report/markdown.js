@@ -3,6 +3,7 @@
 // are restricted by the config schema, but reasons quote paths and tool output.
 import { ICON, delta, metric, ms } from './format.js';
 import { renderTemplate } from './template.js';
+import { round } from '../numbers.js';
 
 export const MARKER = '<!-- tailgate:sticky-comment -->';
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -125,8 +126,4 @@ export function md(s) {
     .replace(/[\\`*_{}[\]|#]/g, (c) => `\\${c}`)
     .replace(/@/g, '@\u200b')
     .replace(/\r?\n/g, ' ');
-}
-
-function round(x) {
-  return Math.round(x * 1000) / 1000;
 }

@@ -10,6 +10,7 @@ import { writeJsonAtomic } from '../result/write.js';
 import { probe, DEPENDENCIES } from '../deps.js';
 import { cellDir as makeCellDir } from './results-dir.js';
 import { gitSha } from './git.js';
+import { round } from '../numbers.js';
 
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {} }) {
   // A driver may hold state across cells (a cluster per controller): start() gives
@@ -79,8 +80,4 @@ export function progressLine(r) {
   if (r.resources?.cpuPer1kRequests !== undefined) line += `, proxy CPU ${r.resources.cpuPer1kRequests}s/1k req`;
   if (r.load.k6ExitCode !== 0 && r.load.k6ExitCode !== null) line += `, k6 exit ${r.load.k6ExitCode}`;
   return line;
-}
-
-function round(x) {
-  return Math.round(x * 1000) / 1000;
 }

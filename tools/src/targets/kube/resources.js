@@ -3,6 +3,7 @@
 // node access: resources are left out (null) rather than estimated.
 import { runCommand } from './exec.js';
 import { INGRESS_NAMESPACE } from './context.js';
+import { round } from '../../numbers.js';
 
 // Prints "<cpu-ns> <memory-bytes>" summed over the pod's cgroup directories.
 const READ = `uid="$1"; u2=$(echo "$uid" | tr - _); cpu=0; mem=0
@@ -41,8 +42,4 @@ export function resourceDelta(before, after) {
     pods: after.pods,
     source: 'cgroup on the kind node',
   };
-}
-
-function round(x) {
-  return Math.round(x * 1000) / 1000;
 }

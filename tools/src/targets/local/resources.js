@@ -2,6 +2,7 @@
 // workers that exit during a reload are counted through the master's cutime/cstime.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { round } from '../../numbers.js';
 
 const TICK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 const PAGE = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
@@ -52,8 +53,4 @@ export class ResourceSampler {
     const last = this.sample();
     return { cpuSeconds: round(last.cpuSeconds - this.first.cpuSeconds), peakRssMiB: round(this.peakRss / 2 ** 20), processes: last.processes };
   }
-}
-
-function round(x) {
-  return Math.round(x * 1000) / 1000;
 }
