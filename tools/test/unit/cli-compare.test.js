@@ -4,24 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
 import { syntheticResult } from '../helpers/synthetic.js';
 
 const M = 4;
-const quiet = async (argv) => {
-  const log = console.log;
-  const err = console.error;
-  const out = [];
-  console.log = (...a) => out.push(a.join(' '));
-  console.error = (...a) => out.push(a.join(' '));
-  try {
-    return { code: await main(argv), out: out.join('\n') };
-  } finally {
-    console.log = log;
-    console.error = err;
-  }
-};
 
 test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclusive 3', async () => {
   const b1 = (await syntheticResult({ medianMs: M, seed: 1 })).file;
@@ -30,16 +17,16 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   const worse = (await syntheticResult({ medianMs: M, scale: 1.6, seed: 4 })).file;
   const worse2 = (await syntheticResult({ medianMs: M, scale: 1.6, seed: 7 })).file;
   const dropped = (await syntheticResult({ medianMs: M, seed: 5, dropped: 900 })).file;
-  assert.equal((await quiet(['compare', '--baseline', b1, '--baseline', b2, same])).code, 0);
-  const reg = await quiet(['compare', '--baseline', b1, '--baseline', b2, worse]);
+  assert.equal((await runCli(['compare', '--baseline', b1, '--baseline', b2, same])).code, 0);
+  const reg = await runCli(['compare', '--baseline', b1, '--baseline', b2, worse]);
   assert.equal(reg.code, 1);
   assert.match(reg.out, /verdict: REGRESSION/);
-  assert.equal((await quiet(['compare', '--baseline', b1, dropped])).code, 3);
-  assert.equal((await quiet(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', worse2])).code, 1);
+  assert.equal((await runCli(['compare', '--baseline', b1, dropped])).code, 3);
+  assert.equal((await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', worse2])).code, 1);
   // Head repetitions that disagree (x1.6 and x1.0) are not evidence enough with 2 vs 2.
-  assert.equal((await quiet(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', same])).code, 0);
-  assert.equal((await quiet(['compare', '--baseline', '/nonexistent.json', same])).code, 2);
-  assert.equal((await quiet(['compare', same])).code, 2);
+  assert.equal((await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', same])).code, 0);
+  assert.equal((await runCli(['compare', '--baseline', '/nonexistent.json', same])).code, 2);
+  assert.equal((await runCli(['compare', same])).code, 2);
 });
 
 test('cli compare: hand-edited and corrupted inputs are named errors (exit 2)', async () => {
@@ -53,7 +40,7 @@ test('cli compare: hand-edited and corrupted inputs are named errors (exit 2)', 
   const future = write('future.json', { ...result, schemaVersion: 2 });
   const cases = [[edited, /inconsistent counts/], [p99, /percentiles\.p99 is 0\.5 but the histogram says/], [corrupt, /not a valid compressed HDR histogram/], [future, /schemaVersion 2 is not supported/]];
   for (const [file, pattern] of cases) {
-    const r = await quiet(['compare', '--baseline', good, file]);
+    const r = await runCli(['compare', '--baseline', good, file]);
     assert.equal(r.code, 2, file);
     assert.match(r.out, pattern);
     assert.ok(r.out.includes(file), 'names the file');
@@ -66,11 +53,11 @@ test('cli baseline update + compare --results: no-baseline, pass, regression, in
   process.chdir(work);
   try {
     const run1 = await makeRunDir({ 'c/t/steady': [{ medianMs: M, seed: 10 }, { medianMs: M, seed: 11 }], 'c/t/churn': [{ medianMs: M, seed: 12 }] });
-    const none = await quiet(['compare', '--results', run1]);
+    const none = await runCli(['compare', '--results', run1]);
     assert.equal(none.code, 3);
     assert.match(none.out, /no baseline for profile "local".*\n?.*tailgate baseline update --results/s);
 
-    const up = await quiet(['baseline', 'update', '--results', run1]);
+    const up = await runCli(['baseline', 'update', '--results', run1]);
     assert.equal(up.code, 0, up.out);
     const file = join('baselines', 'local', 'c', 't', 'steady.json');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
@@ -78,27 +65,27 @@ test('cli baseline update + compare --results: no-baseline, pass, regression, in
     assert.equal(doc.merged.requests, doc.repetitions[0].requests.total + doc.repetitions[1].requests.total);
     assert.equal(doc.provenance.machine.fingerprint, 'test-machine');
     assert.match(up.out, /new: p50/);
-    const again = await quiet(['baseline', 'update', '--results', run1]);
+    const again = await runCli(['baseline', 'update', '--results', run1]);
     assert.equal(again.code, 2, 'never overwritten without --force');
     assert.match(again.out, /never overwritten silently/);
 
     const run2 = await makeRunDir({ 'c/t/steady': [{ medianMs: M, seed: 20 }, { medianMs: M, seed: 21 }], 'c/t/churn': [{ medianMs: M, scale: 1.7, seed: 22 }, { medianMs: M, scale: 1.7, seed: 23 }] });
     const out = join(work, 'verdict.json');
-    const r = await quiet(['compare', '--results', run2, '--out', out]);
+    const r = await runCli(['compare', '--results', run2, '--out', out]);
     assert.equal(r.code, 1, r.out);
     const verdict = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(Object.fromEntries(verdict.cells.map((c) => [c.cell, c.verdict])), { 'c/t/churn': 'regression', 'c/t/steady': 'pass' });
 
-    const forced = await quiet(['baseline', 'update', '--results', run2, '--force', '--cells', 'c/t/churn']);
+    const forced = await runCli(['baseline', 'update', '--results', run2, '--force', '--cells', 'c/t/churn']);
     assert.equal(forced.code, 0);
     assert.match(forced.out, /p99 .* -> .* \(\+\d+\.\d%\)/);
 
     const run3 = await makeRunDir({ 'c/t/steady': [{ cellError: 'kind create cluster failed' }] });
-    assert.equal((await quiet(['compare', '--results', run3])).code, 4);
-    assert.equal((await quiet(['baseline', 'update', '--results', run3])).code, 2, 'no baseline from a failed cell');
+    assert.equal((await runCli(['compare', '--results', run3])).code, 4);
+    assert.equal((await runCli(['baseline', 'update', '--results', run3])).code, 2, 'no baseline from a failed cell');
 
     const other = await makeRunDir({ 'c/t/steady': [{ medianMs: M, seed: 30, profile: 'metal' }] });
-    const mismatch = await quiet(['baseline', 'update', '--results', other, '--profile', 'local', '--force']);
+    const mismatch = await runCli(['baseline', 'update', '--results', other, '--profile', 'local', '--force']);
     assert.equal(mismatch.code, 2);
     assert.match(mismatch.out, /profile\(s\) metal, not "local"/);
   } finally {
@@ -116,16 +103,16 @@ test('cli compare --base-ref: the baseline comes from the commit, not the workin
     git('config', 'user.email', 't@example.invalid');
     git('config', 'user.name', 'test');
     const slow = await makeRunDir({ 'c/t/steady': [{ medianMs: M, seed: 40 }] }, join(work, 'run-base'));
-    await quiet(['baseline', 'update', '--results', slow]);
+    await runCli(['baseline', 'update', '--results', slow]);
     git('add', 'baselines');
     git('commit', '-qm', 'baseline');
     // The PR "improves" its own baseline in the working tree to hide a regression.
     const worse = await makeRunDir({ 'c/t/steady': [{ medianMs: M, scale: 2, seed: 41 }] }, join(work, 'run-head'));
-    await quiet(['baseline', 'update', '--results', worse, '--force']);
-    assert.equal((await quiet(['compare', '--results', worse])).code, 0, 'working tree baseline hides it');
-    const r = await quiet(['compare', '--results', worse, '--base-ref', 'HEAD']);
+    await runCli(['baseline', 'update', '--results', worse, '--force']);
+    assert.equal((await runCli(['compare', '--results', worse])).code, 0, 'working tree baseline hides it');
+    const r = await runCli(['compare', '--results', worse, '--base-ref', 'HEAD']);
     assert.equal(r.code, 1, r.out);
-    assert.equal((await quiet(['compare', '--results', worse, '--base-ref', 'no-such-ref'])).code, 2);
+    assert.equal((await runCli(['compare', '--results', worse, '--base-ref', 'no-such-ref'])).code, 2);
     assert.ok(existsSync(join(work, 'baselines')));
   } finally {
     process.chdir(cwd);
@@ -139,7 +126,7 @@ test('cli compare: paired folders hold one run per repetition (A B A B); cells a
     await makeRunDir({ 'c/t/s': [{ medianMs: M, scale: 1.6, seed: 60 + i }] }, join(root, 'head', `run-${i}`));
   }
   const out = join(root, 'verdict.json');
-  const r = await quiet(['compare', '--paired', '--base-results', join(root, 'base'), '--head-results', join(root, 'head'), '--out', out]);
+  const r = await runCli(['compare', '--paired', '--base-results', join(root, 'base'), '--head-results', join(root, 'head'), '--out', out]);
   assert.equal(r.code, 1, r.out);
   const v = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(v.cells[0].baseReps, 3);

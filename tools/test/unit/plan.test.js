@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const cfg = loadBench(join(ROOT, 'bench.yaml'));
@@ -23,15 +23,10 @@ test('plan: overrides are checked against bench.yaml, rate and duration applied'
 });
 
 test('cli run: bad flags are exit 2 before anything starts', async () => {
-  const quiet = console.error;
-  console.error = () => {};
-  try {
-    assert.equal(await main(['run', '--config', join(ROOT, 'bench.yaml'), '--scenarios', 'nope']), 2);
-    assert.equal(await main(['run', '--config', join(ROOT, 'bench.yaml'), '--rate', '-5']), 2);
-    assert.equal(await main(['run', '--config', join(ROOT, 'bench.yaml'), '--duration', 'soon']), 2);
-    assert.equal(await main(['run', '--bogus-flag']), 2);
-    assert.equal(await main(['frobnicate']), 2);
-  } finally {
-    console.error = quiet;
-  }
+  const code = async (argv) => (await runCli(argv)).code;
+  assert.equal(await code(['run', '--config', join(ROOT, 'bench.yaml'), '--scenarios', 'nope']), 2);
+  assert.equal(await code(['run', '--config', join(ROOT, 'bench.yaml'), '--rate', '-5']), 2);
+  assert.equal(await code(['run', '--config', join(ROOT, 'bench.yaml'), '--duration', 'soon']), 2);
+  assert.equal(await code(['run', '--bogus-flag']), 2);
+  assert.equal(await code(['frobnicate']), 2);
 });
