@@ -1,25 +1,16 @@
 // The gate's error rates on this machine: A/A false fails over 20 comparisons of
 // real runs, and the smallest injected p99 regression it catches.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { applyDefaults } from '../src/config/defaults.js';
 import { compareCell } from '../src/compare/cell.js';
-import { resultRep } from '../src/compare/inputs.js';
-import { ingest } from '../src/ingest/ingest.js';
-import { runCell } from '../src/targets/local/driver.js';
-import { makeCell } from '../test/helpers/cells.js';
 import { mean, variance } from '../src/compare/stats.js';
+import { runLocal } from '../test/helpers/local-run.js';
 
 const RATE = 500;
 const SECONDS = 5;
 const scenario = { script: 'steady', rate: RATE, duration: `${SECONDS}s`, warmup: '1s', replicas: 2 };
 
 async function measure(controller = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-gateperf-'));
-  const run = await runCell({ cell: makeCell({ controller: { variant: 'nginx-dynamic', ...controller }, scenario }), cellDir: dir });
-  const r = await ingest({ k6Output: join(dir, 'k6.json.gz'), meta: { rate: RATE, durationMs: SECONDS * 1000, profile: 'local', k6ExitCode: run.k6.exitCode } });
-  return resultRep(r, join(dir, 'result.json'));
+  return (await runLocal({ controller: { variant: 'nginx-dynamic', ...controller }, scenario })).rep;
 }
 
 export async function gateBench() {

@@ -2,14 +2,11 @@
 // tailgate's percentiles must equal k6's own exact ones within HDR precision, and
 // its counts must equal k6's counts.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'node:test';
-import { ingest } from '../../src/ingest/ingest.js';
-import { runCell } from '../../src/targets/local/driver.js';
-import { makeCell } from '../helpers/cells.js';
+import { readFileSync } from 'node:fs';
+import { runLocal } from '../helpers/local-run.js';
 
 const QUANTILES = { p50: 0.5, p90: 0.9, p99: 0.99, 'p99.9': 0.999 };
 
@@ -21,10 +18,8 @@ function exactSamples(file) {
 }
 
 async function runAndIngest(controller, scenario) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-agree-'));
-  const run = await runCell({ cell: makeCell({ controller, scenario }), cellDir: dir });
+  const { dir, run, result } = await runLocal({ controller, scenario });
   assert.equal(run.k6.exitCode, 0, `k6 exit code (see ${dir}/k6.log)`);
-  const result = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta: { rate: scenario.rate, durationMs: 4000 } });
   const summary = JSON.parse(readFileSync(join(dir, 'k6-summary.json'), 'utf8'));
   return { dir, result, summary };
 }

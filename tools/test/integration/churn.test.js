@@ -2,20 +2,13 @@
 // churn, a dynamic endpoint update costs no more errors than a reload (retries off,
 // so the data plane's own behaviour is what the client sees).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { ingest } from '../../src/ingest/ingest.js';
-import { runCell } from '../../src/targets/local/driver.js';
-import { makeCell } from '../helpers/cells.js';
+import { runLocal } from '../helpers/local-run.js';
 
 const churn = { script: 'steady', rate: 300, duration: '8s', warmup: '1s', replicas: 4, faults: [{ type: 'churn', between: [4, 2], every: '2s' }] };
 
 async function errorsOf(variant) {
-  const dir = mkdtempSync(join(tmpdir(), `tg-churn-${variant}-`));
-  const run = await runCell({ cell: makeCell({ controller: { variant, retries: 'off' }, scenario: churn }), cellDir: dir });
-  const r = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta: { rate: 300, durationMs: 8000 } });
+  const { run, result: r } = await runLocal({ controller: { variant, retries: 'off' }, scenario: churn });
   assert.ok(r.events.filter((e) => e.type === 'pod-terminating').length >= 2, 'churn happened');
   return { errors: r.errors.total, reloads: run.resources.reloads, byClass: r.errors.byClass };
 }

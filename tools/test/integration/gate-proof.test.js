@@ -2,25 +2,16 @@
 // canary with injected backend delay and one with injected errors go red, and a
 // rate k6 cannot deliver comes out inconclusive.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { compareCell } from '../../src/compare/cell.js';
-import { resultRep } from '../../src/compare/inputs.js';
-import { ingest } from '../../src/ingest/ingest.js';
-import { runCell } from '../../src/targets/local/driver.js';
-import { makeCell } from '../helpers/cells.js';
+import { runLocal } from '../helpers/local-run.js';
 
 const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
 const steady = { script: 'steady', rate: 400, duration: '5s', warmup: '1s', replicas: 2 };
 
 async function measure(controller, scenario = steady) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-gate-'));
-  const run = await runCell({ cell: makeCell({ controller: { variant: 'nginx-dynamic', ...controller }, scenario }), cellDir: dir });
-  const result = await ingest({ k6Output: join(dir, 'k6.json.gz'), meta: { rate: scenario.rate, durationMs: 5000, profile: 'local', k6ExitCode: run.k6.exitCode } });
-  return resultRep(result, join(dir, 'result.json'));
+  return (await runLocal({ controller: { variant: 'nginx-dynamic', ...controller }, scenario })).rep;
 }
 
 test('gate proof on the local target', { timeout: 180_000 }, async (t) => {

@@ -7,17 +7,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from '../helpers/cells.js';
+import { runLocal } from '../helpers/local-run.js';
 
 const namespaces = () => (spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout ?? '').split('\n').filter((l) => l.startsWith('tgl'));
 
 test('netns: per-namespace somaxconn, real traffic over the bridge, full cleanup', { skip: process.getuid() !== 0 && 'needs root', timeout: 60_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-netns-'));
-  const cell = { ...makeCell({ controller: { variant: 'nginx-dynamic', retries: 'off' }, tuning: { backlog: 32768 }, scenario: { script: 'steady', rate: 200, duration: '3s', replicas: 2 } }), isolation: 'netns' };
-  const run = await runCell({ cell, cellDir: dir });
-  const r = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta: { rate: 200, durationMs: 3000 } });
+  const { result: r } = await runLocal({ controller: { variant: 'nginx-dynamic', retries: 'off' }, tuning: { backlog: 32768 }, scenario: { script: 'steady', rate: 200, duration: '3s', replicas: 2 }, extra: { isolation: 'netns' } });
   const ready = r.events.find((e) => e.type === 'netns-ready');
   assert.equal(ready.somaxconn, 32768, 'the proxy namespace has the tuning backlog as somaxconn');
   assert.match(ready.address, /^10\.\d+\.\d+\.2$/);

@@ -1,0 +1,22 @@
+// One cell on the real local target, then the real ingest: what the integration
+// tests and the gate benchmark measure with.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resultRep } from '../../src/compare/inputs.js';
+import { parseDuration } from '../../src/config/units.js';
+import { ingest } from '../../src/ingest/ingest.js';
+import { runCell } from '../../src/targets/local/driver.js';
+import { makeCell } from './cells.js';
+
+/** extra: fields laid over the cell (isolation, nodeLatency). */
+export async function runLocal({ controller, scenario, tuning, extra = {} }) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-run-'));
+  const run = await runCell({ cell: { ...makeCell({ controller, scenario, tuning }), ...extra }, cellDir: dir });
+  const result = await ingest({
+    k6Output: join(dir, 'k6.json.gz'),
+    events: run.eventsFile,
+    meta: { rate: scenario.rate ?? null, durationMs: parseDuration(scenario.duration), profile: 'local', k6ExitCode: run.k6.exitCode },
+  });
+  return { dir, run, result, rep: resultRep(result, join(dir, 'result.json')) };
+}
