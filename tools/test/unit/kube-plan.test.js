@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
 import { dryRun } from '../../src/targets/kube/driver.js';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
@@ -39,22 +39,16 @@ test('kube plans put the controller outermost and keep repetitions interleaved w
 async function runWithFakes(fail, { code = 1, message = 'fake failure' } = {}) {
   const work = mkdtempSync(join(tmpdir(), 'tg-fake-'));
   const log = join(work, 'calls.log');
-  writeFileSync(join(work, 'bench.yaml'), readFileSync(join(ROOT, 'bench.yaml'), 'utf8'));
   const env = { PATH: process.env.PATH, FAKE_LOG: process.env.FAKE_LOG, FAKE_FAIL: process.env.FAKE_FAIL, FAKE_CODE: process.env.FAKE_CODE, FAKE_MESSAGE: process.env.FAKE_MESSAGE };
   process.env.PATH = `${new URL('../fixtures/bin/fake-kube', import.meta.url).pathname}${delimiter}${env.PATH}`;
   Object.assign(process.env, { FAKE_LOG: log, FAKE_FAIL: fail, FAKE_CODE: String(code), FAKE_MESSAGE: message });
   const cwd = process.cwd();
-  const lines = [];
-  const orig = [console.log, console.error];
-  console.log = (...a) => lines.push(a.join(' '));
-  console.error = (...a) => lines.push(a.join(' '));
   process.chdir(ROOT);
   try {
-    const exit = await main(['run', '--matrix', 'pr', '--controllers', 'ingress-nginx', '--scenarios', 'steady', '--repetitions', '1', '--out', join(work, 'results')]);
-    return { exit, out: lines.join('\n'), calls: readFileSync(log, 'utf8').trim().split('\n') };
+    const { code: exit, out } = await runCli(['run', '--matrix', 'pr', '--controllers', 'ingress-nginx', '--scenarios', 'steady', '--repetitions', '1', '--out', join(work, 'results')]);
+    return { exit, out, calls: readFileSync(log, 'utf8').trim().split('\n') };
   } finally {
     process.chdir(cwd);
-    [console.log, console.error] = orig;
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
   }
 }
