@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { loadBench } from '../config/load.js';
 import { applyDefaults } from '../config/defaults.js';
-import { compareCell } from '../compare/cell.js';
+import { gateCells } from '../compare/gate.js';
 import { readJsonFile, toReps } from '../compare/inputs.js';
 import { comparePairedRuns, compareRunToBaselines, verdictDoc } from '../compare/run-compare.js';
 import { InputError } from '../errors.js';
@@ -60,7 +60,9 @@ export function run(opts, positionals) {
     const base = baseFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
     const head = headFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
     const cell = head[0].meta?.controller?.name ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}` : 'cell';
-    doc = verdictDoc(opts.paired ? 'paired' : 'baseline', [compareCell({ cell, base, head, gate, allowMachineMismatch })]);
+    const mode = opts.paired ? 'paired' : 'baseline';
+    const gated = gateCells([{ cell, base, head }], gate, { mode, allowMachineMismatch });
+    doc = verdictDoc(mode, gated.cells, { procedure: gated.procedure });
   }
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.log(renderTerminal(doc));

@@ -1,72 +1,73 @@
 // Is a latency quantile worse in head than in base, beyond noise?
 //
-// Each side is a few repetitions, each with many samples. Per repetition we have the
-// quantile and its order-statistic interval (within-run sampling error). Across
-// repetitions we see run-to-run spread. We compare log-quantiles with Welch's t:
-//   var(side) = max(between-run variance of log q, mean within-run variance of log q,
-//                   assumed run-to-run variance when a side has a single repetition)
-// Welch's t needs only that log q is roughly normal across runs and runs are
-// independent (interleaving A B A B keeps drift out); it decides with 3 vs 3
-// repetitions, where a rank test at 0.05 cannot (its smallest p is 0.1).
-import { normalQuantile, zFor } from '../ingest/histogram.js';
-import { mean, median, tQuantile, variance } from './stats.js';
-import { round } from '../numbers.js';
+// The unit of variation is the run: a run's quantile moves with the machine's state
+// (run-to-run noise) and with the samples it happened to draw (within-run sampling
+// error, known from the histogram's order statistics). We work on log-quantiles, so a
+// change is a ratio.
+// - Paired runs (base and head interleaved): d_i = log(head_i / base_i) per pair;
+//   what a pair shares cancels. Paired t on the mean of d.
+// - Independent runs (baseline mode): difference of mean log-quantiles, pooled variance.
+// The variance of one observation is the largest of: its own spread (moderated across
+// the cells of the comparison, noise.js), the within-run sampling variance, and —
+// when no spread can be estimated — the assumed run-to-run variance (`assumedRunCv`).
+import { QUANTILES } from '../ingest/histogram.js';
+import { MIN_TAIL_SAMPLES } from '../ingest/histogram.js';
+import { mean, median, variance } from './stats.js';
 
-export function compareQuantile(name, base, head, rule, { confidence = 0.95, assumedRunCv = 0.25 } = {}) {
-  const b = sideStats(base, name, confidence, assumedRunCv);
-  const h = sideStats(head, name, confidence, assumedRunCv);
-  const out = {
-    metric: name,
-    base: b.median,
-    head: h.median,
-    blocking: rule.blocking,
-    threshold: rule.threshold,
-    floorMs: rule.floorMs,
-    reliable: b.reliable && h.reliable,
-  };
-  if (b.median === null || h.median === null) return { ...out, status: 'missing' };
-  const diff = h.logMean - b.logMean;
-  const se = Math.sqrt(h.var / h.n + b.var / b.n);
-  // One repetition per side: the run-to-run variance is the assumed one, a known
-  // variance, so the normal quantile applies; otherwise Welch's t.
-  const t = h.n < 2 && b.n < 2 ? normalQuantile(confidence) : tQuantile(confidence, welchDf(h.var, h.n, b.var, b.n));
-  out.ratio = round(Math.exp(diff), 4);
-  out.ratioLow = round(Math.exp(diff - t * se), 4);
-  out.ratioHigh = round(Math.exp(diff + t * se), 4);
-  out.deltaMs = round(h.median - b.median, 4);
-  const worse = out.ratioLow > 1 && out.ratio > 1 + rule.threshold && out.deltaMs > rule.floorMs;
-  const better = out.ratioHigh < 1 && out.ratio < 1 / (1 + rule.threshold) && -out.deltaMs > rule.floorMs;
-  out.status = worse ? 'regression' : better ? 'improvement' : 'pass';
-  // Too few samples beyond the quantile: shown, never decides alone.
-  if (!out.reliable && out.status !== 'pass') out.status = `unreliable-${out.status}`;
-  return out;
-}
+// Stored intervals are 95% two-sided; ±1.96 standard errors on the log scale.
+const Z95 = 1.959964;
 
-function sideStats(reps, name, confidence, assumedRunCv) {
-  const z = zFor(confidence);
-  const values = reps.map((r) => r.percentiles[name]).filter((v) => v !== null && v > 0);
-  if (!values.length) return { median: null };
-  const logs = values.map(Math.log);
-  // Within-run: the interval on the log scale spans about 2z standard errors.
-  const within = mean(reps.map((r) => {
-    const iv = r.intervals?.[name];
-    if (!iv || !iv.low || !iv.high) return 0;
-    return ((Math.log(iv.high) - Math.log(iv.low)) / (2 * z)) ** 2;
-  }));
-  const between = variance(logs);
-  const assumed = values.length < 2 ? Math.log(1 + assumedRunCv) ** 2 : 0;
+/** The raw evidence one cell holds about one quantile, before any pooling. */
+export function latencyEvidence(name, base, head, pairs) {
+  const q = (r) => r.percentiles?.[name];
+  const ok = (r) => q(r) !== null && q(r) !== undefined && q(r) > 0;
+  const out = { metric: name, base: median(base.filter(ok).map(q)), head: median(head.filter(ok).map(q)), reliable: tailOk(name, base) && tailOk(name, head) };
+  if (out.base === null || out.head === null) return { ...out, missing: true };
+  if (pairs && pairs.every((p) => ok(p.base) && ok(p.head))) {
+    const d = pairs.map((p) => Math.log(q(p.head)) - Math.log(q(p.base)));
+    return {
+      ...out, design: 'paired', n: d.length, estimate: mean(d), ownVar: variance(d), ownDf: d.length - 1,
+      withinVar: mean(pairs.map((p) => withinVar(p.head, name) + withinVar(p.base, name))),
+      seFactor: 1 / d.length, assumedFactor: 2,
+    };
+  }
+  const lb = base.filter(ok).map((r) => Math.log(q(r)));
+  const lh = head.filter(ok).map((r) => Math.log(q(r)));
+  const df = lb.length + lh.length - 2;
   return {
-    n: values.length,
-    median: median(values),
-    logMean: mean(logs),
-    var: Math.max(between, within, assumed, 1e-12),
-    reliable: reps.every((r) => r.intervals?.[name]?.reliable !== false),
+    ...out, design: 'independent', n: Math.min(lb.length, lh.length), estimate: mean(lh) - mean(lb),
+    ownVar: df > 0 ? ((lb.length - 1) * variance(lb) + (lh.length - 1) * variance(lh)) / df : null, ownDf: df,
+    withinVar: mean([...base, ...head].filter(ok).map((r) => withinVar(r, name))),
+    seFactor: 1 / lb.length + 1 / lh.length, assumedFactor: 1,
   };
 }
 
-function welchDf(v1, n1, v2, n2) {
-  const a = v1 / n1;
-  const b = v2 / n2;
-  const den = (n1 > 1 ? a * a / (n1 - 1) : 0) + (n2 > 1 ? b * b / (n2 - 1) : 0);
-  return den === 0 ? 1 : Math.max(1, (a + b) ** 2 / den);
+// A run's sampling variance of its log-quantile, from the order-statistic interval.
+function withinVar(rep, name) {
+  const iv = rep.intervals?.[name];
+  if (!iv?.low || !iv?.high) return 0;
+  return ((Math.log(iv.high) - Math.log(iv.low)) / (2 * Z95)) ** 2;
+}
+
+// Enough samples beyond the quantile over all of a side's runs to say anything about it.
+function tailOk(name, reps) {
+  const pct = QUANTILES[name];
+  const total = reps.reduce((a, r) => a + (r.requests?.total ?? 0), 0);
+  return total * (1 - pct / 100) >= MIN_TAIL_SAMPLES;
+}
+
+/** Samples a side needs for a quantile to be gated: 10 beyond it. */
+export function samplesNeeded(name) {
+  return Math.ceil(MIN_TAIL_SAMPLES / (1 - QUANTILES[name] / 100));
+}
+
+/**
+ * Evidence + moderated noise -> the test. `assumedSd` is the run-to-run sd of a
+ * log-quantile assumed when no variance can be estimated (df 0): then the normal
+ * distribution applies, as for a known variance.
+ */
+export function latencyTest(ev, noise, assumedSd) {
+  const estimated = noise.var !== null && noise.df > 0;
+  const perObs = Math.max(estimated ? noise.var : ev.assumedFactor * assumedSd ** 2, ev.withinVar, 1e-12);
+  return { se: Math.sqrt(perObs * ev.seFactor), df: estimated ? noise.df : Infinity, varSource: estimated ? (noise.pooledFrom ? 'moderated' : 'own') : 'assumed' };
 }

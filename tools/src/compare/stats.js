@@ -91,3 +91,33 @@ export function median(xs) {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
+
+/** P(T > t) for Student's t; df = Infinity gives the normal tail. */
+export function tSf(t, df) {
+  if (!Number.isFinite(df)) return normalSf(t);
+  return 1 - tCdf(t, df);
+}
+
+/** P(Z > z) for a standard normal (Abramowitz–Stegun 7.1.26 via erfc, |error| < 1.5e-7). */
+export function normalSf(z) {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return z >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+
+/**
+ * Holm's step-down adjustment: adjusted p-values that control the family-wise
+ * error rate (the chance that any of the tests is a false alarm) at α when
+ * compared with α. Valid under any dependence between the tests.
+ */
+export function holm(ps) {
+  const order = ps.map((p, i) => [p, i]).sort((a, b) => a[0] - b[0]);
+  const out = new Array(ps.length);
+  let running = 0;
+  order.forEach(([p, i], rank) => {
+    running = Math.max(running, Math.min(1, (ps.length - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}

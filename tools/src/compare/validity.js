@@ -1,21 +1,63 @@
 // Was the load actually delivered and the data complete? A run that fails these
 // can be neither a pass nor a regression: it is inconclusive, with the reason.
+//
+// One exception, because hiding it would hide the worst regressions: when the head
+// is so slow that k6 runs out of VUs and drops iterations, that is coordinated
+// omission caused by the system under test, not missing data. Such a head run stays
+// in the comparison and its dropped iterations are tested like errors (errors.js).
+// Drops the system cannot have caused (Little's law: rate × slowest response < the
+// VUs k6 had, so VUs were free) mean k6 itself fell behind: inconclusive.
 const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itself is fine
 
-export function validityProblems(rep, rule) {
-  const out = [];
+/** -> { problems: [...], omission: null | {dropped, ratio} } for one run. side: 'base' | 'head'. */
+export function checkRun(rep, rule, side) {
+  const problems = [];
   const where = rep.source;
-  if (rep.requests.total === 0) out.push(`${where}: 0 requests measured`);
-  else if (rep.requests.total < rule.minSamples) out.push(`${where}: ${rep.requests.total} samples < minSamples ${rule.minSamples}`);
-  if (rep.load.droppedRatio > rule.maxDroppedRatio) {
-    out.push(`${where}: ${rep.load.droppedIterations} dropped iterations (${pct(rep.load.droppedRatio)}) > ${pct(rule.maxDroppedRatio)}: k6 could not deliver the rate`);
-  }
-  if (rep.load.achievedRatio !== null && rep.load.achievedRatio !== undefined && rep.load.achievedRatio < rule.minAchievedRatio) {
-    out.push(`${where}: achieved ${rep.load.achievedRate}/s of ${rep.load.targetRate}/s (${pct(rep.load.achievedRatio)} < ${pct(rule.minAchievedRatio)})`);
-  }
+  if (rep.requests.total === 0) problems.push(`${where}: 0 requests measured`);
+  else if (rep.requests.total < rule.minSamples) problems.push(`${where}: ${rep.requests.total} samples < minSamples ${rule.minSamples}`);
   const code = rep.load.k6ExitCode;
-  if (code !== null && code !== undefined && !OK_K6_EXIT.has(code)) out.push(`${where}: k6 exited with code ${code}`);
-  return out;
+  if (code !== null && code !== undefined && !OK_K6_EXIT.has(code)) problems.push(`${where}: k6 exited with code ${code}`);
+  const short = undelivered(rep, rule);
+  if (!short) return { problems, omission: null };
+  const cause = dropCause(rep);
+  if (side === 'head' && cause === 'system') return { problems, omission: { dropped: rep.load.droppedIterations, ratio: rep.load.droppedRatio } };
+  const why = cause === 'generator'
+    ? `k6 fell behind (rate × slowest response ${littleBound(rep)} < ${vusOf(rep)} VUs: VUs were free), the load generator was starved`
+    : 'k6 could not deliver the rate';
+  problems.push(`${where}: ${short}: ${why}`);
+  return { problems, omission: null };
+}
+
+function undelivered(rep, rule) {
+  if (rep.load.droppedRatio > rule.maxDroppedRatio) {
+    return `${rep.load.droppedIterations} dropped iterations (${pct(rep.load.droppedRatio)}) > ${pct(rule.maxDroppedRatio)}`;
+  }
+  const ratio = rep.load.achievedRatio;
+  if (ratio !== null && ratio !== undefined && ratio < rule.minAchievedRatio) {
+    return `achieved ${rep.load.achievedRate}/s of ${rep.load.targetRate}/s (${pct(ratio)} < ${pct(rule.minAchievedRatio)})`;
+  }
+  return null;
+}
+
+/** 'system' | 'generator' | 'unknown': could the system have held every VU at once? */
+export function dropCause(rep) {
+  const vus = vusOf(rep);
+  const bound = littleBound(rep);
+  if (!vus || bound === null) return 'unknown';
+  return bound >= vus ? 'system' : 'generator';
+}
+
+// Little's law: requests in flight = arrival rate × time in the system. With the
+// slowest response of the run, an upper bound on the VUs the system kept busy.
+function littleBound(rep) {
+  const rate = rep.load.targetRate;
+  const max = rep.percentiles?.max;
+  if (!rate || !max) return null;
+  return Math.round(rate * (max / 1000));
+}
+
+function vusOf(rep) {
+  return rep.meta?.scenario?.vus ?? null;
 }
 
 /** Results measured on different profiles or machines are not comparable. */

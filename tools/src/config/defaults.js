@@ -4,12 +4,16 @@ export const GATE_DEFAULTS = {
   confidence: 0.95,
   // p99 varied 24% run to run on a 2-core VM (make perf): assume that much by default.
   assumedRunCv: 0.25,
+  // floor "auto": the timer's and histogram's resolution (compare/gate.js floorMs);
+  // the relative threshold is what keeps a 0.3 -> 0.33 ms change green.
+  // p99.99 is advisory by default: gating it needs 100k samples per side (validate
+  // checks this per matrix); a matrix that has them turns it on with its own `gate`.
   latency: {
-    p50: { threshold: '10%', floor: '1ms', blocking: false },
-    p90: { threshold: '10%', floor: '1ms', blocking: false },
-    p99: { threshold: '10%', floor: '2ms', blocking: true },
-    'p99.9': { threshold: '15%', floor: '5ms', blocking: false },
-    'p99.99': { threshold: '25%', floor: '10ms', blocking: true },
+    p50: { threshold: '10%', floor: 'auto', blocking: false },
+    p90: { threshold: '10%', floor: 'auto', blocking: false },
+    p99: { threshold: '10%', floor: 'auto', blocking: true },
+    'p99.9': { threshold: '15%', floor: 'auto', blocking: false },
+    'p99.99': { threshold: '25%', floor: 'auto', blocking: false },
   },
   errors: { blocking: true, zeroStaysZero: false, minExtra: 2 },
   validity: { maxDroppedRatio: 0.001, minAchievedRatio: 0.97, minSamples: 1000 },

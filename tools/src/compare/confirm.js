@@ -1,0 +1,52 @@
+// Confirm-on-fail as a two-stage adaptive design (Bauer & Köhne; Lehmacher & Wassmer):
+// with 3 pairs a ×1.5 p99 change is visible but not certain, and a gate that fails
+// a PR on it would also fail one no-op PR in four. So a suspicious test gets fresh
+// runs before it can fail the PR, the way Chromium's Pinpoint adds repetitions.
+//
+// Per test, from its first-look one-sided p-value p1:
+//   p1 ≤ EARLY·α        decided at the first look (overwhelming evidence)
+//   EARLY·α < p1 ≤ α    a candidate: fresh runs are wanted (`confirm` in the verdict)
+//   p1 > α              stop: not a regression
+// Given the fresh runs' p-value p2, the stages are combined by the inverse-normal rule
+// z = (Φ⁻¹(1−p1) + Φ⁻¹(1−p2)) / √2, and the test's overall p-value is the stage-wise
+// ordering one: EARLY·α + P₀(candidate at stage 1 and a combined z at least this large).
+// Each overall p-value is valid on its own, so Holm over them controls the PR's
+// false-fail rate at α whatever the dependence between cells. A candidate without
+// fresh runs gets p = 1: it passes, with a warning that says what to re-run.
+import { normalQuantile } from '../ingest/histogram.js';
+import { normalSf } from './stats.js';
+
+export const EARLY = 0.02;
+
+export function isCandidate(t, alpha) {
+  return t.blocking && t.reliable && t.status !== 'missing' && t.pWorse > EARLY * alpha && t.pWorse <= alpha;
+}
+
+/** -> { overallP, look: 'first' | 'second' | 'pending' | 'stopped', second } */
+export function stagewise(p1, alpha, second) {
+  if (p1 <= EARLY * alpha) return { overallP: p1, look: 'first' };
+  if (p1 > alpha) return { overallP: 1, look: 'stopped' };
+  if (!second) return { overallP: 1, look: 'pending' };
+  const z = (zOf(p1) + zOf(second.pWorse)) / Math.SQRT2;
+  return { overallP: Math.min(1, EARLY * alpha + continuationTail(z, alpha)), look: 'second', second };
+}
+
+// P₀(EARLY·α < P1 ≤ α and (Z1 + Z2)/√2 ≥ z) = ∫ φ(z1) · P(Z2 ≥ √2·z − z1) dz1 over the
+// candidate band of z1 (Simpson's rule; the integrand is smooth).
+function continuationTail(z, alpha) {
+  const lo = zOf(alpha);
+  const hi = zOf(EARLY * alpha);
+  const steps = 200;
+  const h = (hi - lo) / steps;
+  let acc = 0;
+  for (let i = 0; i <= steps; i++) {
+    const z1 = lo + i * h;
+    const w = i === 0 || i === steps ? 1 : i % 2 ? 4 : 2;
+    acc += w * (Math.exp(-z1 * z1 / 2) / Math.sqrt(2 * Math.PI)) * normalSf(Math.SQRT2 * z - z1);
+  }
+  return (acc * h) / 3;
+}
+
+function zOf(p) {
+  return normalQuantile(1 - Math.min(Math.max(p, 1e-300), 1 - 1e-16));
+}

@@ -1,0 +1,296 @@
+// The verdict of one comparison (one PR): every cell, every quantile and error group
+// decided together, so that the chance of a false alarm is controlled for the PR —
+// what a user experiences — and not per test.
+//
+//   1. per cell: is the data valid (validity.js)? which runs pair up (pairs.js)?
+//   2. per cell and metric: the raw evidence (latency.js, errors.js)
+//   3. per metric: noise moderated across the cells (noise.js)
+//   4. one-sided p-values; Holm over every blocking test of the comparison
+//   5. a test fails the gate only if significant after Holm *and* larger than the
+//      rule's relative threshold and absolute floor (a change worth a red PR)
+import { parseDuration, parsePercent } from '../config/units.js';
+import { normalQuantile } from '../ingest/histogram.js';
+import { classTotals, ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
+import { latencyEvidence, latencyTest } from './latency.js';
+import { moderate } from './noise.js';
+import { EARLY, isCandidate, stagewise } from './confirm.js';
+import { matchPairs } from './pairs.js';
+import { holm, median, tQuantile, tSf } from './stats.js';
+import { checkRun, comparabilityProblems } from './validity.js';
+import { round } from '../numbers.js';
+
+/** The assumed run-to-run sd of a log-quantile for a coefficient of variation (log-normal). */
+export function sdOfLog(cv) {
+  return Math.sqrt(Math.log(1 + cv * cv));
+}
+
+/** Floor in ms for a rule: a duration, or "auto" (twice the timer and histogram resolution). */
+export function floorMs(floor, baseMs) {
+  if (floor === 'auto' || floor === undefined) return Math.max(0.02, 2 * 0.001 * (baseMs ?? 0));
+  return parseDuration(floor);
+}
+
+/**
+ * inputs: [{ cell, base: reps, head: reps, ...extra }] -> { cells: [cell verdicts], procedure, confirm }.
+ * mode 'paired' matches runs into pairs; 'baseline' treats the sides as independent.
+ * confirm: Map cell -> { base: reps, head: reps }: fresh runs of the cells a first call
+ * listed in `confirm` (confirm-on-fail, confirm.js).
+ */
+export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatch = false, confirm = null } = {}) {
+  const alpha = 1 - gate.confidence;
+  const prepared = inputs.map((input) => prepare(input, gate, mode, allowMachineMismatch));
+  const tests = evaluate(prepared, gate);
+  // Fresh runs of the candidates, tested with the noise of every other cell.
+  const candidates = new Set(tests.filter((t) => isCandidate(t, alpha) && big(t, +1)).map((t) => t.owner));
+  let fresh = [];
+  if (confirm && candidates.size) {
+    const again = prepared.map((p) => {
+      const runs = candidates.has(p) && confirm.get(p.out.cell);
+      if (!runs) return p;
+      const q = prepare({ ...p.input, base: runs.base, head: runs.head }, gate, mode, allowMachineMismatch);
+      q.first = p;
+      return q;
+    });
+    fresh = evaluate(again, gate).filter((t) => t.owner.first);
+  }
+  const secondOf = (t) => fresh.find((f) => f.owner.first === t.owner && f.metric === t.metric);
+  decide(tests, alpha, (t) => (big(t, +1) ? secondOf(t) : undefined));
+  for (const p of prepared) finish(p, tests.filter((t) => t.owner === p), gate);
+  const pending = tests.filter((t) => t.look === 'pending');
+  for (const t of pending) {
+    t.owner.out.warnings.push(`possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and compare with --confirm-*`);
+  }
+  const pendingCells = [...new Set(pending.map((t) => t.owner))];
+  return {
+    cells: prepared.map((p) => p.out),
+    procedure: procedureOf(tests, alpha, prepared),
+    confirm: pendingCells.map((p) => ({ cell: p.out.cell, metrics: pending.filter((t) => t.owner === p).map((t) => t.metric), runs: p.input.head.length })),
+  };
+}
+
+// Tests of every valid cell, noise moderated across cells.
+function evaluate(prepared, gate) {
+  const live = prepared.filter((p) => p.valid);
+  const tests = [];
+  for (const [q, rule] of Object.entries(gate.latency)) tests.push(...latencyTests(live, q, rule, gate));
+  tests.push(...errorTests(live, gate));
+  return tests;
+}
+
+function prepare(input, gate, mode, allowMachineMismatch) {
+  const { cell, base, head, ...extra } = input;
+  const out = { cell, verdict: 'pass', reasons: [], warnings: [], metrics: [], baseReps: base.length, headReps: head.length, ...extra };
+  out.head = summaryOf(head);
+  out.base = summaryOf(base);
+  const checks = [...base.map((r) => checkRun(r, gate.validity, 'base')), ...head.map((r) => checkRun(r, gate.validity, 'head'))];
+  const invalid = checks.flatMap((c) => c.problems);
+  const incomparable = comparabilityProblems(base, head, { allowMachineMismatch }).map((p) => p.message);
+  const omission = checks.map((c) => c.omission).filter(Boolean);
+  if (invalid.length || incomparable.length) {
+    out.verdict = 'inconclusive';
+    out.reasons.push(...invalid, ...incomparable);
+    return { input, out, valid: false };
+  }
+  const match = mode === 'paired' ? matchPairs(base, head) : { pairs: null, why: 'baseline mode: independent runs' };
+  out.design = match.pairs ? { paired: true, pairs: match.pairs.length, matchedBy: match.by, order: match.pairs.map((p) => p.order) } : { paired: false, why: match.why };
+  if (mode === 'paired' && !match.pairs) out.warnings.push(`not analysed as pairs (${match.why}): independent runs, less sensitive`);
+  if (omission.length) {
+    const n = omission.reduce((a, o) => a + o.dropped, 0);
+    out.warnings.push(`head made k6 drop ${n} iterations: the system kept every VU busy (coordinated omission) — counted as errors of class "dropped"`);
+  }
+  return { input, out, valid: true, base, head, pairs: match.pairs };
+}
+
+function latencyTests(live, q, rule, gate) {
+  const evs = live.map((p) => ({ owner: p, ev: latencyEvidence(q, p.base, p.head, p.pairs) }));
+  const usable = evs.filter((e) => !e.ev.missing);
+  // Paired and independent designs measure different variances: moderate each apart.
+  const out = [];
+  for (const design of ['paired', 'independent']) {
+    const group = usable.filter((e) => e.ev.design === design);
+    const noise = moderate(group.map((e) => e.ev));
+    group.forEach((e, i) => out.push(latencyDecision(e.owner, e.ev, noise[i], rule, gate)));
+  }
+  for (const e of evs.filter((x) => x.ev.missing)) out.push({ owner: e.owner, kind: 'latency', metric: q, blocking: rule.blocking, status: 'missing', base: e.ev.base, head: e.ev.head });
+  return out;
+}
+
+function latencyDecision(owner, ev, noise, rule, gate) {
+  const { se, df, varSource } = latencyTest(ev, noise, sdOfLog(gate.assumedRunCv));
+  const alpha = 1 - gate.confidence;
+  const crit = Number.isFinite(df) ? tQuantile(1 - alpha, df) : normalQuantile(1 - alpha);
+  const t = ev.estimate / se;
+  return {
+    owner, kind: 'latency', metric: ev.metric,
+    blocking: rule.blocking, threshold: parsePercent(rule.threshold), floorMs: round(floorMs(rule.floor, ev.base), 4),
+    reliable: ev.reliable, base: ev.base, head: ev.head, deltaMs: round(ev.head - ev.base, 4),
+    design: ev.design, n: ev.n, df: Number.isFinite(df) ? round(df, 2) : null, varSource,
+    ratio: round(Math.exp(ev.estimate), 4), ratioLow: round(Math.exp(ev.estimate - crit * se), 4), ratioHigh: round(Math.exp(ev.estimate + crit * se), 4),
+    intervalLevel: round(1 - 2 * alpha, 4),
+    pWorse: tSf(t, df), pBetter: tSf(-t, df),
+    minP: 0, // a continuous test can always reach any p
+  };
+}
+
+function errorTests(live, gate) {
+  const out = [];
+  for (const group of Object.keys(ERROR_GROUPS)) {
+    const evs = live.map((p) => ({ owner: p, ev: errorEvidence(group, p.base, p.head) }));
+    const noise = moderate(evs.map((e) => e.ev));
+    evs.forEach((e, i) => {
+      if (!e.ev.testable) return;
+      const phi = Math.max(1, noise[i].var ?? 1);
+      const r = errorTest(e.ev, phi, noise[i].var > 1 ? noise[i].df : 0);
+      const share = e.ev.headRequests / Math.max(1, e.ev.headRequests + e.ev.baseRequests);
+      const eff = Math.floor((e.ev.base + e.ev.head) / phi + 1e-9);
+      out.push({
+        owner: e.owner, kind: 'errors', metric: e.ev.metric, group, classes: e.ev.classes,
+        blocking: gate.errors.blocking, reliable: true, minExtra: gate.errors.minExtra,
+        base: e.ev.base, head: e.ev.head, baseRequests: e.ev.baseRequests, headRequests: e.ev.headRequests,
+        phi: round(phi, 3), extra: round(r.extra, 2), rateRatio: Number.isFinite(r.rateRatio) ? round(r.rateRatio, 3) : null,
+        pWorse: r.pWorse, pBetter: r.pBetter,
+        // The smallest p-value these totals could ever give (all errors on one side):
+        // a test that cannot reach α cannot fail, so it costs the family nothing (Tarone).
+        minPWorse: share ** eff, minPBetter: (1 - share) ** eff,
+      });
+    });
+  }
+  return out;
+}
+
+// Worse: the family is every blocking test that could reject; each gets the
+// p-value of the two-stage design (confirm.js); Holm over the family at α. Better:
+// a single look, Holm at α (an improvement never needs confirming). Advisory and
+// unreliable tests form families of their own and only ever warn.
+function decide(tests, alpha, second) {
+  const inFamily = (t, dir) => t.blocking && t.reliable && (t.kind === 'latency' || t[`minP${dir}`] <= alpha);
+  for (const t of tests) {
+    if (t.status === 'missing') continue;
+    Object.assign(t, stagewise(t.pWorse, alpha, second(t)));
+  }
+  const adjust = (members, key, out) => holm(members.map((t) => t[key])).forEach((p, i) => { members[i][out] = p; });
+  for (const dir of ['Worse', 'Better']) {
+    const key = dir === 'Worse' ? 'overallP' : 'pBetter';
+    const family = tests.filter((t) => inFamily(t, dir));
+    adjust(family, key, `adjP${dir}`);
+    const side = tests.filter((t) => !inFamily(t, dir) && t.status !== 'missing');
+    adjust(side, key, `adjP${dir}`);
+    for (const t of tests) t[`family${dir}`] = inFamily(t, dir) ? family.length : side.length;
+  }
+  for (const t of tests) {
+    if (t.status === 'missing') continue;
+    const worse = t.adjPWorse <= alpha && big(t, +1);
+    const better = t.adjPBetter <= alpha && big(t, -1);
+    let status = worse ? 'regression' : better ? 'improvement' : 'pass';
+    if (!t.reliable && status !== 'pass') status = `unreliable-${status}`;
+    if (t.look === 'pending' && (!t.blocking || !t.reliable)) t.look = 'first';
+    t.status = status;
+  }
+}
+
+// Significant is not enough: the change must be worth a red PR.
+function big(t, sign) {
+  if (t.kind === 'errors') return sign * t.extra >= t.minExtra;
+  const ratioOk = sign > 0 ? t.ratio > 1 + t.threshold : t.ratio < 1 / (1 + t.threshold);
+  return ratioOk && sign * t.deltaMs > t.floorMs;
+}
+
+function finish(p, tests, gate) {
+  const out = p.out;
+  if (!p.valid) return;
+  const latency = tests.filter((t) => t.kind === 'latency').map(publicTest);
+  const groups = tests.filter((t) => t.kind === 'errors');
+  out.metrics.push(...latency, errorsMetric(p, groups, gate));
+  const blockingBad = out.metrics.filter((m) => m.blocking && m.status === 'regression');
+  if (blockingBad.length) {
+    out.verdict = 'regression';
+    out.reasons.push(...blockingBad.map(describe));
+  } else if (out.metrics.some((m) => m.blocking && m.status === 'improvement')) {
+    out.verdict = 'improvement';
+  }
+  const advisory = out.metrics.filter((m) => (!m.blocking && m.status === 'regression') || m.status === 'unreliable-regression');
+  out.warnings.push(...advisory.map((m) => `${describe(m)}${m.status.startsWith('unreliable') ? ' (too few tail samples to gate on)' : ' (advisory)'}`));
+}
+
+function publicTest(t) {
+  const { owner, kind, minP, pWorse, pBetter, adjPWorse, adjPBetter, familyWorse, familyBetter, overallP, second, ...rest } = t;
+  const out = { ...rest, p: fmtP(pWorse), adjustedP: fmtP(adjPWorse), family: familyWorse, pBetter: fmtP(pBetter), adjustedPBetter: fmtP(adjPBetter) };
+  if (second) out.confirmation = { runs: second.n, ratio: second.ratio, p: fmtP(second.pWorse), combinedP: fmtP(overallP) };
+  return out;
+}
+
+// The error groups of a cell as one metric (the report shows per class), plus the
+// explicit zero-stays-zero rule, which is a policy, not a test.
+function errorsMetric(p, groups, gate) {
+  const totals = classTotals(p.base, p.head);
+  const groupOf = (cls) => Object.keys(ERROR_GROUPS).find((g) => ERROR_GROUPS[g].includes(cls));
+  const shown = groups.map(({ minPWorse, minPBetter, ...g }) => publicTest(g));
+  const classes = totals.map((c) => {
+    const g = shown.find((x) => x.group === groupOf(c.class));
+    let status = g?.status ?? 'pass';
+    if (gate.errors.zeroStaysZero && c.base === 0 && c.head > 0 && c.class !== 'dropped') status = 'regression';
+    return { ...c, group: groupOf(c.class), status, p: g?.p ?? null };
+  });
+  const any = (s) => classes.some((c) => c.status === s) || shown.some((g) => g.status === s);
+  return {
+    metric: 'errors', blocking: gate.errors.blocking, status: any('regression') ? 'regression' : any('improvement') ? 'improvement' : 'pass',
+    classes, groups: shown,
+    base: p.out.base.errors, head: p.out.head.errors, baseRequests: p.out.base.requests, headRequests: p.out.head.requests,
+  };
+}
+
+const groupText = (g) => `${g.group} ${g.base} → ${g.head} (p=${g.p}, adjusted ${g.adjustedP} over ${g.family} tests${g.phi > 1 ? `, dispersion ${g.phi}` : ''})`;
+
+export function describe(m) {
+  if (m.group) return `errors: ${groupText(m)}`;
+  if (m.metric === 'errors') {
+    const bad = m.groups.filter((g) => g.status === 'regression').map(groupText);
+    const zero = m.classes.filter((c) => c.status === 'regression' && !bad.some((b) => b.startsWith(c.group))).map((c) => `${c.class} 0 → ${c.head} (zeroStaysZero)`);
+    return `errors: ${[...bad, ...zero].join(', ')}`;
+  }
+  const pct = Math.round((m.intervalLevel ?? 0.9) * 100);
+  return `${m.metric}: ${m.base.toFixed(3)} → ${m.head.toFixed(3)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, adjusted ${m.adjustedP} over ${m.family} tests)`;
+}
+
+function sig(x) {
+  return Number(x.toPrecision(3));
+}
+
+function fmtP(p) {
+  if (p === undefined || p === null) return null;
+  return p < 1e-4 ? Number(p.toExponential(1)) : Number(p.toPrecision(2));
+}
+
+function procedureOf(tests, alpha, prepared) {
+  const family = tests.filter((t) => t.blocking && t.reliable && (t.kind === 'latency' || t.minPWorse <= alpha));
+  return {
+    alpha,
+    errorControl: 'family-wise over every blocking test of the comparison (Holm on two-stage p-values: confirm-on-fail)',
+    firstLookLevel: EARLY * alpha,
+    blockingTests: family.length,
+    confirmedTests: tests.filter((t) => t.look === 'second').length,
+    pairedCells: prepared.filter((p) => p.out.design?.paired).length,
+  };
+}
+
+function summaryOf(reps) {
+  if (!reps.length) return null;
+  const med = (f) => median(reps.map(f));
+  return {
+    reps: reps.length,
+    requests: reps.reduce((a, r) => a + r.requests.total, 0),
+    errors: reps.reduce((a, r) => a + r.errors.total, 0),
+    errorsByClass: sumClasses(reps),
+    p50: med((r) => r.percentiles.p50),
+    p99: med((r) => r.percentiles.p99),
+    'p99.99': med((r) => r.percentiles['p99.99']),
+    p99_99Reliable: reps.reduce((a, r) => a + r.requests.total, 0) * 1e-4 >= 10,
+    dropped: reps.reduce((a, r) => a + (r.load.droppedIterations ?? 0), 0),
+  };
+}
+
+function sumClasses(reps) {
+  const out = {};
+  for (const r of reps) for (const [k, v] of Object.entries(r.errors.byClass)) if (v) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
