@@ -54,13 +54,17 @@ if (only.includes('k6')) {
 }
 
 if (only.includes('gate')) {
-  figures.gate = await gateBench();
+  figures.gate = await gateBench({ rawFile: join(dataDir, 'gate-runs.json') });
   const g = figures.gate;
-  say(`**Gate on this machine** (local target, nginx-dynamic, steady ${g.rate} requests/s × ${g.seconds} s, 1 vs 1 repetition, default gate):`);
+  const pct = (a, b) => `${a}/${b} (${((100 * a) / b).toFixed(0)}%)`;
+  say(`**Gate on this machine**: PRs of ${g.shape.cells.length} cells × ${g.shape.pairs} interleaved base/head pairs on the local target (steady ${g.shape.rate} requests/s × ${g.shape.seconds} s; one cell with backend errors, one with churn), gated as the PR workflow gates — paired, Holm over every blocking test, a confirmation round with ${g.shape.pairs} fresh pairs for candidate cells; ${g.runs} real runs:`);
   say('');
-  say(`- A/A: ${g.aa.fails} false fails in ${g.aa.comparisons} comparisons (${(100 * g.aa.fails / g.aa.comparisons).toFixed(1)}%); p99 run-to-run CV ${(100 * g.aa.p99Cv).toFixed(1)}%, p99 ${g.aa.p99Median.toFixed(3)} ms median.`);
-  say(`- Canaries (backend delay added): ${g.canaries.map((c) => `+${c.delayMs} ms → p99 ×${c.ratio.toFixed(2)} ${c.verdict}${c.verdictNoFloor !== c.verdict ? ` (without floor: ${c.verdictNoFloor})` : ''}`).join('; ')}.`);
-  say(`- Smallest p99 regression detected at default settings: ${g.smallestDetected ? `×${g.smallestDetected.toFixed(2)}` : 'none of those tried'}${g.smallestDetectedNoFloor ? `; with \`floor: 0ms\`: ×${g.smallestDetectedNoFloor.toFixed(2)}` : ''}.`);
+  say(`- No-op PRs (A/A) failed: ${pct(g.aa.failed, g.aa.prs)}; needed a confirmation round: ${pct(g.aa.confirmationRounds, g.aa.prs)}.`);
+  say(`- p99 canary (+${g.canaries.delayMs} ms backend delay in one cell, ≈ +50% p99) caught: ${pct(g.canaries.slow.caught, g.canaries.slow.prs)}; error canary (backend error rate ×3 in one cell) caught: ${pct(g.canaries.errors.caught, g.canaries.errors.prs)}.`);
+  say('');
+  say('| cell | p99 median | sd of log p99, run to run | sd of log(head/base) in a pair | share of the noise a pair shares |');
+  say('|---|--:|--:|--:|--:|');
+  for (const n of g.noise) say(`| ${n.cell} | ${n.p99MedianMs} ms | ${n.sdLogRun} | ${n.sdLogPairRatio} | ${n.shared} |`);
   say('');
 }
 

@@ -14,6 +14,13 @@ export const usage = `Usage:
   tailgate compare --paired --base <file>... --head <file>...
   tailgate compare --results <run-dir> [--baselines baselines] [--base-ref <git-ref>]
   tailgate compare --paired --base-results <run-dir> --head-results <run-dir>
+     [--confirm-base-results <run-dir> --confirm-head-results <run-dir>]
+  tailgate compare --results <run-dir> [--confirm-results <run-dir>] ...
+
+  A PR's false-fail rate is controlled over all its cells and metrics together. A cell
+  whose change is suspicious but not yet certain is listed in verdict.json "confirm":
+  run it again (fresh pairs, same count) and pass those results with --confirm-*; it
+  fails only if the fresh runs confirm it.
 
   --baseline   a baseline file, or result files of the base (repeat for repetitions)
   --base-ref   read baselines from this commit (the PR's base), never the working tree
@@ -33,6 +40,11 @@ export const options = {
   'base-ref': { type: 'string' },
   'base-results': { type: 'string' },
   'head-results': { type: 'string' },
+  'confirm-results': { type: 'string' },
+  'confirm-base-results': { type: 'string' },
+  'confirm-head-results': { type: 'string' },
+  'confirm-base': { type: 'string', multiple: true },
+  'confirm-head': { type: 'string', multiple: true },
   out: { type: 'string' },
   force: { type: 'boolean', default: false },
   'allow-machine-mismatch': { type: 'boolean', default: false },
@@ -49,10 +61,11 @@ export function run(opts, positionals) {
   const allowMachineMismatch = opts['allow-machine-mismatch'];
   let doc;
   if (opts.results) {
-    doc = compareRunToBaselines({ runDir: opts.results, gate, baselinesDir: opts.baselines, baseRef: opts['base-ref'], allowMachineMismatch });
+    doc = compareRunToBaselines({ runDir: opts.results, gate, baselinesDir: opts.baselines, baseRef: opts['base-ref'], allowMachineMismatch, confirmDir: opts['confirm-results'] ?? null });
   } else if (opts.paired && (opts['base-results'] || opts['head-results'])) {
     if (!opts['base-results'] || !opts['head-results']) throw new InputError('--paired with folders needs both --base-results and --head-results');
-    doc = comparePairedRuns({ baseDir: opts['base-results'], headDir: opts['head-results'], gate });
+    if (Boolean(opts['confirm-base-results']) !== Boolean(opts['confirm-head-results'])) throw new InputError('--confirm-base-results and --confirm-head-results go together');
+    doc = comparePairedRuns({ baseDir: opts['base-results'], headDir: opts['head-results'], gate, confirmBaseDir: opts['confirm-base-results'] ?? null, confirmHeadDir: opts['confirm-head-results'] ?? null });
   } else {
     const baseFiles = opts.paired ? opts.base : opts.baseline;
     const headFiles = opts.paired ? opts.head : positionals;
@@ -61,8 +74,10 @@ export function run(opts, positionals) {
     const head = headFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
     const cell = head[0].meta?.controller?.name ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}` : 'cell';
     const mode = opts.paired ? 'paired' : 'baseline';
-    const gated = gateCells([{ cell, base, head }], gate, { mode, allowMachineMismatch });
-    doc = verdictDoc(mode, gated.cells, { procedure: gated.procedure });
+    const read = (files) => (files ?? []).flatMap((f) => toReps(readJsonFile(f), f).reps);
+    const confirm = opts['confirm-head']?.length ? new Map([[cell, { base: opts['confirm-base']?.length ? read(opts['confirm-base']) : base, head: read(opts['confirm-head']) }]]) : null;
+    const gated = gateCells([{ cell, base, head }], gate, { mode, allowMachineMismatch, confirm });
+    doc = verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm });
   }
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.log(renderTerminal(doc));

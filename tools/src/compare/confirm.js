@@ -9,14 +9,19 @@
 //   p1 > α              stop: not a regression
 // Given the fresh runs' p-value p2, the stages are combined by the inverse-normal rule
 // z = (Φ⁻¹(1−p1) + Φ⁻¹(1−p2)) / √2, and the test's overall p-value is the stage-wise
-// ordering one: EARLY·α + P₀(candidate at stage 1 and a combined z at least this large).
-// Each overall p-value is valid on its own, so Holm over them controls the PR's
-// false-fail rate at α whatever the dependence between cells. A candidate without
-// fresh runs gets p = 1: it passes, with a warning that says what to re-run.
+// ordering one of a design that would continue for every p1 up to BAND:
+//   EARLY·α + P₀(EARLY·α < P1 ≤ BAND and a combined z at least this large).
+// We continue for fewer (p1 ≤ α, to keep confirmation rounds rare) and give the rest
+// p = 1, never less than that design's p-value, so each overall p-value is valid on its
+// own and Holm over them controls the PR's false-fail rate at α whatever the dependence
+// between cells. The wide band is what lets fresh runs that show nothing clear a
+// candidate (with BAND = α every candidate would pass the second look). A candidate
+// without fresh runs gets p = 1: it passes, with a warning that says what to re-run.
 import { normalQuantile } from '../ingest/histogram.js';
 import { normalSf } from './stats.js';
 
 export const EARLY = 0.02;
+export const BAND = 0.3;
 
 export function isCandidate(t, alpha) {
   return t.blocking && t.reliable && t.status !== 'missing' && t.pWorse > EARLY * alpha && t.pWorse <= alpha;
@@ -34,7 +39,7 @@ export function stagewise(p1, alpha, second) {
 // P₀(EARLY·α < P1 ≤ α and (Z1 + Z2)/√2 ≥ z) = ∫ φ(z1) · P(Z2 ≥ √2·z − z1) dz1 over the
 // candidate band of z1 (Simpson's rule; the integrand is smooth).
 function continuationTail(z, alpha) {
-  const lo = zOf(alpha);
+  const lo = zOf(Math.max(alpha, BAND));
   const hi = zOf(EARLY * alpha);
   const steps = 200;
   const h = (hi - lo) / steps;

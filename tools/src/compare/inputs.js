@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { schemaProblems } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { decode, valueAtMs } from '../ingest/histogram.js';
+import { decode, QUANTILES, summarize, valueAtMs } from '../ingest/histogram.js';
 
 export function readJsonFile(file, text) {
   let raw = text;
@@ -46,10 +46,13 @@ export function resultRep(doc, file) {
   const byClass = Object.values(doc.errors.byClass).reduce((a, b) => a + b, 0);
   if (byClass !== doc.errors.total) throw new InputError(`${file}: errors.total ${doc.errors.total} is not the sum of errors.byClass (${byClass})`);
   checkPercentiles(hist, doc.latency.percentiles, file);
+  // Quantiles and their intervals come from the histogram, never from the fields a
+  // file claims: an edited interval or `reliable` flag cannot move the verdict.
+  const derived = summarize(hist, 0.95);
   return {
     source: file,
-    percentiles: doc.latency.percentiles,
-    intervals: doc.latency.intervals,
+    percentiles: { ...derived.percentiles, max: doc.latency.percentiles.max ?? derived.percentiles.max },
+    intervals: derived.intervals,
     requests: doc.requests,
     errors: doc.errors,
     load: doc.load,
@@ -88,9 +91,10 @@ function decodeOrThrow(b64, file, field) {
 // A percentile edited by hand no longer matches the histogram it claims to summarize.
 function checkPercentiles(hist, percentiles, file) {
   if (hist.totalCount === 0) return;
-  for (const [name, pct] of [['p50', 50], ['p99', 99]]) {
+  for (const [name, pct] of Object.entries(QUANTILES)) {
     const expect = valueAtMs(hist, pct);
-    if (Math.abs(expect - percentiles[name]) > expect * 0.002 + 0.001) {
+    if (percentiles[name] === undefined) continue;
+    if (typeof percentiles[name] !== 'number' || Math.abs(expect - percentiles[name]) > expect * 0.002 + 0.001) {
       throw new InputError(`${file}: latency.percentiles.${name} is ${percentiles[name]} but the histogram says ${expect} (edited by hand?)`);
     }
   }

@@ -5,7 +5,7 @@ import { readBaseline } from './baselines.js';
 import { collectRun } from './results-dir.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
-export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, allowMachineMismatch }) {
+export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, allowMachineMismatch, confirmDir = null }) {
   const inputs = [];
   const cells = collectRun(runDir).map((c) => {
     if (c.errors.length) return infraCell(c);
@@ -21,12 +21,14 @@ export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, all
     inputs.push(input);
     return input;
   });
-  const gated = gateCells(inputs, gate, { mode: 'baseline', allowMachineMismatch });
+  // Fresh head runs of candidate cells are compared with the same baseline.
+  const confirm = confirmDir ? new Map(collectRun(confirmDir).filter((c) => !c.errors.length).map((c) => [c.key, { base: inputs.find((i) => i.cell === c.key)?.base ?? [], head: c.reps }])) : null;
+  const gated = gateCells(inputs, gate, { mode: 'baseline', allowMachineMismatch, confirm });
   const decided = cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c));
-  return verdictDoc('baseline', decided, { runDir, baseRef: baseRef ?? null, procedure: gated.procedure });
+  return verdictDoc('baseline', decided, { runDir, baseRef: baseRef ?? null, procedure: gated.procedure, confirm: gated.confirm });
 }
 
-export function comparePairedRuns({ baseDir, headDir, gate }) {
+export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = null, confirmHeadDir = null }) {
   const base = new Map(collectRun(baseDir).map((c) => [c.key, c]));
   const inputs = [];
   const cells = collectRun(headDir).map((h) => {
@@ -37,14 +39,23 @@ export function comparePairedRuns({ baseDir, headDir, gate }) {
     inputs.push(input);
     return input;
   });
-  const gated = gateCells(inputs, gate, { mode: 'paired' });
+  const gated = gateCells(inputs, gate, { mode: 'paired', confirm: confirmBaseDir ? pairedRuns(confirmBaseDir, confirmHeadDir) : null });
   const decided = cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c));
-  return verdictDoc('paired', decided, { baseDir, headDir, procedure: gated.procedure });
+  return verdictDoc('paired', decided, { baseDir, headDir, procedure: gated.procedure, confirm: gated.confirm });
+}
+
+// Confirmation runs of a paired comparison: cell -> {base, head}, cells on both sides only.
+function pairedRuns(baseDir, headDir) {
+  const base = new Map(collectRun(baseDir).filter((c) => !c.errors.length).map((c) => [c.key, c.reps]));
+  const out = new Map();
+  for (const h of collectRun(headDir)) if (!h.errors.length && base.has(h.key)) out.set(h.key, { base: base.get(h.key), head: h.reps });
+  return out;
 }
 
 export function verdictDoc(mode, cells, extra = {}) {
   const overall = overallVerdict(cells);
-  return { schemaVersion: 1, kind: 'tailgate.verdict', mode, overall, exitCode: exitCodeFor(overall), counts: counts(cells), generatedAt: new Date().toISOString(), ...extra, cells };
+  const { confirm = [], ...rest } = extra;
+  return { schemaVersion: 1, kind: 'tailgate.verdict', mode, overall, exitCode: exitCodeFor(overall), counts: counts(cells), generatedAt: new Date().toISOString(), ...rest, confirm, cells };
 }
 
 function infraCell(c) {

@@ -14,8 +14,8 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   const b1 = (await syntheticResult({ medianMs: M, seed: 1 })).file;
   const b2 = (await syntheticResult({ medianMs: M, seed: 2 })).file;
   const same = (await syntheticResult({ medianMs: M, seed: 3 })).file;
-  const worse = (await syntheticResult({ medianMs: M, scale: 1.6, seed: 4 })).file;
-  const worse2 = (await syntheticResult({ medianMs: M, scale: 1.6, seed: 7 })).file;
+  const worse = (await syntheticResult({ medianMs: M, scale: 3, seed: 4 })).file;
+  const worse2 = (await syntheticResult({ medianMs: M, scale: 3, seed: 7 })).file;
   const dropped = (await syntheticResult({ medianMs: M, seed: 5, dropped: 900 })).file;
   assert.equal((await runCli(['compare', '--baseline', b1, '--baseline', b2, same])).code, 0);
   const reg = await runCli(['compare', '--baseline', b1, '--baseline', b2, worse]);
@@ -23,7 +23,7 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   assert.match(reg.out, /verdict: REGRESSION/);
   assert.equal((await runCli(['compare', '--baseline', b1, dropped])).code, 3);
   assert.equal((await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', worse2])).code, 1);
-  // Head repetitions that disagree (x1.6 and x1.0) are not evidence enough with 2 vs 2.
+  // Head repetitions that disagree (x3 and x1.0) are not evidence enough with 2 vs 2.
   assert.equal((await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', same])).code, 0);
   assert.equal((await runCli(['compare', '--baseline', '/nonexistent.json', same])).code, 2);
   assert.equal((await runCli(['compare', same])).code, 2);

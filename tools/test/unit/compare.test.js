@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { compareCell } from '../../src/compare/cell.js';
+import { gateCells } from '../../src/compare/gate.js';
 import { resultRep } from '../../src/compare/inputs.js';
 import { syntheticResult } from '../helpers/synthetic.js';
 
@@ -33,21 +34,36 @@ test('gate: a +40% latency shift is a regression with 3 vs 3 repetitions', async
   const p99 = v.metrics.find((m) => m.metric === 'p99');
   assert.equal(p99.status, 'regression');
   assert.ok(p99.ratio > 1.3 && p99.ratio < 1.5, `${p99.ratio}`);
-  assert.match(v.reasons.join('\n'), /p99: .* ms \(x1\.\d+/);
+  assert.match(v.reasons.join('\n'), /p99: .* ms \(×1\.\d+, 90% interval ×1\.\d+–×1\.\d+; p=[\d.e-]+, adjusted [\d.e-]+ over \d+ tests\)/);
 });
 
-test('gate: with 1 vs 1 repetition the assumed run-to-run noise (25%) decides', async () => {
-  const v = compareCell({ cell: 'x', base: await reps(1, { medianMs, seed: 9 }), head: await reps(1, { medianMs, scale: 2, seed: 10 }), gate });
-  assert.equal(v.verdict, 'regression', 'x2 is beyond the assumed noise');
+test('gate: with 1 vs 1 repetition the assumed run-to-run noise (25%) decides; a suspicious change is confirmed on fresh runs', async () => {
+  const v = compareCell({ cell: 'x', base: await reps(1, { medianMs, seed: 9 }), head: await reps(1, { medianMs, scale: 4, seed: 10 }), gate });
+  assert.equal(v.verdict, 'regression', 'x4 is far beyond the assumed noise: decided at the first look');
   const mid = compareCell({ cell: 'x', base: await reps(1, { medianMs, seed: 11 }), head: await reps(1, { medianMs, scale: 1.4, seed: 12 }), gate });
   assert.equal(mid.verdict, 'pass', '+40% in one run each is within 25% run-to-run noise: repetitions are needed for that');
+  const base = await reps(1, { medianMs, seed: 30 });
+  const head = await reps(1, { medianMs, scale: 2, seed: 31 });
+  const first = gateCells([{ cell: 'x', base, head }], gate);
+  assert.equal(first.cells[0].verdict, 'pass', 'x2 in 1 vs 1 is suspicious, not certain');
+  assert.deepEqual(first.confirm.map((c) => c.cell), ['x']);
+  assert.match(first.cells[0].warnings.join('\n'), /possible p99: .*needs confirmation/);
+  const fresh = new Map([['x', { base: await reps(1, { medianMs, seed: 32 }), head: await reps(1, { medianMs, scale: 2, seed: 33 }) }]]);
+  const confirmed = gateCells([{ cell: 'x', base, head }], gate, { confirm: fresh });
+  assert.equal(confirmed.cells[0].verdict, 'regression', 'the fresh runs confirm it');
+  assert.ok(confirmed.cells[0].metrics.find((m) => m.metric === 'p99').confirmation.combinedP < 0.05);
+  const refuted = gateCells([{ cell: 'x', base, head }], gate, { confirm: new Map([['x', { base: await reps(1, { medianMs, seed: 34 }), head: await reps(1, { medianMs, seed: 35 }) }]]) });
+  assert.equal(refuted.cells[0].verdict, 'pass', 'fresh runs without the change refute it');
 });
 
 test('gate: a large relative change below the absolute floor is not a regression', async () => {
-  const v = compareCell({ cell: 'x', base: await reps(3, { medianMs: 0.2, seed: 13 }), head: await reps(3, { medianMs: 0.2, scale: 2, seed: 14 }), gate });
+  const floored = { ...gate, latency: { ...gate.latency, p99: { ...gate.latency.p99, floor: '2ms' } } };
+  const v = compareCell({ cell: 'x', base: await reps(3, { medianMs: 0.2, seed: 13 }), head: await reps(3, { medianMs: 0.2, scale: 2, seed: 14 }), gate: floored });
   const p99 = v.metrics.find((m) => m.metric === 'p99');
   assert.ok(p99.ratio > 1.8);
-  assert.equal(p99.status, 'pass', 'p99 ~0.6ms -> ~1.3ms stays under the 2ms floor');
+  assert.equal(p99.status, 'pass', 'p99 ~0.6ms -> ~1.3ms stays under a 2ms floor');
+  const auto = compareCell({ cell: 'x', base: await reps(3, { medianMs: 0.2, seed: 13 }), head: await reps(3, { medianMs: 0.2, scale: 2, seed: 14 }), gate });
+  assert.equal(auto.verdict, 'regression', 'the default floor (auto: the resolution) lets a x2 at 0.6 ms fail');
 });
 
 test('gate: an improvement is reported as such', async () => {
@@ -71,7 +87,7 @@ test('gate: errors — 0 -> 40 is a regression, 5 -> 7 is noise, zeroStaysZero c
   const clean = await reps(1, { medianMs, seed: 18 });
   const bad = compareCell({ cell: 'x', base: clean, head: await reps(1, { medianMs, seed: 19, errors: { http502: 40 } }), gate });
   assert.equal(bad.verdict, 'regression');
-  assert.match(bad.reasons.join(), /http502 0 → 40/);
+  assert.match(bad.reasons.join(), /5xx 0 → 40/);
   const noise = compareCell({ cell: 'x', base: await reps(1, { medianMs, seed: 20, errors: { refused: 5 } }), head: await reps(1, { medianMs, seed: 21, errors: { refused: 7 } }), gate });
   assert.equal(noise.verdict, 'pass');
   const strict = { ...gate, errors: { ...gate.errors, zeroStaysZero: true } };
