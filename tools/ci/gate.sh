@@ -3,7 +3,13 @@
 # commit (or paired base/head), render the comment and charts, write the comment
 # artifact, append the job summary, and exit with the verdict's exit code.
 # Env: RESULTS (folder of results), BASE_REF (commit), [MODE=baseline|paired],
-#      [BASE_RESULTS] (paired; default RESULTS/base with RESULTS/head), [RUN_URL], [OUT=gate-out]
+#      [BASE_RESULTS] (paired; default RESULTS/base with RESULTS/head), [RUN_URL], [OUT=gate-out],
+#      [CONFIRM_RESULTS] (the confirmation round's results, laid out like RESULTS),
+#      [MATRIX] (whose gate applies; default the top-level gate)
+# Confirm-on-fail: when the verdict lists cells whose change is suspicious but not yet
+# certain and no confirmation round was given, this writes them as a GitHub matrix
+# (`confirm=` in $GITHUB_OUTPUT, or stdout) for a round with fresh runs, and exits 0:
+# the verdict of record is the one after that round.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gate-out}
@@ -12,9 +18,13 @@ if [ "${MODE:-baseline}" = paired ]; then
   # paired-cell.sh writes <results>/base and <results>/head unless told otherwise.
   base=${BASE_RESULTS:-$RESULTS/base}
   [ -n "${BASE_RESULTS:-}" ] || RESULTS=$RESULTS/head
-  node tools/bin/tailgate.js compare --paired --base-results "$base" --head-results "${RESULTS:?}" --out "$out/verdict.json"
+  confirm=()
+  [ -n "${CONFIRM_RESULTS:-}" ] && confirm=(--confirm-base-results "$CONFIRM_RESULTS/base" --confirm-head-results "$CONFIRM_RESULTS/head")
+  node tools/bin/tailgate.js compare ${MATRIX:+--matrix "$MATRIX"} --paired --base-results "$base" --head-results "${RESULTS:?}" "${confirm[@]}" --out "$out/verdict.json" --force
 else
-  node tools/bin/tailgate.js compare --results "${RESULTS:?}" --base-ref "${BASE_REF:?}" --out "$out/verdict.json"
+  confirm=()
+  [ -n "${CONFIRM_RESULTS:-}" ] && confirm=(--confirm-results "$CONFIRM_RESULTS")
+  node tools/bin/tailgate.js compare ${MATRIX:+--matrix "$MATRIX"} --results "${RESULTS:?}" --base-ref "${BASE_REF:?}" "${confirm[@]}" --out "$out/verdict.json" --force
 fi
 code=$?
 if [ ! -f "$out/verdict.json" ]; then
@@ -24,4 +34,11 @@ fi
 node tools/bin/tailgate.js report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} >/dev/null
 node -e 'const v=require(require("path").resolve(process.argv[1]));process.stdout.write(JSON.stringify({kind:"tailgate.comment",schemaVersion:1,overall:v.overall,exitCode:v.exitCode}))' "$out/verdict.json" > "$out/comment/meta.json"
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/comment/comment.md" >> "$GITHUB_STEP_SUMMARY"
+# Cells to confirm, as a matrix of the bench-cell workflow ([] when none or already confirmed).
+matrix=$(node -e 'const v=require(require("path").resolve(process.argv[1]));const c=process.argv[2]?[]:(v.confirm||[]);process.stdout.write(JSON.stringify({include:c.map(x=>{const[controller,tuning,scenario]=x.cell.split("/");return{controller,tuning,scenario,runs:x.runs,firstPair:x.runs+1}})}))' "$out/verdict.json" "${CONFIRM_RESULTS:-}")
+echo "confirm=$matrix" >> "${GITHUB_OUTPUT:-/dev/stdout}"
+if [ "$matrix" != '{"include":[]}' ]; then
+  echo "::notice::a confirmation round with fresh runs is needed before the verdict: $matrix"
+  exit 0
+fi
 exit "$code"

@@ -25,12 +25,14 @@ export const usage = `Usage:
   --baseline   a baseline file, or result files of the base (repeat for repetitions)
   --base-ref   read baselines from this commit (the PR's base), never the working tree
   --config     bench.yaml whose gate policy applies (default: bench.yaml if present)
+  --matrix     apply this matrix's gate (its own rules laid over the top-level gate)
   --out        write the verdict JSON here (never overwritten without --force)
   --allow-machine-mismatch  compare results from different machine fingerprints
 
 Exit codes: 0 pass/improvement · 1 regression · 2 bad input · 3 inconclusive or no baseline · 4 infrastructure error`;
 export const options = {
   config: { type: 'string' },
+  matrix: { type: 'string' },
   baseline: { type: 'string', multiple: true },
   paired: { type: 'boolean', default: false },
   base: { type: 'string', multiple: true },
@@ -50,14 +52,20 @@ export const options = {
   'allow-machine-mismatch': { type: 'boolean', default: false },
 };
 
-export function gatePolicy(configFile) {
-  if (configFile) return loadBench(configFile).gate;
-  if (existsSync('bench.yaml')) return loadBench('bench.yaml').gate;
-  return applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+export function gatePolicy(configFile, matrix) {
+  const file = configFile ?? (existsSync('bench.yaml') ? 'bench.yaml' : null);
+  if (!file) {
+    if (matrix) throw new InputError(`--matrix ${matrix}: no bench.yaml here; pass --config`);
+    return applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+  }
+  const cfg = loadBench(file);
+  if (!matrix) return cfg.gate;
+  if (!Object.hasOwn(cfg.matrices, matrix)) throw new InputError(`--matrix ${matrix}: no such matrix in ${file}; defined: ${Object.keys(cfg.matrices).join(', ')}`);
+  return cfg.matrices[matrix].gate;
 }
 
 export function run(opts, positionals) {
-  const gate = gatePolicy(opts.config);
+  const gate = gatePolicy(opts.config, opts.matrix);
   const allowMachineMismatch = opts['allow-machine-mismatch'];
   let doc;
   if (opts.results) {

@@ -13,6 +13,7 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                    [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                    [--rate N] [--duration 30s] [--repetitions N] [--dry-run]
                    [--kubeconfig file --target-url URL]   (target cluster)
+                   [--pair N]   (paired mode: which base/head pair these runs belong to; env TAILGATE_PAIR)
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
@@ -30,6 +31,7 @@ export const options = {
   'dry-run': { type: 'boolean', default: false },
   kubeconfig: { type: 'string' },
   'target-url': { type: 'string' },
+  pair: { type: 'string', default: process.env.TAILGATE_PAIR },
 };
 
 const DRIVERS = {
@@ -68,7 +70,8 @@ export async function run(opts) {
   process.once('SIGTERM', onSigint);
   let outcomes;
   try {
-    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts });
+    const pair = int(opts.pair, 'pair', { min: 1, max: 10_000 });
+    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair });
   } finally {
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigint);

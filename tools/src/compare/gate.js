@@ -96,7 +96,8 @@ function prepare(input, gate, mode, allowMachineMismatch) {
   if (mode === 'paired' && !match.pairs) out.warnings.push(`not analysed as pairs (${match.why}): independent runs, less sensitive`);
   if (omission.length) {
     const n = omission.reduce((a, o) => a + o.dropped, 0);
-    out.warnings.push(`head made k6 drop ${n} iterations: the system kept every VU busy (coordinated omission) — counted as errors of class "dropped"`);
+    const held = omission.some((o) => o.cause === 'system');
+    out.warnings.push(`head made k6 drop ${n} iterations (the base did not): ${held ? 'the system kept every VU busy' : 'k6 fell behind with VUs free, on a machine it shares with the head'} — coordinated omission, counted as errors of class "dropped"`);
   }
   return { input, out, valid: true, base, head, pairs: match.pairs };
 }
@@ -108,7 +109,8 @@ function latencyTests(live, q, rule, gate) {
   const out = [];
   for (const design of ['paired', 'independent']) {
     const group = usable.filter((e) => e.ev.design === design);
-    const noise = moderate(group.map((e) => e.ev));
+    const assumed = sdOfLog(gate.assumedRunCv) ** 2 * (design === 'paired' ? 2 : 1);
+    const noise = moderate(group.map((e) => e.ev), { fallback: assumed });
     group.forEach((e, i) => out.push(latencyDecision(e.owner, e.ev, noise[i], rule, gate)));
   }
   for (const e of evs.filter((x) => x.ev.missing)) out.push({ owner: e.owner, kind: 'latency', metric: q, blocking: rule.blocking, status: 'missing', base: e.ev.base, head: e.ev.head });
@@ -179,7 +181,10 @@ function decide(tests, alpha, second) {
   }
   for (const t of tests) {
     if (t.status === 'missing') continue;
-    const worse = t.adjPWorse <= alpha && big(t, +1);
+    // A confirmation must replicate: the fresh runs alone show a change worth a red PR
+    // too (an extra condition can only make the test stricter).
+    const replicated = t.look !== 'second' || big(t.second, +1);
+    const worse = t.adjPWorse <= alpha && big(t, +1) && replicated;
     const better = t.adjPBetter <= alpha && big(t, -1);
     let status = worse ? 'regression' : better ? 'improvement' : 'pass';
     if (!t.reliable && status !== 'pass') status = `unreliable-${status}`;

@@ -69,5 +69,5 @@ export function samplesNeeded(name) {
 export function latencyTest(ev, noise, assumedSd) {
   const estimated = noise.var !== null && noise.df > 0;
   const perObs = Math.max(estimated ? noise.var : ev.assumedFactor * assumedSd ** 2, ev.withinVar, 1e-12);
-  return { se: Math.sqrt(perObs * ev.seFactor), df: estimated ? noise.df : Infinity, varSource: estimated ? (noise.pooledFrom ? 'moderated' : 'own') : 'assumed' };
+  return { se: Math.sqrt(perObs * ev.seFactor), df: estimated ? noise.df : Infinity, varSource: !estimated ? 'assumed' : noise.assumedPrior ? 'own + assumed' : noise.pooledFrom ? 'moderated' : 'own' };
 }

@@ -46,8 +46,11 @@ export function applyDefaults(raw) {
     Object.assign(s, { ...SCENARIO_DEFAULTS, ...s });
     s.maxVus ??= Math.max(s.vus, 4 * s.vus);
   }
-  cfg.gate = mergeGate(cfg.gate ?? {});
+  const userGate = cfg.gate ?? {};
+  cfg.gate = mergeGate(userGate);
   for (const m of Object.values(cfg.matrices)) {
+    // A matrix's own gate is laid over the top-level one, rule by rule.
+    m.gate = m.gate ? mergeGate(layer(userGate, m.gate)) : cfg.gate;
     m.profile ??= m.target === 'local' ? 'local' : undefined;
     m.tunings ??= ['default'];
     m.repetitions ??= 1;
@@ -59,6 +62,12 @@ export function applyDefaults(raw) {
     }
   }
   return cfg;
+}
+
+function layer(top, over) {
+  const latency = { ...top.latency };
+  for (const [q, rule] of Object.entries(over.latency ?? {})) latency[q] = { ...latency[q], ...rule };
+  return { ...top, ...over, latency, errors: { ...top.errors, ...over.errors }, validity: { ...top.validity, ...over.validity } };
 }
 
 function mergeGate(gate) {

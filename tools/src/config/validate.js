@@ -1,6 +1,7 @@
 // Rules that a JSON Schema cannot say: cross-references, per-script requirements,
 // target/controller compatibility. Runs on the defaulted config; returns every problem.
 import { parseDuration } from './units.js';
+import { samplesNeeded } from '../compare/latency.js';
 
 const SCRIPT_NEEDS = {
   steady: ['rate'],
@@ -42,10 +43,31 @@ export function semanticProblems(cfg) {
     });
     if (m.target !== 'local' && (m.isolation || m.nodeLatency)) add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
     if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns') add(['matrices', mname, 'nodeLatency'], 'needs isolation: netns');
+    tailFeasibility(cfg, mname, m, add);
     if (!m.profile) add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
     else if (!cfg.profiles[m.profile]) add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
   }
   return problems;
+}
+
+// A blocking quantile needs 10 samples beyond it on each side (all repetitions
+// together); a matrix that cannot deliver them would gate on nothing, silently.
+function tailFeasibility(cfg, mname, m, add) {
+  const reps = m.repetitions ?? 1;
+  for (const [q, rule] of Object.entries(m.gate?.latency ?? {})) {
+    if (!rule.blocking) continue;
+    const need = samplesNeeded(q);
+    for (const sname of m.scenarios) {
+      const s = cfg.scenarios[sname];
+      if (!s || s.script !== 'steady' || !s.rate) continue;
+      const seconds = parseDuration(s.duration) / 1000;
+      const have = Math.floor(s.rate * seconds * reps);
+      if (have >= need) continue;
+      const longer = Math.ceil(need / (s.rate * reps));
+      const moreReps = Math.ceil(need / (s.rate * seconds));
+      add(['matrices', mname, 'gate', 'latency', q, 'blocking'], `${q} is blocking but scenario "${sname}" gives ${s.rate}/s × ${seconds}s × ${reps} repetition${reps > 1 ? 's' : ''} = ${have} samples per side; gating ${q} needs ≥ ${need} (10 beyond it): e.g. duration ${longer}s, or repetitions ${moreReps}, or make ${q} advisory in this matrix (gate: {latency: {${q}: {blocking: false}}})`);
+    }
+  }
 }
 
 function list(obj) {

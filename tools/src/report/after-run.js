@@ -26,7 +26,7 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines' }
     console.log(`\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`);
     return EXIT.OK;
   }
-  const doc = compareRunToBaselines({ runDir, gate: cfg.gate, baselinesDir });
+  const doc = compareRunToBaselines({ runDir, gate: plan.matrix.gate ?? cfg.gate, baselinesDir });
   writeJsonAtomic(join(runDir, 'verdict.json'), doc);
   writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc));
   console.log(`\n${renderTerminal(doc)}`);

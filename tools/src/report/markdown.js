@@ -47,8 +47,12 @@ function compose(doc, cells, hidden, runUrl, full) {
 }
 
 function context(doc) {
-  if (doc.mode === 'paired') return 'Paired mode: base and head ran interleaved on the same runner.';
-  return `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`;
+  const how = doc.mode === 'paired'
+    ? 'Paired mode: base and head ran interleaved on the same runner.'
+    : `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`;
+  const p = doc.procedure;
+  if (!p) return how;
+  return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% over all ${p.blockingTests} blocking tests together${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;
 }
 
 function table(cells, hidden) {
@@ -95,16 +99,22 @@ function chart(cells) {
 
 function details(cells) {
   const blocks = cells.filter((c) => c.metrics?.length).map((c) => {
-    const rows = ['| metric | base | head | ratio (95% interval) | status |', '|---|--:|--:|--:|---|'];
+    const level = Math.round(100 * (c.metrics.find((m) => m.intervalLevel)?.intervalLevel ?? 0.9));
+    const rows = [`| metric | base | head | ratio (${level}% interval) | p (adjusted for the PR) | status |`, '|---|--:|--:|--:|--:|---|'];
+    const sig = (x) => (x === undefined || x === null ? '–' : Number(x.toPrecision(3)));
     for (const m of c.metrics) {
       if (m.metric === 'errors') {
-        for (const k of m.classes) rows.push(`| errors: ${k.class} | ${k.base} | ${k.head} | p=${k.p} | ${k.status} |`);
-        if (!m.classes.length) rows.push('| errors | 0 | 0 | | pass |');
+        for (const g of m.groups ?? []) rows.push(`| errors: ${g.group} (${m.classes.filter((k) => k.group === g.group).map((k) => `${k.class} ${k.base} → ${k.head}`).join(', ')}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig(g.rateRatio)}`} | ${g.p ?? '–'} (${g.adjustedP ?? '–'}) | ${g.status} |`);
+        if (!m.groups?.length) rows.push('| errors | 0 | 0 | | | pass |');
+      } else if (m.status === 'missing') {
+        rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | – | – | missing |`);
       } else {
-        rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${m.ratio ?? '–'} (${m.ratioLow ?? '–'}–${m.ratioHigh ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'} |`);
+        rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig(m.ratio)} (${sig(m.ratioLow)}–${sig(m.ratioHigh)}) | ${m.p ?? '–'} (${m.adjustedP ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig(m.confirmation.ratio)}` : ''} |`);
       }
     }
-    return `<details><summary>${ICON[c.verdict]} ${md(c.cell)}: ${c.verdict} (${c.baseReps} base vs ${c.headReps} head repetitions)</summary>\n\n${rows.join('\n')}\n\n</details>`;
+    const s = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+    const design = c.design?.paired ? s(c.design.pairs, "pair") : `${s(c.baseReps, "base run")} vs ${s(c.headReps, "head run")}`;
+    return `<details><summary>${ICON[c.verdict]} ${md(c.cell)}: ${c.verdict} (${design})</summary>\n\n${rows.join('\n')}\n\n</details>`;
   });
   return blocks.join('\n');
 }

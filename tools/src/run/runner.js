@@ -12,18 +12,18 @@ import { cellDir as makeCellDir } from './results-dir.js';
 import { gitSha } from './git.js';
 import { round } from '../numbers.js';
 
-export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {} }) {
+export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null }) {
   // A driver may hold state across cells (a cluster per controller): start() gives
   // a session, teardown() always runs.
   const session = driver.start ? await driver.start(plan, { runDir, signal, log, opts }) : driver;
   try {
-    return await runCells(plan, { runDir, session, signal, log });
+    return await runCells(plan, { runDir, session, signal, log, pair });
   } finally {
     await session.teardown?.();
   }
 }
 
-async function runCells(plan, { runDir, session, signal, log }) {
+async function runCells(plan, { runDir, session, signal, log, pair }) {
   const machine = machineInfo();
   const k6Version = probe(DEPENDENCIES.find((d) => d.name === 'k6')).version;
   const sha = gitSha();
@@ -44,6 +44,9 @@ async function runCells(plan, { runDir, session, signal, log }) {
         rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
         durationMs: parseDuration(cell.scenario.duration),
         repetition: cell.repetition,
+        // Paired mode: the pair this run belongs to, so compare matches base and head
+        // by it (compare/pairs.js) rather than by folder or clock.
+        ...(pair ? { pair } : {}),
         startedAt: new Date(run.k6.startedAt).toISOString(),
         k6ExitCode: run.k6.exitCode,
       };
