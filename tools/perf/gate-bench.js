@@ -12,7 +12,8 @@ import { runLocal } from '../test/helpers/local-run.js';
 const PAIRS = 3;
 const AA_PRS = Number(process.env.PERF_GATE_PRS ?? 10);
 const CANARY_PRS = Number(process.env.PERF_GATE_CANARIES ?? 5);
-const steady = { script: 'steady', rate: 500, duration: '3s', warmup: '1s', replicas: 2 };
+const SECONDS = Number(process.env.PERF_GATE_SECONDS ?? 8);
+const steady = { script: 'steady', rate: 500, duration: `${SECONDS}s`, warmup: '1s', replicas: 2 };
 const CELLS = [
   { cell: 'nginx-dynamic/default/steady', controller: { variant: 'nginx-dynamic' }, scenario: steady },
   { cell: 'haproxy-runtime/default/steady-errors', controller: { variant: 'haproxy-runtime', backendErrorRate: 0.004 }, scenario: steady },
@@ -90,7 +91,7 @@ export async function gateBench({ log = console.log, rawFile = null } = {}) {
   const slow = await canary(`p99 canary (+${delayMs} ms backend delay)`, 0, { ...CELLS[0], controller: { ...CELLS[0].controller, backendDelay: `${delayMs}ms` } });
   const errors = await canary('error canary (backend errors ×3)', 1, { ...CELLS[1], controller: { ...CELLS[1].controller, backendErrorRate: 0.012 } });
   return {
-    shape: { cells: CELLS.map((c) => c.cell), pairs: PAIRS, rate: steady.rate, seconds: 3 },
+    shape: { cells: CELLS.map((c) => c.cell), pairs: PAIRS, rate: steady.rate, seconds: SECONDS },
     aa: { prs: aa.length, failed: aa.filter((p) => p.verdict.failed.length).length, confirmationRounds: aa.filter((p) => p.verdict.confirmed.length).length, verdicts: aa.map((p) => p.verdict) },
     noise: sharedNoise(aa),
     canaries: { delayMs, slow, errors },
