@@ -113,3 +113,31 @@ function sharedNoise(aa) {
     return { cell: spec.cell, p99MedianMs: Number(Math.exp(median(all)).toFixed(3)), sdLogRun: Number(Math.sqrt(runVar).toFixed(3)), sdLogPairRatio: Number(Math.sqrt(ratioVar).toFixed(3)), shared: Number((1 - ratioVar / (2 * runVar)).toFixed(2)) };
   });
 }
+
+/**
+ * Re-gates recorded PRs with the gate code as it is now (the runs are expensive, the
+ * analysis is not): `node tools/perf/gate-bench.js .tools/perf/gate-runs.json`.
+ */
+export function reanalyse(saved, gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate) {
+  const out = {};
+  for (const pr of saved.prs) {
+    const kind = pr.label.replace(/ \d+\/\d+$/, '');
+    const inputs = pr.cells.map((c, i) => ({ cell: CELLS[i].cell, ...c }));
+    const first = gateCells(inputs, gate, { mode: 'paired' });
+    const fresh = new Map(pr.confirmed.filter((c) => first.confirm.some((x) => x.cell === c.cell)).map((c) => [c.cell, c.runs]));
+    const res = fresh.size ? gateCells(inputs, gate, { mode: 'paired', confirm: fresh }) : first;
+    const failed = res.cells.filter((c) => c.verdict === 'regression').map((c) => c.cell);
+    const row = (out[kind] ??= { prs: 0, failed: 0, byCell: {}, rounds: 0, missingRounds: 0 });
+    row.prs++;
+    if (failed.length) row.failed++;
+    for (const c of failed) row.byCell[c] = (row.byCell[c] ?? 0) + 1;
+    if (first.confirm.length) row.rounds++;
+    if (first.confirm.some((c) => !fresh.has(c.cell))) row.missingRounds++;
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { readFileSync } = await import('node:fs');
+  console.log(JSON.stringify(reanalyse(JSON.parse(readFileSync(process.argv[2], 'utf8'))), null, 1));
+}

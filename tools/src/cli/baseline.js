@@ -4,9 +4,10 @@ import { buildBaseline } from '../compare/baseline-doc.js';
 import { readJsonFile, toReps } from '../compare/inputs.js';
 import { collectRun } from '../compare/results-dir.js';
 import { InputError } from '../errors.js';
-import { writeJsonAtomic } from '../result/write.js';
+import { writeAllAtomic } from '../result/write.js';
 import { delta, ms } from '../report/format.js';
 import { list } from './options.js';
+import { checkName } from '../names.js';
 
 export const summary = 'baseline update: write baselines/ from a run (the only way baselines change)';
 export const usage = `Usage: tailgate baseline update --results <run-dir> [--profile <name>] [--cells a/b/c,...]
@@ -36,7 +37,7 @@ export function run(opts, positionals) {
   const broken = cells.filter((c) => c.errors.length || !c.reps.length);
   if (broken.length) throw new InputError(`refusing to record baselines from cells that failed: ${broken.map((c) => c.key).join(', ')}`);
   const planned = cells.map((c) => {
-    const profile = opts.profile ?? c.profile;
+    const profile = checkName(opts.profile ?? c.profile, opts.profile ? '--profile' : `${c.key}: meta.profile`);
     const file = baselinePath(opts.baselines, profile, c.key);
     return { c, file, doc: buildBaseline({ cellKey: c.key, profile, reps: c.reps }) };
   });
@@ -44,12 +45,13 @@ export function run(opts, positionals) {
   if (clash.length && !opts.force) {
     throw new InputError(`baselines exist and are never overwritten silently; pass --force to replace:`, { details: clash.map((p) => p.file) });
   }
-  for (const { c, file, doc } of planned) {
-    const old = existsSync(file) ? toReps(readJsonFile(file), file).doc : null;
-    writeJsonAtomic(file, doc, { force: opts.force });
-    console.log(`${file}: ${doc.repetitions.length} rep(s), ${doc.merged.requests} requests — ${change(old, doc)}`);
+  // All or nothing: every baseline is built and staged before any replaces an old one.
+  const olds = planned.map((p) => (existsSync(p.file) ? toReps(readJsonFile(p.file), p.file).doc : null));
+  writeAllAtomic(planned.map((p) => ({ file: p.file, text: `${JSON.stringify(p.doc, null, 1)}\n` })));
+  planned.forEach(({ c, file, doc }, i) => {
+    console.log(`${file}: ${doc.repetitions.length} rep(s), ${doc.merged.requests} requests — ${change(olds[i], doc)}`);
     if (c.reps.some((r) => r.load.droppedIterations > 0)) console.log(`  warning: ${c.key} has dropped iterations; the baseline load was not fully delivered`);
-  }
+  });
   return 0;
 }
 

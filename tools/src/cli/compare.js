@@ -5,6 +5,7 @@ import { gateCells } from '../compare/gate.js';
 import { readJsonFile, toReps } from '../compare/inputs.js';
 import { comparePairedRuns, compareRunToBaselines, verdictDoc } from '../compare/run-compare.js';
 import { InputError } from '../errors.js';
+import { planMatrix } from '../plan/plan.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { renderTerminal } from '../report/terminal.js';
 
@@ -53,23 +54,28 @@ export const options = {
 };
 
 export function gatePolicy(configFile, matrix) {
+  return policy(configFile, matrix).gate;
+}
+
+// The gate, and with --matrix the cells the matrix plans (so a missing one is named).
+function policy(configFile, matrix) {
   const file = configFile ?? (existsSync('bench.yaml') ? 'bench.yaml' : null);
   if (!file) {
     if (matrix) throw new InputError(`--matrix ${matrix}: no bench.yaml here; pass --config`);
-    return applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+    return { gate: applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, expected: null };
   }
   const cfg = loadBench(file);
-  if (!matrix) return cfg.gate;
-  if (!Object.hasOwn(cfg.matrices, matrix)) throw new InputError(`--matrix ${matrix}: no such matrix in ${file}; defined: ${Object.keys(cfg.matrices).join(', ')}`);
-  return cfg.matrices[matrix].gate;
+  if (!matrix) return { gate: cfg.gate, expected: null };
+  const plan = planMatrix(cfg, matrix);
+  return { gate: plan.matrix.gate, expected: [...new Set(plan.cells.map((c) => c.key))] };
 }
 
 export function run(opts, positionals) {
-  const gate = gatePolicy(opts.config, opts.matrix);
+  const { gate, expected } = policy(opts.config, opts.matrix);
   const allowMachineMismatch = opts['allow-machine-mismatch'];
   let doc;
   if (opts.results) {
-    doc = compareRunToBaselines({ runDir: opts.results, gate, baselinesDir: opts.baselines, baseRef: opts['base-ref'], allowMachineMismatch, confirmDir: opts['confirm-results'] ?? null });
+    doc = compareRunToBaselines({ runDir: opts.results, gate, baselinesDir: opts.baselines, baseRef: opts['base-ref'], allowMachineMismatch, confirmDir: opts['confirm-results'] ?? null, expected });
   } else if (opts.paired && (opts['base-results'] || opts['head-results'])) {
     if (!opts['base-results'] || !opts['head-results']) throw new InputError('--paired with folders needs both --base-results and --head-results');
     if (Boolean(opts['confirm-base-results']) !== Boolean(opts['confirm-head-results'])) throw new InputError('--confirm-base-results and --confirm-head-results go together');

@@ -1,4 +1,6 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { writeTextAtomic } from '../result/write.js';
 import { readJsonFile } from '../compare/inputs.js';
 import { readBaseline } from '../compare/baselines.js';
 import { collectRun } from '../compare/results-dir.js';
@@ -14,7 +16,7 @@ export const usage = `Usage: tailgate report <verdict.json | run-dir> [--markdow
 
   <verdict.json>  from tailgate compare --out: table, markdown comment, charts (base vs head)
   <run-dir>       a results folder: cells side by side (no verdict), charts per cell
-  --markdown      write the PR comment body here (also fine for $GITHUB_STEP_SUMMARY)
+  --markdown      write the PR comment body here (never over an existing file without --force)
   --charts        write SVG+PNG charts and .hgrm files here, one folder per cell`;
 export const options = {
   markdown: { type: 'string' },
@@ -22,6 +24,7 @@ export const options = {
   'run-url': { type: 'string' },
   baselines: { type: 'string', default: 'baselines' },
   'base-ref': { type: 'string' },
+  force: { type: 'boolean', default: false },
 };
 
 export function run(opts, positionals) {
@@ -42,7 +45,10 @@ export function run(opts, positionals) {
   const doc = readJsonFile(input);
   if (doc?.kind !== 'tailgate.verdict') throw new InputError(`${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`);
   console.log(renderTerminal(doc));
-  if (opts.markdown) writeFileSync(opts.markdown, renderMarkdown(doc, { runUrl: opts['run-url'] }));
+  if (opts.markdown) {
+    if (resolve(opts.markdown) === realpathSync(input)) throw new InputError(`--markdown ${opts.markdown} is the input file`);
+    writeTextAtomic(opts.markdown, renderMarkdown(doc, { runUrl: opts['run-url'] }), { force: opts.force });
+  }
   if (opts.charts) drawVerdictCharts(doc, opts);
   return doc.exitCode;
 }

@@ -5,17 +5,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InputError } from '../errors.js';
+import { checkCellKey, checkName, under } from '../names.js';
 import { readJsonFile, toReps } from './inputs.js';
 
 export function baselinePath(dir, profile, cellKey) {
-  const [controller, tuning, scenario] = cellKey.split('/');
-  return join(dir, profile, controller, tuning, `${scenario}.json`);
+  checkName(profile, 'profile');
+  const [controller, tuning, scenario] = checkCellKey(cellKey, 'baseline').split('/');
+  return under(dir, profile, controller, tuning, `${scenario}.json`);
 }
 
 /** Returns {file, reps} or null when no baseline exists for the cell. */
 export function readBaseline({ dir = 'baselines', profile, cellKey, baseRef }) {
   const file = baselinePath(dir, profile, cellKey);
-  if (!baseRef) {
+  if (baseRef === '') throw new InputError('--base-ref is empty: name the base commit (an empty ref would read the PR\'s own baselines)');
+  if (baseRef === undefined || baseRef === null) {
     if (!existsSync(file)) return null;
     return { file, ...toReps(readJsonFile(file), file) };
   }

@@ -74,7 +74,7 @@ function baselineReps(doc, file) {
   return doc.repetitions.map((r, i) => ({
     ...r,
     source: `${file}#rep${i + 1}`,
-    meta: { ...r.meta, profile: doc.profile, machine: doc.provenance.machine },
+    meta: { ...r.meta, profile: doc.profile, machine: doc.provenance.machine, controller: { name: doc.cell.controller }, tuning: { name: doc.cell.tuning }, scenario: { name: doc.cell.scenario } },
   }));
 }
 

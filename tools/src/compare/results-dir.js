@@ -1,10 +1,11 @@
 // Finds every cell below a folder — one run, or several runs of the same cells
 // (paired mode runs base and head one repetition at a time): result.json files (one
 // per repetition) and cell-error.json files (a harness failure, an infra-error verdict).
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
 import { readJsonFile, toReps } from './inputs.js';
+import { checkCellKey, checkName } from '../names.js';
 
 export function collectRun(runDir) {
   let entries;
@@ -20,12 +21,13 @@ export function collectRun(runDir) {
     // …/<controller>/<tuning>/<scenario>/rep-<n>/<file>, at any depth.
     const parts = relative(runDir, file).split(sep);
     if (parts.length < 5 || !/^rep-\d+$/.test(parts.at(-2))) continue;
-    const key = parts.slice(-5, -2).join('/');
+    const key = checkCellKey(parts.slice(-5, -2).join('/'), relative(runDir, file));
     const cell = cells.get(key) ?? { key, reps: [], errors: [], profile: null };
     if (name === 'result.json') {
       const { reps } = toReps(readJsonFile(file), file);
       cell.reps.push(...reps);
-      cell.profile ??= reps[0].meta?.profile ?? null;
+      if (reps[0].meta?.profile === undefined) throw new InputError(`${file}: meta.profile is missing: the gate needs to know which runner class measured it (ingest with --meta, or tailgate run)`);
+      cell.profile ??= checkName(reps[0].meta.profile, `${file}: meta.profile`);
     } else {
       cell.errors.push({ file, ...readJsonFile(file) });
     }
@@ -35,12 +37,14 @@ export function collectRun(runDir) {
   return [...cells.values()].sort((a, b) => a.key.localeCompare(b.key));
 }
 
-function walk(dir) {
+// Symbolic links are not followed: a downloaded artifact must not reach outside itself.
+function walk(dir, depth = 0) {
+  if (depth > 12) throw new InputError(`${dir}: results nested deeper than 12 folders`);
   const out = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else out.push(p);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...walk(p, depth + 1));
+    else if (entry.isFile()) out.push(p);
   }
   return out;
 }

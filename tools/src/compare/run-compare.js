@@ -5,9 +5,12 @@ import { readBaseline } from './baselines.js';
 import { collectRun } from './results-dir.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
-export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, allowMachineMismatch, confirmDir = null }) {
+export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, allowMachineMismatch, confirmDir = null, expected = null }) {
   const inputs = [];
-  const cells = collectRun(runDir).map((c) => {
+  const found = collectRun(runDir);
+  // With the matrix known, a planned cell without results is inconclusive, not absent.
+  const missing = (expected ?? []).filter((k) => !found.some((c) => c.key === k)).map((k) => ({ cell: k, verdict: 'inconclusive', metrics: [], reasons: [`no results for ${k} in ${runDir}: the cell was planned but not measured, or its artifact is missing`] }));
+  const cells = found.map((c) => {
     if (c.errors.length) return infraCell(c);
     const baseline = readBaseline({ dir: baselinesDir, profile: c.profile, cellKey: c.key, baseRef });
     if (!baseline) {
@@ -24,14 +27,18 @@ export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, all
   // Fresh head runs of candidate cells are compared with the same baseline.
   const confirm = confirmDir ? new Map(collectRun(confirmDir).filter((c) => !c.errors.length).map((c) => [c.key, { base: inputs.find((i) => i.cell === c.key)?.base ?? [], head: c.reps }])) : null;
   const gated = gateCells(inputs, gate, { mode: 'baseline', allowMachineMismatch, confirm });
-  const decided = cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c));
+  const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...missing];
   return verdictDoc('baseline', decided, { runDir, baseRef: baseRef ?? null, procedure: gated.procedure, confirm: gated.confirm });
 }
 
 export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = null, confirmHeadDir = null }) {
   const base = new Map(collectRun(baseDir).map((c) => [c.key, c]));
   const inputs = [];
-  const cells = collectRun(headDir).map((h) => {
+  const headCells = collectRun(headDir);
+  const headKeys = new Set(headCells.map((h) => h.key));
+  // A cell whose head results never arrived is not gated silently.
+  const orphans = [...base.keys()].filter((k) => !headKeys.has(k)).map((k) => ({ cell: k, verdict: 'inconclusive', metrics: [], reasons: [`no head results for ${k} in ${headDir} (base results exist): the cell was not measured or its artifact is missing`] }));
+  const cells = headCells.map((h) => {
     const b = base.get(h.key);
     if (h.errors.length || b?.errors.length) return infraCell(h.errors.length ? h : b);
     if (!b) return { cell: h.key, verdict: 'no-baseline', metrics: [], reasons: [`no base results for ${h.key} in ${baseDir}`] };
@@ -40,7 +47,7 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
     return input;
   });
   const gated = gateCells(inputs, gate, { mode: 'paired', confirm: confirmBaseDir ? pairedRuns(confirmBaseDir, confirmHeadDir) : null });
-  const decided = cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c));
+  const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...orphans];
   return verdictDoc('paired', decided, { baseDir, headDir, procedure: gated.procedure, confirm: gated.confirm });
 }
 

@@ -61,9 +61,18 @@ function vusOf(rep) {
   return rep.meta?.scenario?.vus ?? null;
 }
 
-/** Results measured on different profiles or machines are not comparable. */
+/** Results of different cells, profiles or machines are not comparable. */
 export function comparabilityProblems(base, head, { allowMachineMismatch = false } = {}) {
   const out = [];
+  const cellOf = (r) => {
+    const parts = [r.meta?.controller?.name, r.meta?.tuning?.name, r.meta?.scenario?.name];
+    return parts.every((x) => typeof x === 'string') ? parts.join('/') : null;
+  };
+  const cells = (reps) => new Set(reps.map(cellOf).filter(Boolean));
+  const [b, h] = [cells(base), cells(head)];
+  if (b.size > 1 || h.size > 1 || (b.size && h.size && [...b][0] !== [...h][0])) {
+    out.push({ fatal: true, message: `base and head are not the same cell (base: ${[...b].join(', ') || '?'}; head: ${[...h].join(', ') || '?'})` });
+  }
   const profiles = new Set([...base, ...head].map((r) => r.meta?.profile).filter(Boolean));
   if (profiles.size > 1) out.push({ fatal: true, message: `profiles differ: ${[...profiles].join(' vs ')} (baselines are per runner class)` });
   const prints = new Set([...base, ...head].map((r) => r.meta?.machine?.fingerprint).filter(Boolean));

@@ -7,7 +7,7 @@ import { parseDuration } from '../config/units.js';
 import { InputError } from '../errors.js';
 
 export function planMatrix(cfg, matrixName, overrides = {}) {
-  const matrix = cfg.matrices[matrixName];
+  const matrix = Object.hasOwn(cfg.matrices, matrixName) ? cfg.matrices[matrixName] : null;
   if (!matrix) throw new InputError(`${cfg.source}: no matrix "${matrixName}"; defined: ${Object.keys(cfg.matrices).join(', ')}`);
   const pick = (field, allowed) => {
     const list = overrides[field] ?? matrix[field];

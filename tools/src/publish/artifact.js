@@ -51,10 +51,17 @@ export function checkBody(body, repoUrl) {
   const problems = [];
   if (!body.startsWith(MARKER)) problems.push('comment.md does not start with the tailgate marker');
   if (/<[A-Za-z!/?]/.test(body.replace(ALLOWED_TAGS, ''))) problems.push('comment.md contains HTML other than <details>, <summary>, <sub>');
-  if (/(^|[^\w`])@[A-Za-z0-9][\w-]*/m.test(body)) problems.push('comment.md contains an @-mention');
+  // GitHub turns @name into a mention anywhere, also right after a backtick, and
+  // decodes character references: tailgate's own renderer writes "@\u200b" and only
+  // &amp; &lt; &gt;, so anything else is not ours.
+  if (/@[A-Za-z0-9]/.test(body)) problems.push('comment.md contains an @-mention');
+  if (/&(?!(amp|lt|gt);)[#A-Za-z0-9]+;?/.test(body)) problems.push('comment.md contains a character reference other than &amp; &lt; &gt;');
   for (const [, url] of body.matchAll(/\]\(([^)]*)\)/g)) {
     if (!url.startsWith(`${repoUrl}/`)) problems.push(`comment.md links outside ${repoUrl}: ${url.slice(0, 80)}`);
   }
-  if (/\]\s*\[|^\s*\[[^\]]+\]:/m.test(body)) problems.push('comment.md contains reference-style links');
+  // Autolinks: bare http(s):// and www. become links without any bracket.
+  const withoutLinks = body.replace(/\]\(([^)]*)\)/g, '](…)');
+  if (/\b(https?|ftp):\/\/|\bwww\./i.test(withoutLinks)) problems.push('comment.md contains a bare URL');
+  if (/\]\s*\[|^[\s>*+\-\d.]*\[[^\]]+\]:/m.test(body)) problems.push('comment.md contains reference-style links');
   if (problems.length) throw new InputError('comment artifact rejected', { details: problems });
 }

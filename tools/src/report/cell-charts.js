@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { decode, merge } from '../ingest/histogram.js';
 import { drawErrors, drawSpectrum, drawTimeline } from './charts.js';
 import { toHgrm } from './hgrm.js';
+import { checkCellKey } from '../names.js';
 
 export function chartsForCell(outDir, key, headReps, baseReps = []) {
+  checkCellKey(key, 'chart');
   const dir = join(outDir, key.replaceAll('/', '__'));
   mkdirSync(dir, { recursive: true });
   const head = merge(headReps.map((r) => decode(r.histogram)));

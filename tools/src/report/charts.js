@@ -2,10 +2,15 @@
 // HdrHistogram plotter draws it, latency over time with fault events marked, and
 // errors over time by class. Data files and the .gp script are kept beside the
 // images so a chart can be re-drawn or restyled by hand.
+//
+// Results come from elsewhere (CI artifacts), so nothing from a file becomes gnuplot
+// code: gnuplot runs inside the chart folder and names only fixed file names; numbers
+// pass num() (finite, or the file is bad input); strings pass text() (a strict character
+// set, quoted). Data reaches gnuplot only through .dat files of numbers.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InfraError } from '../errors.js';
+import { InfraError, InputError } from '../errors.js';
 import { which } from '../deps.js';
 import { ERROR_CLASSES } from '../ingest/classify.js';
 import { renderTemplate } from './template.js';
@@ -27,35 +32,49 @@ export function spectrumPoints(hist) {
 }
 
 export function drawSpectrum(dir, series, title) {
+  mkdirSync(dir, { recursive: true });
   const files = series.map((s, i) => {
-    const f = join(dir, `spectrum-${i}.dat`);
-    writeFileSync(f, spectrumPoints(s.hist).map(([x, y]) => `${x} ${y}`).join('\n') + '\n');
-    return { file: f, label: s.label };
+    const name = `spectrum-${i}.dat`;
+    writeFileSync(join(dir, name), spectrumPoints(s.hist).map(([x, y]) => `${num(x)} ${num(y)}`).join('\n') + '\n');
+    return { name, label: s.label };
   });
-  const plots = files.map((f, i) => `'${f.file}' using 1:2 with lines lw 2 dt ${i + 1} title '${esc(f.label)}'`).join(', \\\n  ');
-  return draw(dir, 'spectrum', renderTemplate('spectrum.gp', { title: esc(title), plots }));
+  const plots = files.map((f, i) => `${text(f.name)} using 1:2 with lines lw 2 dt ${i + 1} title ${text(f.label)}`).join(', \\\n  ');
+  return draw(dir, 'spectrum', renderTemplate('spectrum.gp', { title: text(title), plots }));
 }
 
 export function drawTimeline(dir, result, title) {
-  const f = join(dir, 'timeline.dat');
-  writeFileSync(f, result.timeline.map((r) => `${r.t} ${r.p50 ?? 'NaN'} ${r.p99 ?? 'NaN'} ${r.max ?? 'NaN'} ${r.requests} ${r.errors}`).join('\n') + '\n');
+  mkdirSync(dir, { recursive: true });
+  const row = (r) => [r.t, r.p50, r.p99, r.max, r.requests, r.errors].map((v, i) => (i >= 1 && i <= 3 && v === null ? 'NaN' : num(v, 'timeline'))).join(' ');
+  writeFileSync(join(dir, 'timeline.dat'), result.timeline.map(row).join('\n') + '\n');
   const arrows = eventArrows(result.events);
-  return draw(dir, 'timeline', renderTemplate('timeline.gp', { title: esc(title), data: f, arrows }));
+  return draw(dir, 'timeline', renderTemplate('timeline.gp', { title: text(title), data: text('timeline.dat'), arrows }));
 }
 
 export function drawErrors(dir, result, title) {
+  mkdirSync(dir, { recursive: true });
   const present = ERROR_CLASSES.filter((c) => result.timeline.some((r) => r.errorsByClass?.[c]));
-  const f = join(dir, 'errors.dat');
-  writeFileSync(f, result.timeline.map((r) => [r.t, ...present.map((c) => r.errorsByClass?.[c] ?? 0)].join(' ')).join('\n') + '\n');
+  writeFileSync(join(dir, 'errors.dat'), result.timeline.map((r) => [r.t, ...present.map((c) => r.errorsByClass?.[c] ?? 0)].map((v) => num(v, 'timeline')).join(' ')).join('\n') + '\n');
   const plots = present.length
-    ? present.map((c, i) => `'${f}' using 1:${i + 2} with steps lw 2 title '${c}'`).join(', \\\n  ')
-    : `'${f}' using 1:(0) with lines lw 1 title 'no errors'`;
-  return draw(dir, 'errors', renderTemplate('errors.gp', { title: esc(title), plots, arrows: eventArrows(result.events) }));
+    ? present.map((c, i) => `'errors.dat' using 1:${i + 2} with steps lw 2 title ${text(c)}`).join(', \\\n  ')
+    : `'errors.dat' using 1:(0) with lines lw 1 title 'no errors'`;
+  return draw(dir, 'errors', renderTemplate('errors.gp', { title: text(title), plots, arrows: eventArrows(result.events) }));
 }
 
 function eventArrows(events = []) {
-  return events.filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null).slice(0, 300)
-    .map((e) => `set arrow from ${e.t}, graph 0 to ${e.t}, graph 1 nohead lw 1 dt 3 lc rgb '${e.type === 'update-applied' ? '#2ca02c' : '#d62728'}'`).join('\n');
+  return events.filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null && e.t !== undefined).slice(0, 300)
+    .map((e) => `set arrow from ${num(e.t, 'events[].t')}, graph 0 to ${num(e.t, 'events[].t')}, graph 1 nohead lw 1 dt 3 lc rgb '${e.type === 'update-applied' ? '#2ca02c' : '#d62728'}'`).join('\n');
+}
+
+/** A number for a gnuplot script or data file: finite, or the input is bad. */
+export function num(v, field = 'value') {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new InputError(`${field}: expected a finite number for a chart, got ${typeof v === 'number' ? String(v) : typeof v}`);
+  return String(v);
+}
+
+/** A gnuplot string literal: single-quoted (nothing is interpreted inside but ''), strict characters. */
+export function text(s) {
+  const clean = String(s).replace(/[^A-Za-z0-9 .,:;/()+×%#=-]/g, '').replace(/_/g, ' ').slice(0, 200);
+  return `'${clean.replace(/'/g, "''")}'`;
 }
 
 function draw(dir, name, script) {
@@ -66,14 +85,12 @@ function draw(dir, name, script) {
   for (const [term, ext] of [["svg size 900,500 dynamic enhanced font 'Sans,11' background rgb 'white'", 'svg'], ["pngcairo size 900,500 enhanced font 'Sans,10'", 'png']]) {
     const out = join(dir, `${name}.${ext}`);
     const gp = join(dir, `${name}.${ext}.gp`);
-    writeFileSync(gp, `set terminal ${term}\nset output '${out}'\n${script}`);
-    const r = spawnSync(gnuplot, [gp], { encoding: 'utf8' });
+    // Run inside the chart folder: the script names only fixed relative file names.
+    writeFileSync(gp, `set terminal ${term}\nset output '${name}.${ext}'\n${script}`);
+    const r = spawnSync(gnuplot, [`${name}.${ext}.gp`], { encoding: 'utf8', cwd: dir, timeout: 60_000 });
     if (r.status !== 0) throw new InfraError(`gnuplot failed on ${gp}`, { details: r.stderr.trim().split('\n') });
     outputs.push(out);
   }
   return outputs;
 }
 
-function esc(s) {
-  return String(s).replace(/'/g, '').replace(/_/g, '\\\\_');
-}

@@ -135,5 +135,8 @@ export function md(s) {
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     .replace(/[\\`*_{}[\]|#]/g, (c) => `\\${c}`)
     .replace(/@/g, '@\u200b')
+    // No autolinks from file text: a URL is shown, never live.
+    .replace(/:\/\//g, ':/\u200b/')
+    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\u200b.`)
     .replace(/\r?\n/g, ' ');
 }

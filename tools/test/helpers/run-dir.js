@@ -14,7 +14,7 @@ export async function makeRunDir(cells, root = mkdtempSync(join(tmpdir(), 'tg-ru
         writeFileSync(join(dir, 'cell-error.json'), JSON.stringify({ kind: 'tailgate.cell-error', cell: key, infra: true, message: opts.cellError, details: [] }));
         continue;
       }
-      const { result } = await syntheticResult(opts);
+      const { result } = await syntheticResult({ cell: key, ...opts });
       writeFileSync(join(dir, 'result.json'), JSON.stringify(result));
     }
   }

@@ -1,4 +1,4 @@
-set title '{{title}}'
+set title {{title}}
 set xlabel 'seconds since start (dotted: red = pod killed/terminating, green = endpoints updated)'
 set ylabel 'errors per second'
 set grid ytics

@@ -1,4 +1,4 @@
-set title '{{title}}'
+set title {{title}}
 set logscale x
 set xlabel 'percentile'
 set ylabel 'latency (ms)'

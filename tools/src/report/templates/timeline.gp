@@ -1,10 +1,10 @@
-set title '{{title}}'
+set title {{title}}
 set xlabel 'seconds since start (dotted: red = pod killed/terminating, green = endpoints updated)'
 set ylabel 'latency (ms)'
 set logscale y
 set grid ytics
 set key top right
 {{arrows}}
-plot '{{data}}' using 1:2 with lines lw 2 title 'p50', \
+plot {{data}} using 1:2 with lines lw 2 title 'p50', \
   '' using 1:3 with lines lw 2 title 'p99', \
   '' using 1:4 with points pt 7 ps 0.5 title 'max'
