@@ -1,15 +1,18 @@
 // bench.yaml -> validated, defaulted config. Every problem is reported at once,
 // each with file:line:col, the field and the rule.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import { applyDefaults } from './defaults.js';
 import { schemaProblems } from './schema.js';
 import { semanticProblems } from './validate.js';
 import { parseWithPositions, positionOf } from './yaml-positions.js';
 
+const MAX_CONFIG_BYTES = 1 << 20;
+
 export function loadBench(file) {
   let text;
   try {
+    if (statSync(file).size > MAX_CONFIG_BYTES) throw Object.assign(new Error(), { code: `larger than ${MAX_CONFIG_BYTES} bytes` });
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new InputError(`${file}: cannot read bench config (${err.code ?? err.message})`);
@@ -26,7 +29,13 @@ export function parseBench(text, file = 'bench.yaml') {
     });
     throw new InputError(`${file}: not valid YAML`, { details });
   }
-  const raw = doc.toJS() ?? {};
+  let raw;
+  try {
+    // Aliases are expanded with a budget: a few lines must not become gigabytes.
+    raw = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    throw new InputError(`${file}: YAML aliases expand too far (${err.message.split('\n')[0]}); write the values out`);
+  }
   const where = (p) => {
     const { line, col } = positionOf(doc, lineCounter, p.path, { keyOf: p.keyOf });
     const field = p.path.length ? p.path.join('.') : '(top level)';

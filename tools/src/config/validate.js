@@ -30,22 +30,30 @@ export function semanticProblems(cfg) {
   for (const [mname, m] of Object.entries(cfg.matrices)) {
     const at = (field, i) => ['matrices', mname, field, i];
     m.controllers.forEach((c, i) => {
-      const ctl = cfg.controllers[c];
+      const ctl = own(cfg.controllers, c);
       if (!ctl) return add(at('controllers', i), `unknown controller "${c}"; defined: ${list(cfg.controllers)}`);
       const want = m.target === 'local' ? 'local' : 'helm';
       if (ctl.type !== want) add(at('controllers', i), `controller "${c}" is type "${ctl.type}", target "${m.target}" needs type "${want}"`);
     });
     m.tunings.forEach((t, i) => {
-      if (!cfg.tunings[t]) add(at('tunings', i), `unknown tuning "${t}"; defined: ${list(cfg.tunings)}`);
+      if (!own(cfg.tunings, t)) add(at('tunings', i), `unknown tuning "${t}"; defined: ${list(cfg.tunings)}`);
     });
     m.scenarios.forEach((s, i) => {
-      if (!cfg.scenarios[s]) add(at('scenarios', i), `unknown scenario "${s}"; defined: ${list(cfg.scenarios)}`);
+      if (!own(cfg.scenarios, s)) add(at('scenarios', i), `unknown scenario "${s}"; defined: ${list(cfg.scenarios)}`);
     });
     if (m.target !== 'local' && (m.isolation || m.nodeLatency)) add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
     if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns') add(['matrices', mname, 'nodeLatency'], 'needs isolation: netns');
+    for (const field of ['controllers', 'tunings', 'scenarios']) {
+      const seen = new Set();
+      m[field].forEach((x, i) => {
+        // Two identical entries would run one cell twice into the same folder.
+        if (seen.has(x)) add(at(field, i), `duplicate entry "${x}": each ${field.slice(0, -1)} may appear once`);
+        seen.add(x);
+      });
+    }
     tailFeasibility(cfg, mname, m, add);
     if (!m.profile) add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
-    else if (!cfg.profiles[m.profile]) add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
+    else if (!own(cfg.profiles, m.profile)) add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
   }
   return problems;
 }
@@ -58,7 +66,7 @@ function tailFeasibility(cfg, mname, m, add) {
     if (!rule.blocking) continue;
     const need = samplesNeeded(q);
     for (const sname of m.scenarios) {
-      const s = cfg.scenarios[sname];
+      const s = own(cfg.scenarios, sname);
       if (!s || s.script !== 'steady' || !s.rate) continue;
       const seconds = parseDuration(s.duration) / 1000;
       const have = Math.floor(s.rate * seconds * reps);
@@ -68,6 +76,11 @@ function tailFeasibility(cfg, mname, m, add) {
       add(['matrices', mname, 'gate', 'latency', q, 'blocking'], `${q} is blocking but scenario "${sname}" gives ${s.rate}/s × ${seconds}s × ${reps} repetition${reps > 1 ? 's' : ''} = ${have} samples per side; gating ${q} needs ≥ ${need} (10 beyond it): e.g. duration ${longer}s, or repetitions ${moreReps}, or make ${q} advisory in this matrix (gate: {latency: {${q}: {blocking: false}}})`);
     }
   }
+}
+
+// Names are looked up as own keys only: "constructor" or "__proto__" are not definitions.
+function own(obj, key) {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 function list(obj) {

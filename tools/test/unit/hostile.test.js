@@ -1,0 +1,216 @@
+// Hostile and broken inputs (results downloaded from CI artifacts, baselines from other
+// people, k6 output from other scripts). Each case: the exit code, a message naming
+// the file or field and the rule, and nothing created or changed outside the case's
+// own temp root (the tree is hashed before and after).
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { checkBody } from '../../src/publish/artifact.js';
+import { runCli } from '../helpers/cli.js';
+import { makeRunDir } from '../helpers/run-dir.js';
+import { syntheticResult } from '../helpers/synthetic.js';
+
+const REPO = 'https://github.com/acme/ingress';
+
+function treeHash(dir) {
+  const h = createHash('sha256');
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      const st = statSync(p);
+      h.update(`${p}\0${st.isDirectory() ? 'd' : st.size}\0`);
+      if (st.isDirectory()) walk(p);
+      else h.update(readFileSync(p));
+    }
+  };
+  walk(dir);
+  return h.digest('hex');
+}
+
+// Runs the CLI with cwd inside a nested throwaway dir, so that "../" escapes land in
+// the outer temp root, where the test looks for them.
+async function inSandbox(fn) {
+  const outer = mkdtempSync(join(tmpdir(), 'tg-hostile-'));
+  const root = join(outer, 'a', 'b', 'c', 'work');
+  mkdirSync(root, { recursive: true });
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    return await fn({ outer, root });
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+test('hostile-gnuplot: a string events[].t never reaches gnuplot as code', async () => {
+  await inSandbox(async ({ outer, root }) => {
+    const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 1 }] }, join(root, 'run'));
+    const file = join(run, 'c/t/s/rep-1/result.json');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    doc.events = [{ type: 'pod-killed', ts: 1, t: "1, graph 0; system 'touch PWNED'; set arrow from 1" }];
+    writeFileSync(file, JSON.stringify(doc));
+    const before = treeHash(outer);
+    const r = await runCli(['report', run, '--charts', join(root, 'charts')]);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /events|t/);
+    assert.ok(!existsSync(join(root, 'PWNED')) && !existsSync(join(root, 'charts', 'c__t__s', 'PWNED')));
+    assert.ok(!readdirSync(outer, { recursive: true }).some((n) => String(n).endsWith('PWNED')));
+    void before;
+  });
+});
+
+test('hostile-cell-folder: a cell folder name with quotes is refused by name, not drawn', async () => {
+  await inSandbox(async ({ outer, root }) => {
+    const run = await makeRunDir({ "x'; system \"touch PWNED\"; '/t/s": [{ medianMs: 2, seed: 2 }] }, join(root, 'run'));
+    const r = await runCli(['report', run, '--charts', join(root, 'charts')]);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /is not a valid name; names must match/);
+    assert.ok(!readdirSync(outer, { recursive: true }).some((n) => String(n).endsWith('PWNED')));
+  });
+});
+
+test('hostile-profile: meta.profile "../../../escaped" writes nothing outside baselines/', async () => {
+  await inSandbox(async ({ outer, root }) => {
+    const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 3, profile: '../../../escaped' }] }, join(root, 'run'));
+    const before = treeHash(outer);
+    for (const argv of [['baseline', 'update', '--results', run], ['baseline', 'update', '--results', run, '--force'], ['compare', '--results', run]]) {
+      const r = await runCli(argv);
+      assert.equal(r.code, 2, `${argv.join(' ')}: ${r.out}`);
+      assert.match(r.out, /meta\.profile.*not a valid name/);
+    }
+    assert.equal(treeHash(outer), before, 'nothing created or changed');
+  });
+});
+
+test('hostile-markdown-out: report --markdown never overwrites (its own input least of all)', async () => {
+  await inSandbox(async ({ root }) => {
+    const a = (await syntheticResult({ medianMs: 2, seed: 4 })).file;
+    const verdict = join(root, 'v.json');
+    await runCli(['compare', '--baseline', a, a, '--out', verdict]);
+    const existing = join(root, 'keep.md');
+    writeFileSync(existing, 'precious');
+    const r = await runCli(['report', verdict, '--markdown', existing]);
+    assert.equal(r.code, 2);
+    assert.match(r.out, /already exists.*--force/);
+    assert.equal(readFileSync(existing, 'utf8'), 'precious');
+    const self = await runCli(['report', verdict, '--markdown', verdict, '--force']);
+    assert.equal(self.code, 2);
+    assert.match(self.out, /is the input file/);
+    assert.equal(JSON.parse(readFileSync(verdict, 'utf8')).kind, 'tailgate.verdict');
+  });
+});
+
+test('hostile-publish-body: live links and mentions in any form are refused', () => {
+  const ok = `<!-- tailgate:sticky-comment -->\nfine [run](${REPO}/actions/runs/1)`;
+  assert.doesNotThrow(() => checkBody(ok, REPO));
+  const cases = {
+    'bare URL': `${ok}\nsee https://evil.example/login`,
+    'www link': `${ok}\nsee www.evil.example`,
+    'reference in a blockquote': `${ok}\n> [x]: https://evil.example`,
+    'reference in a list item': `${ok}\n- [x]: https://evil.example`,
+    'mention after a backtick': `${ok}\n\`x\`@someone`,
+    'encoded mention': `${ok}\n&#64;someone`,
+  };
+  for (const [name, body] of Object.entries(cases)) assert.throws(() => checkBody(body, REPO), /comment artifact rejected/, name);
+});
+
+test('hostile-reasons: a URL inside a cell error travels to the comment as text, not a link', async () => {
+  await inSandbox(async ({ root }) => {
+    const run = await makeRunDir({ 'c/t/s': [{ cellError: 'see https://evil.example/login or www.evil.example, ask @admin' }] }, join(root, 'run'));
+    const verdict = join(root, 'v.json');
+    await runCli(['compare', '--results', run, '--out', verdict]);
+    const md = join(root, 'c.md');
+    await runCli(['report', verdict, '--markdown', md]);
+    const body = readFileSync(md, 'utf8');
+    assert.doesNotThrow(() => checkBody(body, REPO), 'tailgate\'s own comment passes its own publisher');
+    assert.ok(!/https:\/\/evil/.test(body) && !/www\.evil/.test(body));
+  });
+});
+
+test('hostile-writes: a second write to the same --out fails; --out a folder leaves nothing behind; --base-ref "" is refused', async () => {
+  await inSandbox(async ({ root }) => {
+    const a = (await syntheticResult({ medianMs: 2, seed: 5 })).file;
+    const out = join(root, 'v.json');
+    assert.equal((await runCli(['compare', '--baseline', a, a, '--out', out])).code, 0);
+    const again = await runCli(['compare', '--baseline', a, a, '--out', out]);
+    assert.equal(again.code, 2);
+    assert.match(again.out, /already exists/);
+    const folder = join(root, 'dir');
+    mkdirSync(folder);
+    const r = await runCli(['compare', '--baseline', a, a, '--out', folder, '--force']);
+    assert.equal(r.code, 2, r.out);
+    assert.deepEqual(readdirSync(root).filter((n) => n.includes('.tmp-')), []);
+    const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 6 }] }, join(root, 'run'));
+    const empty = await runCli(['compare', '--results', run, '--base-ref', '']);
+    assert.equal(empty.code, 2);
+    assert.match(empty.out, /--base-ref is empty/);
+  });
+});
+
+test('hostile-intervals: edited intervals, reliable flags and p99.99 cannot change the verdict', async () => {
+  await inSandbox(async ({ root }) => {
+    const base = (await syntheticResult({ medianMs: 2, seed: 7 })).file;
+    const { result } = await syntheticResult({ medianMs: 2, scale: 9, seed: 8 });
+    const honest = join(root, 'honest.json');
+    writeFileSync(honest, JSON.stringify(result));
+    const edited = structuredClone(result);
+    for (const iv of Object.values(edited.latency.intervals)) Object.assign(iv, { low: 0.001, high: 1e6, reliable: false });
+    const file = join(root, 'edited.json');
+    writeFileSync(file, JSON.stringify(edited));
+    const a = await runCli(['compare', '--baseline', base, honest]);
+    const b = await runCli(['compare', '--baseline', base, file]);
+    assert.equal(a.code, 1);
+    assert.equal(b.code, 1, 'intervals come from the histogram, not from the file');
+    const tail = structuredClone(result);
+    tail.latency.percentiles['p99.99'] = 0.001;
+    const t = join(root, 'tail.json');
+    writeFileSync(t, JSON.stringify(tail));
+    const c = await runCli(['compare', '--baseline', base, t]);
+    assert.equal(c.code, 2);
+    assert.match(c.out, /percentiles\.p99\.99 is 0\.001 but the histogram says/);
+  });
+});
+
+test('hostile-mismatch: another cell as the base is inconclusive; a cell missing on one side is never dropped', async () => {
+  await inSandbox(async ({ root }) => {
+    const b = (await syntheticResult({ cell: 'nginx-dynamic/default/steady', medianMs: 2, seed: 9 })).file;
+    const h = (await syntheticResult({ cell: 'nginx-reload/default/steady', medianMs: 2, seed: 10 })).file;
+    const r = await runCli(['compare', '--baseline', b, h]);
+    assert.equal(r.code, 3);
+    assert.match(r.out, /not the same cell/);
+    const base = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 11 }], 'c/t/lost': [{ medianMs: 2, seed: 12 }] }, join(root, 'base'));
+    const head = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 13 }] }, join(root, 'head'));
+    const p = await runCli(['compare', '--paired', '--base-results', base, '--head-results', head]);
+    assert.equal(p.code, 3, p.out);
+    assert.match(p.out, /no head results for c\/t\/lost/);
+  });
+});
+
+test('hostile-config: prototype names and duplicate cells are refused with the field and rule', async () => {
+  await inSandbox(async ({ root }) => {
+    const write = (name, text) => (writeFileSync(join(root, name), text), join(root, name));
+    const head = 'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\nscenarios: { s: { script: steady, rate: 1000, duration: 2s } }\n';
+    const cases = [
+      ['proto-tuning.yaml', `${head}matrices: { m: { target: local, controllers: [a], scenarios: [s], tunings: [constructor] } }\n`, /unknown tuning "constructor"/],
+      ['proto-scenario.yaml', `${head}matrices: { m: { target: local, controllers: [a], scenarios: [constructor] } }\n`, /unknown scenario "constructor"/],
+      ['proto-profile.yaml', `${head}matrices: { m: { target: local, profile: constructor, controllers: [a], scenarios: [s] } }\n`, /unknown profile "constructor"/],
+      ['duplicates.yaml', `${head}matrices: { m: { target: local, controllers: [a, a], scenarios: [s] } }\n`, /duplicate/],
+      ['alias-bomb.yaml', `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n`, /alias/i],
+    ];
+    for (const [name, text, pattern] of cases) {
+      const r = await runCli(['validate', '--config', write(name, text)]);
+      assert.equal(r.code, 2, `${name}: ${r.out}`);
+      assert.match(r.out, pattern, name);
+      assert.ok(r.out.includes(name), `${name}: names the file`);
+    }
+    const valid = write('ok.yaml', `${head}matrices: { m: { target: local, controllers: [a], scenarios: [s] } }\n`);
+    for (const m of ['__proto__', 'toString', 'constructor']) {
+      const r = await runCli(['plan', '--config', valid, '--matrix', m]);
+      assert.equal(r.code, 2, `--matrix ${m}: ${r.out}`);
+      assert.match(r.out, /no matrix/);
+    }
+  });
+});
