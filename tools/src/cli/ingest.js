@@ -2,6 +2,7 @@ import { EXIT, InputError } from '../errors.js';
 import { ingest } from '../ingest/ingest.js';
 import { readJsonFile } from '../compare/inputs.js';
 import { writeJsonAtomic } from '../result/write.js';
+import { NAME } from '../names.js';
 
 export const summary = 'k6 --out json(.gz) -> result.json (HDR histograms, error classes, timeline)';
 export const usage = `Usage: tailgate ingest <k6-out.json.gz> --out result.json [--summary k6-summary.json]
@@ -24,7 +25,7 @@ export const options = {
 export async function run(opts, positionals) {
   if (positionals.length !== 1) throw new InputError(`expected exactly one k6 output file, got ${positionals.length}\n\n${usage}`);
   if (!opts.out) throw new InputError('--out <result.json> is required');
-  const meta = opts.meta ? readJsonFile(opts.meta) : {};
+  const meta = opts.meta ? checkMeta(readJsonFile(opts.meta), opts.meta) : {};
   const result = await ingest({ k6Output: positionals[0], events: opts.events, meta });
   if (opts.summary) crossCheck(result, readJsonFile(opts.summary), opts.summary);
   writeJsonAtomic(opts.out, result, { force: opts.force });
@@ -35,6 +36,26 @@ export async function run(opts, positionals) {
     return EXIT.INCONCLUSIVE;
   }
   return EXIT.OK;
+}
+
+// --meta steers ingest (rate, duration) and is copied into the result: typed here, all
+// problems at once, so a bad value is named now rather than rejected by compare later.
+function checkMeta(m, file) {
+  if (!m || typeof m !== 'object' || Array.isArray(m)) throw new InputError(`${file}: --meta must be a JSON object`);
+  const problems = [];
+  const intIn = (k, lo, hi) => m[k] !== undefined && m[k] !== null && (!Number.isInteger(m[k]) || m[k] < lo || m[k] > hi) && problems.push(`${k}: expected an integer from ${lo} to ${hi}, got ${JSON.stringify(m[k])}`);
+  intIn('rate', 1, 1_000_000);
+  intIn('durationMs', 1000, 7 * 86_400_000);
+  intIn('k6ExitCode', 0, 255);
+  intIn('repetition', 1, 10_000);
+  intIn('pair', 1, 10_000);
+  for (const k of ['profile', 'target']) if (m[k] !== undefined && (typeof m[k] !== 'string' || !NAME.test(m[k]))) problems.push(`${k}: expected a name matching ${NAME.source}`);
+  for (const k of ['controller', 'tuning', 'scenario']) {
+    if (m[k] === undefined) continue;
+    if (!m[k] || typeof m[k] !== 'object' || (m[k].name !== undefined && !NAME.test(String(m[k].name)))) problems.push(`${k}: expected {name: <name matching ${NAME.source}>, …}`);
+  }
+  if (problems.length) throw new InputError(`${file}: --meta has ${problems.length} problem(s)`, { details: problems });
+  return m;
 }
 
 // k6 counts every phase; the raw output and its summary must agree on the total.

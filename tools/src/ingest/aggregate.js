@@ -77,9 +77,15 @@ export class Aggregate {
     this.rows.set(sec, row);
   }
 
-  /** The phase the gate reads: "measure" when tagged, otherwise everything. */
+  /**
+   * The phase the gate reads: "measure" when tagged; a run without phase tags (another
+   * script) is measured whole. A run with phases but no "measure" (only warm-up) has
+   * measured nothing: warm-up samples are never gated.
+   */
   measured() {
-    return this.phases.get('measure') ?? combine([...this.phases.values()]);
+    if (this.phases.has('measure')) return this.phases.get('measure');
+    const tagged = [...this.phases.keys()].some((p) => p !== 'untagged');
+    return tagged ? combine([]) : combine([...this.phases.values()]);
   }
 
   wholeRun(confidence) {

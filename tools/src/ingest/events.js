@@ -17,8 +17,8 @@ export function readEvents(file) {
     } catch {
       throw new InputError(`${file}:${i + 1}: not a JSON line`);
     }
-    if (typeof e.ts !== 'number' || typeof e.type !== 'string') {
-      throw new InputError(`${file}:${i + 1}: an event needs "ts" (epoch milliseconds, number) and "type" (string)`);
+    if (!e || typeof e !== 'object' || Array.isArray(e) || !Number.isFinite(e.ts) || typeof e.type !== 'string' || !/^[a-z][a-z0-9-]{0,40}$/.test(e.type)) {
+      throw new InputError(`${file}:${i + 1}: an event is an object with "ts" (epoch milliseconds, a finite number) and "type" (lower-case name)`);
     }
     return e;
   });

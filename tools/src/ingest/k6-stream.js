@@ -2,13 +2,18 @@
 // callback. Lines are filtered by prefix before any parsing: a run writes ~9 lines
 // per request and only one (http_req_duration) carries what tailgate needs; that
 // line is picked apart with indexOf instead of JSON.parse.
-import { createReadStream, openSync, readSync, closeSync } from 'node:fs';
+import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { InputError } from '../errors.js';
 
 const DURATION = '{"metric":"http_req_duration","type":"Point","data":{"time":"';
 const DROPPED = '{"metric":"dropped_iterations","type":"Point","data":{"time":"';
 const K6_LINE = /^\{"(type":"Metric"|metric":")/;
+// k6 lines are a few hundred bytes; a megabyte without a newline is not k6 output, and
+// splitting it over and over would cost quadratic time.
+const MAX_LINE = 1 << 20;
+// An hour: no request in a benchmark takes longer (k6's timeout is far below).
+const MAX_LATENCY_MS = 3_600_000;
 
 /**
  * onRequest({ts, ms, status, errorCode, error, phase, step}); onDropped({ts, count, phase}).
@@ -23,6 +28,7 @@ export async function readK6Output(file, { onRequest, onDropped }) {
   const handle = (line) => {
     lineNo++;
     if (line.length === 0) return;
+    if (line.length > MAX_LINE) throw new InputError(`${file}:${lineNo}: line longer than ${MAX_LINE} bytes: not k6 output`);
     if (line.startsWith(DURATION)) {
       k6Lines++;
       onRequest(parseRequest(line, clock, file, lineNo));
@@ -43,6 +49,7 @@ export async function readK6Output(file, { onRequest, onDropped }) {
       const lines = text.split('\n');
       rest = lines.pop();
       for (const line of lines) handle(line);
+      if (rest.length > MAX_LINE) throw new InputError(`${file}:${lineNo + 1}: line longer than ${MAX_LINE} bytes: not k6 output`);
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
@@ -59,6 +66,7 @@ export async function readK6Output(file, { onRequest, onDropped }) {
 function openStream(file) {
   let fd;
   try {
+    if (!statSync(file).isFile()) throw Object.assign(new Error(), { code: 'not a regular file' });
     fd = openSync(file, 'r');
   } catch (err) {
     throw new InputError(`${file}: cannot open k6 output (${err.code})`);
@@ -83,10 +91,13 @@ function parseRequest(line, clock, file, lineNo) {
   if (timeEnd < 0 || valueAt < 0 || !Number.isFinite(ms)) {
     throw new InputError(`${file}:${lineNo}: malformed http_req_duration sample`);
   }
+  if (ms < 0 || ms > MAX_LATENCY_MS) throw new InputError(`${file}:${lineNo}: http_req_duration ${ms} ms is outside 0 … ${MAX_LATENCY_MS} ms`);
+  const status = tag(line, '"status":"', valueEnd);
+  if (status !== undefined && !/^\d{0,3}$/.test(status)) throw new InputError(`${file}:${lineNo}: status tag must be an HTTP status code (digits), got ${JSON.stringify(status.slice(0, 20))}`);
   return {
     ts: clock.parse(line.slice(DURATION.length, timeEnd), file, lineNo),
     ms,
-    status: tag(line, '"status":"', valueEnd),
+    status,
     errorCode: tag(line, '"error_code":"', valueEnd),
     error: tag(line, '"error":"', valueEnd),
     phase: tag(line, '"phase":"', valueEnd),
@@ -98,6 +109,7 @@ function parseDropped(line, clock, file, lineNo) {
   const timeEnd = line.indexOf('"', DROPPED.length);
   const valueAt = line.indexOf('"value":', timeEnd);
   const count = Number(line.slice(valueAt + 8, line.indexOf(',', valueAt)));
+  if (valueAt < 0 || !Number.isInteger(count) || count < 0 || count > 1e9) throw new InputError(`${file}:${lineNo}: dropped_iterations value must be a non-negative integer`);
   return { ts: clock.parse(line.slice(DROPPED.length, timeEnd), file, lineNo), count, phase: tag(line, '"phase":"', valueAt) };
 }
 

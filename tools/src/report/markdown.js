@@ -21,10 +21,12 @@ const HEADLINE = {
 export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET } = {}) {
   const cells = doc.cells;
   let body = compose(doc, cells, 0, runUrl, true);
-  // Too long for a comment: drop the folded details and chart, then table rows.
-  for (let shown = cells.length; body.length > maxChars; shown = Math.floor(shown * 0.8)) {
+  // Too long for a comment: drop the folded details and chart, then table rows. The
+  // budget is in bytes, as GitHub's limit and the publisher's check are.
+  const size = (t) => Buffer.byteLength(t, 'utf8');
+  for (let shown = cells.length; size(body) > maxChars; shown = Math.floor(shown * 0.8)) {
     body = compose(doc, cells.slice(0, shown), cells.length - shown, runUrl, false);
-    if (shown === 0) return body.slice(0, maxChars);
+    if (shown === 0) return Buffer.from(body, 'utf8').subarray(0, maxChars).toString('utf8').replace(/\uFFFD$/, '');
   }
   return body;
 }

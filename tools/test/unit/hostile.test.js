@@ -214,3 +214,41 @@ test('hostile-config: prototype names and duplicate cells are refused with the f
     }
   });
 });
+
+test('hostile-ingest: absurd k6 output and metadata are bad input (exit 2), never a result', async () => {
+  const { durationLine, droppedLine, k6File } = await import('../helpers/k6-lines.js');
+  await inSandbox(async ({ outer, root }) => {
+    const t0 = Date.parse('2026-11-22T10:00:00Z');
+    const write = (name, content) => (writeFileSync(join(root, name), content), join(root, name));
+    const ok = Array.from({ length: 50 }, (_, i) => durationLine({ ts: t0 + i, ms: 1 }));
+    const cases = [
+      ['negative-drops.json.gz', k6File([...ok, droppedLine({ ts: t0, count: -5 })]), /dropped_iterations value/],
+      ['huge-latency.json.gz', k6File([...ok, durationLine({ ts: t0, ms: 1e13 })]), /outside 0/],
+      ['bad-status.json.gz', k6File([...ok, durationLine({ ts: t0, ms: 1, status: 'abc' })]), /status tag/],
+      ['long-line.json', `${ok[0]}\n{"metric":"x","data":"${'a'.repeat(2 << 20)}"}\n`, /longer than/],
+    ];
+    for (const [name, content, pattern] of cases) {
+      const r = await runCli(['ingest', write(name, content), '--out', join(root, `${name}.result.json`)]);
+      assert.equal(r.code, 2, `${name}: ${r.out}`);
+      assert.match(r.out, pattern, name);
+      assert.ok(!existsSync(join(root, `${name}.result.json`)), `${name}: nothing written`);
+    }
+    const good = write('good.json.gz', k6File(ok));
+    const dirInput = await runCli(['ingest', root, '--out', join(root, 'x.json')]);
+    assert.equal(dirInput.code, 2, dirInput.out);
+    for (const [name, meta, pattern] of [['null-meta.json', 'null', /must be a JSON object/], ['bad-meta.json', '{"rate":0,"durationMs":0.0001,"profile":"../x","k6ExitCode":"0"}', /4 problem/]]) {
+      const r = await runCli(['ingest', good, '--meta', write(name, meta), '--out', join(root, `${name}.out.json`)]);
+      assert.equal(r.code, 2, `${name}: ${r.out}`);
+      assert.match(r.out, pattern, name);
+    }
+    const events = write('events.jsonl', 'null\n');
+    const ev = await runCli(['ingest', good, '--events', events, '--out', join(root, 'ev.json')]);
+    assert.equal(ev.code, 2, ev.out);
+    assert.match(ev.out, /events\.jsonl:1: an event is an object/);
+    // Only warm-up samples: nothing measured, inconclusive — warm-up is never gated.
+    const warm = write('warm.json.gz', k6File(Array.from({ length: 50 }, (_, i) => durationLine({ ts: t0 + i, ms: 1, phase: 'warmup' }))));
+    const w = await runCli(['ingest', warm, '--out', join(root, 'warm.result.json')]);
+    assert.equal(w.code, 3, w.out);
+    assert.deepEqual(readdirSync(outer, { recursive: true }).filter((n) => String(n).includes('.tmp-')), []);
+  });
+});
