@@ -12,9 +12,9 @@ import { runLocal } from '../test/helpers/local-run.js';
 const PAIRS = 3;
 const AA_PRS = Number(process.env.PERF_GATE_PRS ?? 10);
 const CANARY_PRS = Number(process.env.PERF_GATE_CANARIES ?? 5);
-const SECONDS = Number(process.env.PERF_GATE_SECONDS ?? 8);
+export const SECONDS = Number(process.env.PERF_GATE_SECONDS ?? 8);
 const steady = { script: 'steady', rate: 500, duration: `${SECONDS}s`, warmup: '1s', replicas: 2 };
-const CELLS = [
+export const CELLS = [
   { cell: 'nginx-dynamic/default/steady', controller: { variant: 'nginx-dynamic' }, scenario: steady },
   { cell: 'haproxy-runtime/default/steady-errors', controller: { variant: 'haproxy-runtime', backendErrorRate: 0.004 }, scenario: steady },
   { cell: 'nginx-reload/default/steady', controller: { variant: 'nginx-reload' }, scenario: steady },

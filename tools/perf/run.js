@@ -9,8 +9,10 @@ import { generate } from './generate.js';
 import { ingestBench } from './ingest-bench.js';
 import { k6Bench } from './k6-bench.js';
 import { gateBench } from './gate-bench.js';
+import { concurrentBench } from './concurrent-bench.js';
 
-const only = process.env.PERF_ONLY?.split(',') ?? ['ingest', 'k6', 'gate'];
+const ALL = ['ingest', 'k6', 'gate', 'concurrent'];
+const only = process.env.PERF_ONLY?.split(',') ?? ALL;
 const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
 const figures = { date: new Date().toISOString(), machine: (await import('../src/ingest/machine.js')).machineInfo() };
@@ -68,10 +70,20 @@ if (only.includes('gate')) {
   say('');
 }
 
+if (only.includes('concurrent')) {
+  figures.concurrent = await concurrentBench({ interleaved: figures.gate?.noise });
+  say('**Concurrent A/B** (base and head data planes live at once in front of the same pods, k6 alternating requests; A/A, same cells and load per side):');
+  say('');
+  say('| cell | pairs | sd of log(head/base) p99, concurrent | interleaved (above) | variance ratio |');
+  say('|---|--:|--:|--:|--:|');
+  for (const r of figures.concurrent) say(`| ${r.cell} | ${r.pairs} | ${r.sdLogPairRatio} | ${r.interleavedSdLogPairRatio ?? '–'} | ${r.varianceRatio ?? '–'} |`);
+  say('');
+}
+
 const out = join(ROOT, 'results', `perf-${figures.date.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.json`);
 mkdirSync(join(ROOT, 'results'), { recursive: true });
 writeFileSync(out, `${JSON.stringify(figures, null, 1)}\n`);
-if (only.length === 3) {
+if (only.length === ALL.length) {
   const readme = join(ROOT, 'README.md');
   const text = readFileSync(readme, 'utf8');
   const block = `<!-- perf:begin -->\nMeasured by \`make perf\` on ${figures.date.slice(0, 10)} (${figures.machine.cpus} × ${figures.machine.cpuModel}); raw figures in \`${out.slice(ROOT.length)}\` of that run.\n\n${lines.join('\n')}\n<!-- perf:end -->`;

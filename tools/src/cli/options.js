@@ -1,6 +1,6 @@
 // Flags shared by several commands; every flag can also come from TAILGATE_* env.
 import { InputError } from '../errors.js';
-import { isDuration } from '../config/units.js';
+import { isDuration, MAX_RUN_MS, parseDuration } from '../config/units.js';
 
 export const configOption = { config: { type: 'string', default: process.env.TAILGATE_CONFIG ?? 'bench.yaml' } };
 
@@ -21,5 +21,7 @@ export function int(value, flag, { min, max }) {
 export function duration(value, flag) {
   if (value === undefined) return undefined;
   if (!isDuration(value)) throw new InputError(`--${flag}: expected a duration like 30s or 1m, got ${JSON.stringify(value)}`);
+  const ms = parseDuration(value);
+  if (!(ms >= 1000 && ms <= MAX_RUN_MS)) throw new InputError(`--${flag}: expected from 1s to 24h, got ${JSON.stringify(value)}`);
   return value;
 }

@@ -1,5 +1,7 @@
 // Defaulting is separate from validation (as in kind): validation sees what the
 // user wrote, the rest of tailgate sees a config where every field is present.
+import { parseDuration } from './units.js';
+
 export const GATE_DEFAULTS = {
   confidence: 0.95,
   // p99 varied 24% run to run on a 2-core VM (make perf): assume that much by default.
@@ -44,7 +46,7 @@ export function applyDefaults(raw) {
   }
   for (const s of Object.values(cfg.scenarios)) {
     Object.assign(s, { ...SCENARIO_DEFAULTS, ...s });
-    s.maxVus ??= Math.max(s.vus, 4 * s.vus);
+    s.maxVus ??= littleVus(s);
   }
   const userGate = cfg.gate ?? {};
   cfg.gate = mergeGate(userGate);
@@ -68,6 +70,18 @@ function layer(top, over) {
   const latency = { ...top.latency };
   for (const [q, rule] of Object.entries(over.latency ?? {})) latency[q] = { ...latency[q], ...rule };
   return { ...top, ...over, latency, errors: { ...top.errors, ...over.errors }, validity: { ...top.validity, ...over.validity } };
+}
+
+// Little's law: requests in flight = rate × time in the system. With enough VUs for
+// every request to wait out its timeout, k6 drops an iteration only when the system
+// under test held them all — so a drop means "the system got slower", not "k6 ran
+// short" (compare/validity.js). VUs beyond the pre-allocated ones start only when
+// needed; the cap bounds k6's memory when a system stalls completely.
+const MAX_VUS_CAP = 2000;
+function littleVus(s) {
+  const rate = s.rate ?? s.maxRate ?? 0;
+  const timeoutS = parseDuration(s.timeout) / 1000;
+  return Math.max(s.vus, 4 * s.vus, Math.min(MAX_VUS_CAP, Math.ceil(rate * timeoutS)));
 }
 
 function mergeGate(gate) {

@@ -3,6 +3,9 @@ const DURATION = /^(?:(\d+(?:\.\d+)?)(ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 const MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
+// Longest measured phase tailgate accepts: a day (anything longer is a typo).
+export const MAX_RUN_MS = 86_400_000;
+
 export function isDuration(text) {
   return typeof text === 'string' && DURATION.test(text);
 }

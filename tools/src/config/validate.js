@@ -1,6 +1,6 @@
 // Rules that a JSON Schema cannot say: cross-references, per-script requirements,
 // target/controller compatibility. Runs on the defaulted config; returns every problem.
-import { parseDuration } from './units.js';
+import { MAX_RUN_MS, parseDuration } from './units.js';
 import { samplesNeeded } from '../compare/latency.js';
 
 const SCRIPT_NEEDS = {
@@ -20,6 +20,8 @@ export function semanticProblems(cfg) {
     }
     if (s.maxVus < s.vus) add(['scenarios', name, 'maxVus'], `must be >= vus (${s.vus})`);
     if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
+    if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
+    if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
     s.faults.forEach((f, i) => {
       if (f.type === 'churn' && f.between[0] === f.between[1]) add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
       if (f.type === 'kill-pause' && s.script !== 'sequential') add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');

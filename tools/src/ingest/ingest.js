@@ -7,10 +7,12 @@ import { machineInfo } from './machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 import { round } from '../numbers.js';
 
-export async function ingest({ k6Output, events: eventsFile, meta = {}, confidence = 0.95 }) {
+// side: of a concurrent A/B run, only the requests k6 tagged side=<side> ("a" base,
+// "b" head). Dropped iterations cannot be told apart and count for both sides.
+export async function ingest({ k6Output, events: eventsFile, meta = {}, confidence = 0.95, side = null }) {
   const agg = new Aggregate();
   await readK6Output(k6Output, {
-    onRequest: (s) => agg.addRequest(s),
+    onRequest: side ? (s) => { if (s.side === side) agg.addRequest(s); } : (s) => agg.addRequest(s),
     onDropped: (d) => agg.addDropped(d),
   });
   const measured = agg.measured();

@@ -102,6 +102,7 @@ function parseRequest(line, clock, file, lineNo) {
     error: tag(line, '"error":"', valueEnd),
     phase: tag(line, '"phase":"', valueEnd),
     step: tag(line, '"step":"', valueEnd),
+    side: tag(line, '"side":"', valueEnd),
   };
 }
 

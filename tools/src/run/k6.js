@@ -7,9 +7,11 @@ import { parseDuration } from '../config/units.js';
 import { ROOT, toolEnv, which } from '../deps.js';
 import { InfraError } from '../errors.js';
 
-export function k6Env(scenario, { url, host = 'bench.local', summary }) {
+export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
   const env = {
     TG_TARGET_URL: url,
+    // Concurrent A/B: requests alternate between the two, tagged side=a / side=b.
+    ...(urlB ? { TG_TARGET_URL_B: urlB } : {}),
     TG_HOST: host,
     TG_PAYLOAD: scenario.payload,
     TG_DURATION: scenario.duration,
@@ -39,11 +41,11 @@ export function k6Args(scenario, cellDir) {
 }
 
 /** Resolves {exitCode, startedAt}. Kills k6 (and reports infra error) past the budget. */
-export function runK6(scenario, { cellDir, url, host, signal }) {
+export function runK6(scenario, { cellDir, url, urlB, host, signal }) {
   const k6 = which('k6');
   if (!k6) throw new InfraError('k6 not found: run `make setup` (installs the pinned k6 into .tools/bin)');
   const log = openSync(join(cellDir, 'k6.log'), 'a');
-  const env = toolEnv({ ...k6Env(scenario, { url, host, summary: join(cellDir, 'k6-summary.json') }), K6_NO_USAGE_REPORT: 'true' });
+  const env = toolEnv({ ...k6Env(scenario, { url, urlB, host, summary: join(cellDir, 'k6-summary.json') }), K6_NO_USAGE_REPORT: 'true' });
   const args = k6Args(scenario, cellDir);
   const startedAt = Date.now();
   // On bare metal, pin k6 to its own cores (TAILGATE_K6_CPUS=2-3) so the load

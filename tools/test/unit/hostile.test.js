@@ -252,3 +252,31 @@ test('hostile-ingest: absurd k6 output and metadata are bad input (exit 2), neve
     assert.deepEqual(readdirSync(outer, { recursive: true }).filter((n) => String(n).includes('.tmp-')), []);
   });
 });
+
+test('hostile-size: a comment for 900 cells fits the publisher\'s byte limit', async () => {
+  const { renderMarkdown, GITHUB_COMMENT_LIMIT } = await import('../../src/report/markdown.js');
+  const cells = Array.from({ length: 900 }, (_, i) => ({
+    cell: `controller-${i}/tuning-${i}/scenario-${i}`, verdict: 'pass', reasons: [], warnings: [], metrics: [],
+    head: { p50: 0.5, p99: 1.2, 'p99.99': 9, errors: 0, p99_99Reliable: false }, base: { errors: 0 },
+  }));
+  const body = renderMarkdown({ kind: 'tailgate.verdict', mode: 'paired', overall: 'pass', exitCode: 0, cells });
+  assert.ok(Buffer.byteLength(body) <= GITHUB_COMMENT_LIMIT, `${Buffer.byteLength(body)} bytes`);
+  assert.doesNotThrow(() => checkBody(body, REPO));
+});
+
+test('hostile-durations: absurd durations in bench.yaml and on the command line are refused', async () => {
+  await inSandbox(async ({ root }) => {
+    const file = join(root, 'b.yaml');
+    writeFileSync(file, 'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\nscenarios: { s: { script: steady, rate: 1000, duration: 99999999999999999999h } }\nmatrices: { m: { target: local, controllers: [a], scenarios: [s] } }\n');
+    const v = await runCli(['validate', '--config', file]);
+    assert.equal(v.code, 2);
+    assert.match(v.out, /scenarios\.s\.duration: must be at most 24h/);
+    const ok = join(root, 'ok.yaml');
+    writeFileSync(ok, readFileSync(file, 'utf8').replace('99999999999999999999h', '2s'));
+    for (const d of ['0s', '500ms', '25h']) {
+      const r = await runCli(['run', '--config', ok, '--matrix', 'm', '--duration', d, '--dry-run']);
+      assert.equal(r.code, 2, `--duration ${d}: ${r.out}`);
+      assert.match(r.out, /--duration: expected from 1s to 24h/);
+    }
+  });
+});

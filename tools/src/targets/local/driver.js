@@ -22,7 +22,7 @@ export const name = 'local';
 /** Runs one cell; returns {k6, events file, resources, counts}. Throws InfraError on harness faults. */
 export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
   const { controller, tuning, scenario } = cell;
-  const variant = VARIANTS[controller.variant];
+  if (cell.concurrent && cell.isolation === 'netns') throw new InfraError('concurrent A/B runs on loopback isolation only');
   const group = new ProcessGroup();
   const events = new EventLog(join(cellDir, 'events.jsonl'));
   // Unix socket paths are limited to 107 bytes: sockets live in a short temp dir.
@@ -39,34 +39,35 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
       delayMs: parseDuration(controller.backendDelay ?? '0ms'), errorRate: controller.backendErrorRate ?? 0,
     });
     await pods.scaleTo(scenario.replicas);
-    onStatus(`starting ${controller.variant}`);
-    const proxyDir = join(cellDir, 'proxy');
-    mkdirSync(proxyDir, { recursive: true });
-    const ctx = {
-      group, dir: proxyDir, sockDir, variant: controller.variant, controller, tuning, endpoints: pods.endpoints(),
-      tls: scenario.tls && controller.variant !== 'direct' ? selfSignedCert(proxyDir) : null,
-      ...(await proxyPlacement(network, tuning, events)),
-    };
-    const dataPlane = await variant.start(ctx);
-    const endpointController = new EndpointController({ dataPlane, events, lagMs: parseDuration(controller.updateLag ?? '0ms') });
-    pods.onChange((eps) => endpointController.onChange(eps));
-    const sampler = dataPlane.child ? new ResourceSampler(dataPlane.child.pid) : null;
+    // Concurrent A/B (cell.concurrent): a second data plane, the head's, in front of the
+    // same pods at the same time; k6 alternates requests between the two, so whatever
+    // the machine does hits both alike.
+    const sides = [{ name: 'a', controller, tuning, dir: 'proxy' }];
+    if (cell.concurrent) sides.push({ name: 'b', controller: cell.concurrent.controller, tuning: cell.concurrent.tuning, dir: 'proxy-b' });
+    const planes = [];
+    for (const side of sides) {
+      onStatus(`starting ${side.controller.variant}`);
+      planes.push(await startDataPlane({ side, group, cellDir, sockDir, scenario, pods, events, network }));
+    }
 
     onStatus('load');
-    const url = dataPlane.url ?? `${ctx.tls ? 'https' : 'http'}://${ctx.address}:${ctx.port}`;
-    const k6Run = runK6(scenario, { cellDir, url, signal });
+    const [url, urlB] = planes.map((p) => p.url);
+    const k6Run = runK6(cell.concurrent ? { ...scenario, rate: scenario.rate * 2 } : scenario, { cellDir, url, urlB, signal });
     faults = startFaults(scenario.faults, { pods, events, offsetMs: faultOffsetMs(scenario) });
     const k6 = await k6Run;
     const faultErrors = await faults.stop();
     faults = null;
-    await endpointController.settle();
-    const resources = sampler?.stop() ?? null;
+    for (const p of planes) await p.endpointController.settle();
+    const resources = planes.map((p) => p.sampler?.stop() ?? null);
     if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
-    if (endpointController.failures.length) throw new InfraError(`endpoint updates failed: ${endpointController.failures.join('; ')}`);
+    const failures = planes.flatMap((p) => p.endpointController.failures);
+    if (failures.length) throw new InfraError(`endpoint updates failed: ${failures.join('; ')}`);
+    const res = (i) => resources[i] && { ...resources[i], reloads: planes[i].endpointController.reloads, endpointUpdates: planes[i].endpointController.updates };
     return {
       k6,
       url,
-      resources: resources && { ...resources, reloads: endpointController.reloads, endpointUpdates: endpointController.updates },
+      resources: res(0),
+      ...(cell.concurrent ? { concurrent: { sides: ['a', 'b'], urls: [url, urlB], resources: [res(0), res(1)] } } : {}),
       eventCounts: events.counts,
       eventsFile: events.file,
     };
@@ -77,6 +78,26 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     network?.destroy();
     rmSync(sockDir, { recursive: true, force: true });
   }
+}
+
+async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, events, network }) {
+  const { controller, tuning } = side;
+  const variant = VARIANTS[controller.variant];
+  const proxyDir = join(cellDir, side.dir);
+  mkdirSync(proxyDir, { recursive: true });
+  const sideSock = join(sockDir, side.name);
+  mkdirSync(sideSock, { recursive: true });
+  const ctx = {
+    group, dir: proxyDir, sockDir: sideSock, variant: controller.variant, controller, tuning, endpoints: pods.endpoints(),
+    tls: scenario.tls && controller.variant !== 'direct' ? selfSignedCert(proxyDir) : null,
+    ...(await proxyPlacement(network, tuning, events)),
+  };
+  const dataPlane = await variant.start(ctx);
+  const endpointController = new EndpointController({ dataPlane, events, lagMs: parseDuration(controller.updateLag ?? '0ms') });
+  pods.onChange((eps) => endpointController.onChange(eps));
+  const sampler = dataPlane.child ? new ResourceSampler(dataPlane.child.pid) : null;
+  const url = dataPlane.url ?? `${ctx.tls ? 'https' : 'http'}://${ctx.address}:${ctx.port}`;
+  return { dataPlane, endpointController, sampler, url };
 }
 
 // The proxy on loopback (free ports), or in its own namespace where the tuning's
