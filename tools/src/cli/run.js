@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadBench } from '../config/load.js';
 import { EXIT, InputError } from '../errors.js';
@@ -14,6 +14,7 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                    [--rate N] [--duration 30s] [--repetitions N] [--dry-run]
                    [--kubeconfig file --target-url URL]   (target cluster)
                    [--pair N]   (paired mode: which base/head pair these runs belong to; env TAILGATE_PAIR)
+                   [--no-confirm]   (with baselines: do not re-run candidate cells, just list them)
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
@@ -32,6 +33,7 @@ export const options = {
   kubeconfig: { type: 'string' },
   'target-url': { type: 'string' },
   pair: { type: 'string', default: process.env.TAILGATE_PAIR },
+  'no-confirm': { type: 'boolean', default: false },
 };
 
 const DRIVERS = {
@@ -80,7 +82,14 @@ export async function run(opts) {
     console.error('tailgate: interrupted; cleanup done. Partial results kept in', runDir);
     return 130;
   }
-  const code = await afterRun({ cfg, plan, runDir });
+  const confirm = async (keys) => {
+    const cells = plan.cells.filter((c) => keys.includes(c.key)).map((c, index) => ({ ...c, index }));
+    const confirmDir = `${runDir}.confirm`;
+    mkdirSync(confirmDir);
+    await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal: abort.signal, opts });
+    return confirmDir;
+  };
+  const code = await afterRun({ cfg, plan, runDir, confirm: opts['no-confirm'] ? null : confirm });
   const infra = outcomes.filter((o) => o.error).length;
   console.log(`\nResults: ${runDir}`);
   return infra ? EXIT.INFRA : code;

@@ -11,7 +11,7 @@ import { renderMarkdown } from './markdown.js';
 import { runTable } from './run-table.js';
 import { renderTerminal } from './terminal.js';
 
-export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines' }) {
+export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
   const cells = collectRun(runDir);
   console.log(`\n${runTable(cells)}`);
   const chartDir = join(runDir, 'charts');
@@ -26,7 +26,16 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines' }
     console.log(`\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`);
     return EXIT.OK;
   }
-  const doc = compareRunToBaselines({ runDir, gate: plan.matrix.gate ?? cfg.gate, baselinesDir });
+  const gate = plan.matrix.gate ?? cfg.gate;
+  let doc = compareRunToBaselines({ runDir, gate, baselinesDir });
+  // Confirm-on-fail: candidate cells run again with fresh repetitions, then the verdict
+  // is made with both (compare/confirm.js). A sibling folder, so the fresh runs never
+  // mix into this run's cells.
+  if (doc.confirm.length && confirm) {
+    console.log(`\n${renderTerminal(doc)}\n\nConfirming ${doc.confirm.length} cell(s) with fresh runs: ${doc.confirm.map((c) => c.cell).join(', ')}`);
+    const confirmDir = await confirm(doc.confirm.map((c) => c.cell));
+    doc = compareRunToBaselines({ runDir, gate, baselinesDir, confirmDir });
+  }
   writeJsonAtomic(join(runDir, 'verdict.json'), doc);
   writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc));
   console.log(`\n${renderTerminal(doc)}`);

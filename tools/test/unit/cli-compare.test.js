@@ -140,3 +140,31 @@ test('cli compare: paired folders hold one run per repetition (A B A B); cells a
   assert.equal(v.cells[0].baseReps, 3);
   assert.equal(v.cells[0].headReps, 3);
 });
+
+test('tailgate run with baselines: candidate cells are re-run and the verdict made with the fresh runs', async () => {
+  const { afterRun } = await import('../../src/report/after-run.js');
+  const { applyDefaults } = await import('../../src/config/defaults.js');
+  const cwd = process.cwd();
+  const work = mkdtempSync(join(tmpdir(), 'tg-confirm-'));
+  process.chdir(work);
+  try {
+    const base = await makeRunDir({ 'c/t/s': [{ medianMs: M, seed: 70 }] }, join(work, 'base'));
+    await runCli(['baseline', 'update', '--results', base]);
+    const cfg = applyDefaults({ controllers: {}, scenarios: {}, matrices: { m: { target: 'local', controllers: [], scenarios: [] } } });
+    const plan = { matrix: cfg.matrices.m };
+    for (const [scale, want] of [[2, 1], [1, 0]]) {
+      const head = await makeRunDir({ 'c/t/s': [{ medianMs: M, scale: 2, seed: 71 }] }, join(work, `head-${scale}`));
+      const asked = [];
+      const code = await afterRun({ cfg, plan, runDir: head, confirm: async (keys) => {
+        asked.push(...keys);
+        return makeRunDir({ 'c/t/s': [{ medianMs: M, scale, seed: 72 }] }, join(work, `fresh-${scale}`));
+      } });
+      assert.deepEqual(asked, ['c/t/s'], 'x2 in one run each is a candidate');
+      assert.equal(code, want, `fresh runs at x${scale}`);
+      const v = JSON.parse(readFileSync(join(head, 'verdict.json'), 'utf8'));
+      assert.deepEqual(v.confirm, []);
+    }
+  } finally {
+    process.chdir(cwd);
+  }
+});
