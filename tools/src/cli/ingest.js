@@ -6,11 +6,13 @@ import { NAME } from '../names.js';
 
 export const summary = 'k6 --out json(.gz) -> result.json (HDR histograms, error classes, timeline)';
 export const usage = `Usage: tailgate ingest <k6-out.json.gz> --out result.json [--summary k6-summary.json]
-                      [--events events.jsonl] [--meta meta.json] [--force]
+                      [--events events.jsonl] [--meta meta.json] [--side a|b] [--force]
 
   --summary  k6's own summary JSON (handleSummary); its request count is cross-checked
   --events   fault events (JSON lines with ts in epoch ms) merged onto the same clock
   --meta     run metadata (controller, tuning, scenario, rate, durationMs, ...)
+  --side     of a concurrent A/B run: only the requests of side a (base) or b (head);
+             the summary cross-check then does not apply
   --force    replace an existing --out file (results are never overwritten otherwise)
 
 Exit codes: 0 written · 2 bad input (nothing written) · 3 written, but 0 samples (inconclusive)`;
@@ -19,6 +21,7 @@ export const options = {
   summary: { type: 'string' },
   events: { type: 'string' },
   meta: { type: 'string' },
+  side: { type: 'string' },
   force: { type: 'boolean', default: false },
 };
 
@@ -26,7 +29,9 @@ export async function run(opts, positionals) {
   if (positionals.length !== 1) throw new InputError(`expected exactly one k6 output file, got ${positionals.length}\n\n${usage}`);
   if (!opts.out) throw new InputError('--out <result.json> is required');
   const meta = opts.meta ? checkMeta(readJsonFile(opts.meta), opts.meta) : {};
-  const result = await ingest({ k6Output: positionals[0], events: opts.events, meta });
+  if (opts.side !== undefined && !['a', 'b'].includes(opts.side)) throw new InputError(`--side: expected a or b, got ${JSON.stringify(opts.side)}`);
+  if (opts.side && opts.summary) throw new InputError('--summary counts both sides of a concurrent run: leave it out with --side');
+  const result = await ingest({ k6Output: positionals[0], events: opts.events, meta, side: opts.side ?? null });
   if (opts.summary) crossCheck(result, readJsonFile(opts.summary), opts.summary);
   writeJsonAtomic(opts.out, result, { force: opts.force });
   const p = result.latency.percentiles;
