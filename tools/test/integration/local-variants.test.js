@@ -8,7 +8,7 @@ import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { InfraError } from '../../src/errors.js';
 import { EndpointController } from '../../src/targets/local/endpoint-controller.js';
-import { EventLog } from '../../src/targets/local/events.js';
+import { EventLog } from '../../src/run/event-log.js';
 import { PodSet } from '../../src/targets/local/pods.js';
 import { freePort, podSubnet } from '../../src/targets/local/ports.js';
 import { ProcessGroup } from '../../src/targets/local/proc.js';

@@ -4,9 +4,9 @@
 // teardown; teardown steps always run, also on Ctrl-C.
 import { join } from 'node:path';
 import { InfraError, InputError } from '../../errors.js';
-import { faultOffsetMs, startFaults } from '../../faults/schedule.js';
 import { runK6 } from '../../run/k6.js';
-import { EventLog } from '../local/events.js';
+import { EventLog } from '../../run/event-log.js';
+import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp } from './builtins.js';
 import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
@@ -79,13 +79,10 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     await pods.refresh();
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: catalogEntry(cell.controllerName, cell.controller).podSelector };
     const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
-    const k6Run = cell.scenario.loadFrom === 'cluster'
+    const startLoad = () => (cell.scenario.loadFrom === 'cluster'
       ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-      : runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
-    const faults = startFaults(cell.scenario.faults, { pods, events, offsetMs: faultOffsetMs(cell.scenario) });
-    const k6 = await k6Run;
-    const faultErrors = await faults.stop();
-    if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
+      : runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal }));
+    const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
     return { k6, eventsFile: events.file, resources, eventCounts: events.counts };
   }

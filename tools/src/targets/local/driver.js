@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../../config/units.js';
 import { InfraError } from '../../errors.js';
-import { faultOffsetMs, startFaults } from '../../faults/schedule.js';
 import { runK6 } from '../../run/k6.js';
 import { EndpointController } from './endpoint-controller.js';
-import { EventLog } from './events.js';
+import { EventLog } from '../../run/event-log.js';
+import { measureWithFaults } from '../../run/measure.js';
 import { PodSet } from './pods.js';
 import { freePort, podSubnet } from './ports.js';
 import { ProcessGroup } from './proc.js';
@@ -27,7 +27,6 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
   const events = new EventLog(join(cellDir, 'events.jsonl'));
   // Unix socket paths are limited to 107 bytes: sockets live in a short temp dir.
   const sockDir = mkdtempSync('/tmp/tg-');
-  let faults;
   let pods;
   let network = null;
   try {
@@ -52,14 +51,10 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
 
     onStatus('load');
     const [url, urlB] = planes.map((p) => p.url);
-    const k6Run = runK6(cell.concurrent ? { ...scenario, rate: scenario.rate * 2 } : scenario, { cellDir, url, urlB, signal });
-    faults = startFaults(scenario.faults, { pods, events, offsetMs: faultOffsetMs(scenario) });
-    const k6 = await k6Run;
-    const faultErrors = await faults.stop();
-    faults = null;
+    const load = cell.concurrent ? { ...scenario, rate: scenario.rate * 2 } : scenario;
+    const k6 = await measureWithFaults({ scenario, pods, events, startLoad: () => runK6(load, { cellDir, url, urlB, signal }) });
     for (const p of planes) await p.endpointController.settle();
     const resources = planes.map((p) => p.sampler?.stop() ?? null);
-    if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
     const failures = planes.flatMap((p) => p.endpointController.failures);
     if (failures.length) throw new InfraError(`endpoint updates failed: ${failures.join('; ')}`);
     const res = (i) => resources[i] && { ...resources[i], reloads: planes[i].endpointController.reloads, endpointUpdates: planes[i].endpointController.updates };
@@ -72,7 +67,6 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
       eventsFile: events.file,
     };
   } finally {
-    await faults?.stop();
     pods?.shutdown();
     await group.stopAll();
     network?.destroy();

@@ -1,0 +1,20 @@
+// One measurement of a cell, the same on every target: k6 and the scenario's fault
+// schedule on one clock. The faults are stopped whatever happens to k6 (it fails, times
+// out, is interrupted): a fault loop must never keep killing pods during teardown.
+import { InfraError } from '../errors.js';
+import { faultOffsetMs, startFaults } from '../faults/schedule.js';
+
+/** startLoad() -> Promise<k6 outcome>. Resolves with the k6 outcome; throws on fault errors. */
+export async function measureWithFaults({ scenario, startLoad, pods, events }) {
+  const load = startLoad();
+  const faults = startFaults(scenario.faults, { pods, events, offsetMs: faultOffsetMs(scenario) });
+  let k6;
+  let faultErrors;
+  try {
+    k6 = await load;
+  } finally {
+    faultErrors = await faults.stop();
+  }
+  if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
+  return k6;
+}
