@@ -4,7 +4,9 @@
 # its output is copied out), with exactly the libraries they link. Idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-IMAGE=${IMAGE:-localhost/tailgate-k6:v1.8.1}
+# shellcheck source=pin.sh
+source tools/scripts/pin.sh
+IMAGE=${IMAGE:-localhost/tailgate-k6:$(pin k6)}
 if docker image inspect "$IMAGE" >/dev/null 2>&1; then echo "$IMAGE present"; exit 0; fi
 root=$(mktemp -d /tmp/tg-k6-rootfs.XXXXXX)
 trap 'rm -rf "$root"' EXIT

@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-K6_VERSION=v1.8.1
+# shellcheck source=pin.sh
+source tools/scripts/pin.sh
+K6_VERSION=$(pin k6)
 APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox iproute2 procps openssl)
 LOCAL_BIN="$PWD/.tools/bin"
 mkdir -p "$LOCAL_BIN"
@@ -41,11 +43,11 @@ else
 fi
 
 # Test-only tools: workflow linters and helm (chart lint/template), pinned.
-ACTIONLINT_VERSION=v1.7.12
-HELM_VERSION=v3.22.0
-ZIZMOR_VERSION=1.32.0
-KUBECONFORM_VERSION=v0.7.0
-K8S_SCHEMA_VERSION=v1.33.13
+ACTIONLINT_VERSION=$(pin actionlint)
+HELM_VERSION=$(pin helm)
+ZIZMOR_VERSION=$(pin zizmor)
+KUBECONFORM_VERSION=$(pin kubeconform)
+K8S_SCHEMA_VERSION=$(pin kubernetes)
 go_tool() { # name module version: a stamp records which version .tools/bin holds
   local stamp="$LOCAL_BIN/.$1-$3"
   if [ -x "$LOCAL_BIN/$1" ] && [ -f "$stamp" ]; then

@@ -6,8 +6,11 @@ cd "$(dirname "$0")/../.."
 # Beside the checkout (../shared), or where this workplace keeps it.
 OK=${OFFLINE_KIND_DIR:-$PWD/../shared/offline-kind}
 [ -x "$OK/kind" ] || OK=/work/shared/offline-kind
-NODE_IMAGE=offline-kind/node:v1.33.13
-need=("$NODE_IMAGE" localhost/traefik:v3.6.12)
+# shellcheck source=pin.sh
+source tools/scripts/pin.sh
+NODE_IMAGE=offline-kind/node:$(pin kubernetes)
+K6_IMAGE=localhost/tailgate-k6:$(pin k6)
+need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)")
 if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
   echo "test-kind: SKIPPED — no offline-kind at $OK or no docker (see README: kind target)"; exit 0
 fi
@@ -17,7 +20,7 @@ for img in "${need[@]}"; do
   docker image inspect "$img" >/dev/null 2>&1 || { echo "test-kind: SKIPPED — image $img not built (run: $OK/build.sh --with traefik)"; exit 0; }
 done
 tools/scripts/build-backend-image.sh
-TAILGATE_K6_IMAGE=localhost/tailgate-k6:v1.8.1 IMAGE=localhost/tailgate-k6:v1.8.1 tools/scripts/build-k6-image.sh
-export TAILGATE_K6_IMAGE=localhost/tailgate-k6:v1.8.1
+TAILGATE_K6_IMAGE=$K6_IMAGE IMAGE=$K6_IMAGE tools/scripts/build-k6-image.sh
+export TAILGATE_K6_IMAGE=$K6_IMAGE
 export TAILGATE_OFFLINE=1 TAILGATE_KIND_NODE_IMAGE=$NODE_IMAGE
 node --test --test-reporter=spec tools/test/e2e/

@@ -5,10 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PINS } from './version.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const LOCAL_BIN = join(ROOT, '.tools', 'bin');
-export const K6_VERSION = 'v1.8.1';
+export const K6_VERSION = PINS.k6;
 
 export const DEPENDENCIES = [
   { name: 'k6', args: ['version'], pattern: /k6 (v[\d.]+)/, install: `make setup (go install go.k6.io/k6@${K6_VERSION} into .tools/bin)`, needed: 'all targets' },
@@ -16,8 +17,8 @@ export const DEPENDENCIES = [
   { name: 'haproxy', args: ['-v'], pattern: /version ([\d.]+)/, install: 'apt-get install haproxy', needed: 'local target' },
   { name: 'gnuplot', args: ['--version'], pattern: /gnuplot ([\d.]+ patchlevel \d+)/, install: 'apt-get install gnuplot-nox', needed: 'charts' },
   { name: 'docker', args: ['version', '--format', '{{.Server.Version}}'], pattern: /^([\d.]+)/, install: 'apt-get install docker.io, then start dockerd', needed: 'kind target' },
-  { name: 'kind', args: ['version'], pattern: /kind (v[\d.]+)/, install: 'go install sigs.k8s.io/kind@v0.29.0 (offline: ../shared/offline-kind)', needed: 'kind target' },
-  { name: 'helm', args: ['version', '--short'], pattern: /(v[\d.]+)/, install: 'https://helm.sh/docs/intro/install/ (or go install helm.sh/helm/v3/cmd/helm)', needed: 'kind and cluster targets' },
+  { name: 'kind', args: ['version'], pattern: /kind (v[\d.]+)/, install: `go install sigs.k8s.io/kind@${PINS.kind} (offline: ../shared/offline-kind)`, needed: 'kind target' },
+  { name: 'helm', args: ['version', '--short'], pattern: /(v[\d.]+)/, install: `https://helm.sh/docs/intro/install/ (or go install helm.sh/helm/v3/cmd/helm@${PINS.helm})`, needed: 'kind and cluster targets' },
   { name: 'kubectl', args: ['version', '--client'], pattern: /Client Version: (v[\d.]+)/, install: 'go install k8s.io/kubernetes/cmd/kubectl or your distribution package', needed: 'kind and cluster targets' },
 ];
 

@@ -6,13 +6,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { PINS } from '../../src/version.js';
 import { parse } from 'yaml';
 import { loadBench } from '../../src/config/load.js';
 import { which } from '../../src/deps.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const CHART = join(ROOT, 'charts', 'backend');
-const SCHEMAS = join(ROOT, '.tools', 'k8s-schemas', 'v1.33.13');
+const SCHEMAS = join(ROOT, '.tools', 'k8s-schemas', PINS.kubernetes);
 const helm = which('helm');
 const kubeconform = which('kubeconform');
 const valueFiles = ['', ...readdirSync(join(CHART, 'ci')).map((f) => join(CHART, 'ci', f))];

@@ -30,3 +30,14 @@ test('cli run: bad flags are exit 2 before anything starts', async () => {
   assert.equal(await code(['run', '--bogus-flag']), 2);
   assert.equal(await code(['frobnicate']), 2);
 });
+
+test('pins: one place (tools/versions.json); clusters/images.yaml names the same kind release', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { PINS } = await import('../../src/version.js');
+  const images = readFileSync(new URL('../../../clusters/images.yaml', import.meta.url), 'utf8');
+  assert.match(images, new RegExp(`^kind: ${PINS.kind.replace(/\./g, '\\.')}$`, 'm'));
+  for (const f of ['tools/scripts/setup.sh', 'tools/ci/install-kube-tools.sh', 'tools/scripts/build-k6-image.sh', 'tools/scripts/test-kind.sh', 'tools/src/deps.js', 'tools/src/targets/kube/k6-job.js']) {
+    const text = readFileSync(new URL(`../../../${f}`, import.meta.url), 'utf8');
+    for (const [name, v] of Object.entries(PINS)) if (!name.startsWith('$')) assert.ok(!text.includes(v.replace(/^v/, '')) || name === 'traefik', `${f} writes ${name} ${v} itself: read it from tools/versions.json`);
+  }
+});

@@ -8,9 +8,10 @@ import { ROOT } from '../../deps.js';
 import { InfraError } from '../../errors.js';
 import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { NAMESPACE } from './context.js';
+import { PINS } from '../../version.js';
 import { runCommand } from './exec.js';
 
-export const K6_IMAGE = process.env.TAILGATE_K6_IMAGE || 'grafana/k6:1.8.1';
+export const K6_IMAGE = process.env.TAILGATE_K6_IMAGE || `grafana/k6:${PINS.k6.replace(/^v/, '')}`;
 const JOB = 'tailgate-k6';
 
 export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
