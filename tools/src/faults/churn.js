@@ -2,6 +2,10 @@
 // 4 <-> 2 every 10 s). Scale-down deletes pods gracefully, as `kubectl scale` does.
 import { parseDuration } from '../config/units.js';
 
+export function kubeCommand(f, kubectl) {
+  return { every: f.every, argv: kubectl('scale', 'deployment/backend', `--replicas=<${f.between.join('|')}>`) };
+}
+
 export async function run(f, { pods, pause, signal }) {
   const every = parseDuration(f.every);
   const [a, b] = f.between;

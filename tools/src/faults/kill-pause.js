@@ -3,6 +3,10 @@
 // delete pod); the replacement starts at once, as a ReplicaSet would.
 import { parseDuration } from '../config/units.js';
 
+export function kubeCommand(f, kubectl) {
+  return { every: f.pause ?? '500ms', argv: kubectl('delete', 'pod', '<random backend pod>', '--wait=false') };
+}
+
 export async function run(f, { pods, pause, signal }) {
   const gap = parseDuration(f.pause ?? '500ms');
   const replaceAfter = parseDuration(f.replaceAfter ?? '0s');

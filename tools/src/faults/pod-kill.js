@@ -2,6 +2,10 @@
 // like a ReplicaSet noticing the loss (the AKS report's pod deletions, abruptly).
 import { parseDuration } from '../config/units.js';
 
+export function kubeCommand(f, kubectl) {
+  return { every: f.every, argv: kubectl('delete', 'pod', '<random backend pod>', '--grace-period=0', '--force') };
+}
+
 export async function run(f, { pods, pause, signal }) {
   const every = parseDuration(f.every);
   const replaceAfter = parseDuration(f.replaceAfter ?? '1s');

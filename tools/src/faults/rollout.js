@@ -2,6 +2,10 @@
 // maxUnavailable old ones ahead of the new (Shopify's report: deploys under load).
 import { parseDuration } from '../config/units.js';
 
+export function kubeCommand(f, kubectl) {
+  return { every: f.every ?? 'once', argv: kubectl('rollout', 'restart', 'deployment/backend') };
+}
+
 export async function run(f, { pods, pause, signal }) {
   const surge = f.maxSurge ?? 1;
   const unavailable = f.maxUnavailable ?? 0;

@@ -7,7 +7,14 @@ import * as killPause from './kill-pause.js';
 import * as podKill from './pod-kill.js';
 import * as rollout from './rollout.js';
 
-const FAULTS = { 'pod-kill': podKill, churn, rollout, 'kill-pause': killPause };
+// Each fault module exports run(f, {pods, events, signal, pause}) and kubeCommand(f,
+// kubectl) — what one action looks like on a cluster, for the dry run.
+export const FAULTS = Object.freeze({ 'pod-kill': podKill, churn, rollout, 'kill-pause': killPause });
+
+export function faultModule(type) {
+  if (!Object.hasOwn(FAULTS, type)) throw new Error(`unknown fault type ${JSON.stringify(type)}; known: ${Object.keys(FAULTS).join(', ')}`);
+  return FAULTS[type];
+}
 
 /** Starts every fault of a scenario after `offsetMs`; returns stop() -> Promise. */
 export function startFaults(faults, { pods, events, offsetMs = 0 }) {
@@ -18,7 +25,7 @@ export function startFaults(faults, { pods, events, offsetMs = 0 }) {
     if (signal.aborted) return;
     events.emit('fault-start', { fault: f.type });
     try {
-      await FAULTS[f.type].run(f, { pods, events, signal, pause: (ms) => pause(ms, signal) });
+      await faultModule(f.type).run(f, { pods, events, signal, pause: (ms) => pause(ms, signal) });
     } catch (err) {
       if (!signal.aborted) events.emit('fault-error', { fault: f.type, error: err.message });
       throw err;

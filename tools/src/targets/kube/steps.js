@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { ROOT } from '../../deps.js';
 import { InputError } from '../../errors.js';
-import { k6Budget } from '../../run/k6.js';
+import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
+import { faultModule } from '../../faults/schedule.js';
 import { K6_IMAGE } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
@@ -48,6 +49,10 @@ export function planSteps(plan, ctx) {
       for (const cell of tcells) {
         const s = cell.scenario;
         add({ title: `${cell.id}: backend replicas = ${s.replicas}`, argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`) });
+        // A rollout fault means the same surge/unavailability as on the local target.
+        const rollout = s.faults.find((f) => f.type === 'rollout');
+        const strategy = { maxSurge: rollout?.maxSurge ?? 1, maxUnavailable: rollout?.maxUnavailable ?? 0 };
+        add({ title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`, argv: kubectl('-n', NAMESPACE, 'patch', 'deployment/backend', '--type=merge', '-p', JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate: strategy } } })) });
         add({ timeoutMs: 320_000, title: `${cell.id}: wait for the backend rollout`, argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s') });
         add({ kind: 'preflight', timeoutMs: 90_000, title: `${cell.id}: wait until the ingress routes to the backend`, argv: ['tailgate-internal', 'wait-http', `${ctx.url}/healthz`, 'bench.local', '60s'], builtin: 'waitHttp', url: `${ctx.url}/healthz`, host: 'bench.local' });
         const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
@@ -73,26 +78,22 @@ function offlineBackend(ctx) {
   return ['--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never', '--set', 'image.command={/usr/sbin/nginx,-g,daemon off;,-c,/etc/tailgate/nginx.conf}'];
 }
 
+// The dry run shows the very command run/k6.js executes (same builder), with the
+// results folder and the script path written relative.
 function k6Argv(cell) {
-  return ['k6', 'run', '--quiet', '--no-usage-report', '--out', `json=results/<run>/${cell.id}/k6.json.gz`, rel(join(ROOT, 'k6', 'scenarios', `${cell.scenario.script}.js`))];
+  const cellDir = `results/<run>/${cell.id}`;
+  return ['k6', ...k6Args(cell.scenario, cellDir).map((a) => (a.startsWith(ROOT) ? rel(a) : a))];
 }
 
 function k6EnvShown(cell, url) {
-  const s = cell.scenario;
-  const env = { TG_TARGET_URL: url, TG_HOST: 'bench.local', TG_PAYLOAD: s.payload, TG_DURATION: s.duration, TG_WARMUP: s.warmup };
-  if (s.rate) env.TG_RATE = String(s.rate);
-  return env;
+  return k6Env(cell.scenario, { url, host: 'bench.local', summary: `results/<run>/${cell.id}/k6-summary.json` });
 }
 
 // Faults are driven live (random pods, on a clock); the dry run shows the kubectl
-// command each action uses so a user can reproduce one by hand.
+// command each action uses so a user can reproduce one by hand — from the fault's own
+// module, so a new fault type cannot be shown as another.
 function faultCommands(cell, kubectl) {
-  return cell.scenario.faults.map((f) => {
-    if (f.type === 'pod-kill') return { every: f.every, argv: kubectl('-n', NAMESPACE, 'delete', 'pod', '<random backend pod>', '--grace-period=0', '--force') };
-    if (f.type === 'churn') return { every: f.every, argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=<${f.between.join('|')}>`) };
-    if (f.type === 'rollout') return { every: f.every ?? 'once', argv: kubectl('-n', NAMESPACE, 'rollout', 'restart', 'deployment/backend') };
-    return { every: f.pause ?? '500ms', argv: kubectl('-n', NAMESPACE, 'delete', 'pod', '<random backend pod>', '--wait=false') };
-  });
+  return cell.scenario.faults.map((f) => faultModule(f.type).kubeCommand(f, (...args) => kubectl('-n', NAMESPACE, ...args)));
 }
 
 function groupBy(xs, key) {
