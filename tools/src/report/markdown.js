@@ -88,19 +88,22 @@ function notes(cells) {
   return lines.length ? `\n${lines.join('\n')}\n` : '';
 }
 
-// Mermaid xychart-beta renders natively on GitHub: no image host needed.
+// Mermaid xychart-beta renders natively on GitHub: no image host needed. One bar
+// series, base and head of each cell side by side, the y-axis from 0 so a bar's height
+// is its value (a +46% change looks like +46%, not like several times).
 function chart(cells) {
   const withData = cells.filter((c) => metric(c, 'p99')?.head !== undefined).slice(0, 12);
   if (!withData.length) return '';
-  const labels = withData.map((_, i) => `"${i + 1}"`).join(', ');
-  const base = withData.map((c) => round(metric(c, 'p99').base)).join(', ');
-  const head = withData.map((c) => round(metric(c, 'p99').head)).join(', ');
+  const labels = withData.flatMap((_, i) => [`"${i + 1} base"`, `"${i + 1} head"`]).join(', ');
+  const values = withData.flatMap((c) => [round(metric(c, 'p99').base), round(metric(c, 'p99').head)]);
+  const top = Math.max(...values) * 1.1;
   const legend = withData.map((c, i) => `${i + 1} = ${code(c.cell)}`).join(' · ');
-  return ['<details><summary>p99 by cell: base (bars) vs head (line)</summary>', '', '```mermaid', 'xychart-beta', '  title "p99 latency (ms)"', `  x-axis [${labels}]`, '  y-axis "ms"', `  bar [${base}]`, `  line [${head}]`, '```', '', legend, '', '</details>'].join('\n');
+  return ['<details><summary>p99 by cell, base and head (ms)</summary>', '', '```mermaid', 'xychart-beta', '  title "p99 latency (ms)"', `  x-axis [${labels}]`, `  y-axis "ms" 0 --> ${Number(top.toPrecision(3))}`, `  bar [${values.join(', ')}]`, '```', '', legend, '', '</details>'].join('\n');
 }
 
 function details(cells) {
-  const blocks = cells.filter((c) => c.metrics?.length).map((c) => {
+  // Only cells that are not plainly green get their numbers folded out.
+  const blocks = cells.filter((c) => c.metrics?.length && (c.verdict !== 'pass' || c.warnings?.length)).map((c) => {
     const level = Math.round(100 * (c.metrics.find((m) => m.intervalLevel)?.intervalLevel ?? 0.9));
     const rows = [`| metric | base | head | ratio (${level}% interval) | p (adjusted for the PR) | status |`, '|---|--:|--:|--:|--:|---|'];
     const sig = (x) => (x === undefined || x === null ? '–' : Number(x.toPrecision(3)));
