@@ -4,10 +4,21 @@ import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
 
 const BOT = 'github-actions[bot]';
 
-/** The open PR whose head is this commit; never a number from the artifact. */
-export async function findPullRequest(github, { owner, repo, headSha }) {
+/**
+ * The open PR of this repository whose head is this commit; never a number from the
+ * artifact. A commit that exists only in a fork is unknown to the base repository's
+ * commit→PR index (the call returns []), so the run's head repository owner and branch
+ * find it instead (pulls.list with head "owner:branch"). Either way the PR must target
+ * this repository and its head must be exactly the run's head SHA: a fork cannot aim
+ * the comment at another PR.
+ */
+export async function findPullRequest(github, { owner, repo, headSha, headOwner = null, headBranch = null }) {
+  const ours = (pr) => pr.state === 'open' && pr.head?.sha === headSha && (!pr.base?.repo || pr.base.repo.full_name === `${owner}/${repo}`);
   const { data } = await github.rest.repos.listPullRequestsAssociatedWithCommit({ owner, repo, commit_sha: headSha });
-  return data.find((pr) => pr.state === 'open' && pr.head.sha === headSha) ?? null;
+  const direct = data.find(ours);
+  if (direct || !headOwner || !headBranch) return direct ?? null;
+  const pulls = await github.paginate(github.rest.pulls.list, { owner, repo, state: 'open', head: `${headOwner}:${headBranch}`, per_page: 100 });
+  return pulls.find(ours) ?? null;
 }
 
 /** Updates tailgate's own comment (marker + author) or creates it. Returns {action, id}. */

@@ -57,7 +57,7 @@ test('artifact: hostile payloads are rejected with the reason', () => {
   rejects({ 'comment.md': `${MARKER}\n[x][1]\n\n[1]: https://evil.example`, 'meta.json': goodMeta }, /reference-style links/);
 });
 
-function fakeGitHub({ comments = [], pulls = [] } = {}) {
+function fakeGitHub({ comments = [], pulls = [], forkPulls = [] } = {}) {
   const calls = [];
   let nextId = 1000;
   const gh = {
@@ -66,6 +66,8 @@ function fakeGitHub({ comments = [], pulls = [] } = {}) {
     paginate: async (fn, args) => (await fn(args)).data,
     rest: {
       repos: { listPullRequestsAssociatedWithCommit: async (a) => (calls.push(['listPRs', a.commit_sha]), { data: pulls }) },
+      // pulls.list filtered by head "owner:branch", as GitHub does.
+      pulls: { list: async (a) => (calls.push(['pulls', a.head]), { data: forkPulls.filter((p) => `${p.head.repo.owner.login}:${p.head.ref}` === a.head) }) },
       issues: {
         listComments: async (a) => (calls.push(['list', a.issue_number]), { data: comments.filter((c) => c.issue === a.issue_number) }),
         createComment: async (a) => {
@@ -114,6 +116,23 @@ test('publish: the PR comes from the head SHA through the API, open and matching
   const gh = fakeGitHub({ pulls: [{ number: 3, state: 'closed', head: { sha: 'abc' } }, { number: 9, state: 'open', head: { sha: 'other' } }, { number: 12, state: 'open', head: { sha: 'abc' } }] });
   assert.equal((await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'abc' })).number, 12);
   assert.equal(await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'zzz' }), null);
+});
+
+test('publish: a fork PR (commit unknown to the base repository) gets its comment; a spoofed one does not', async () => {
+  const base = { repo: { full_name: 'o/r' } };
+  const forkPr = { number: 21, state: 'open', head: { sha: 'f00', ref: 'feature', repo: { owner: { login: 'contrib' } } }, base };
+  // Same branch name and owner, but the PR targets another repository, or its head moved on.
+  const otherBase = { number: 22, state: 'open', head: { sha: 'f00', ref: 'feature', repo: { owner: { login: 'contrib' } } }, base: { repo: { full_name: 'else/where' } } };
+  const moved = { number: 23, state: 'open', head: { sha: 'newer', ref: 'moved', repo: { owner: { login: 'contrib' } } }, base };
+  const gh = fakeGitHub({ pulls: [], forkPulls: [otherBase, forkPr, moved] });
+  assert.equal((await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'feature' })).number, 21);
+  assert.equal(await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'moved' }), null, 'head SHA must match the run');
+  const spoof = fakeGitHub({ pulls: [], forkPulls: [otherBase] });
+  assert.equal(await findPullRequest(spoof, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'feature' }), null, 'a PR against another repository');
+  const logs = [];
+  const core = { info: (m) => logs.push(m), notice: (m) => logs.push(m) };
+  const r = await publishFromWorkflowRun({ github: gh, context: { repo: { owner: 'o', repo: 'r' } }, core, env: { ARTIFACT_DIR: artifact({ 'comment.md': goodBody, 'meta.json': goodMeta }), HEAD_SHA: 'f00', HEAD_OWNER: 'contrib', HEAD_BRANCH: 'feature', GITHUB_SERVER_URL: 'https://github.com' } });
+  assert.deepEqual([r.action, r.pr], ['created', 21]);
 });
 
 test('publish: the workflow entry point validates, finds the PR and upserts', async () => {

@@ -84,8 +84,12 @@ test('workflows: the commenter never checks out or runs PR code and gets the PR 
   assert.deepEqual(Object.keys(doc.on), ['workflow_run']);
   const checkout = steps(doc).find((s) => String(s.uses).startsWith('actions/checkout'));
   assert.equal(checkout.with.ref, '${{ github.event.repository.default_branch }}');
-  assert.ok(!/head_branch|head\.ref|pull_request\.number/.test(text));
+  // The head branch names the fork PR for an API lookup only (env of the script step):
+  // never a ref to check out or text in a command.
   const script = steps(doc).find((s) => String(s.uses).startsWith('actions/github-script'));
+  const elsewhere = text.replace(`HEAD_BRANCH: \${{ github.event.workflow_run.head_branch }}`, '');
+  assert.ok(!/head_branch|head\.ref|pull_request\.number/.test(elsewhere));
+  assert.equal(script.env.HEAD_BRANCH, '${{ github.event.workflow_run.head_branch }}');
   assert.match(script.with.script, /publishFromWorkflowRun/);
   assert.ok(script.with.script.split('\n').filter(Boolean).length <= 3, 'no logic inline');
   assert.equal(script.env.HEAD_SHA, '${{ github.event.workflow_run.head_sha }}');
