@@ -45,6 +45,20 @@ test('workflows: every uses: is pinned to a full commit SHA with a version comme
   }
 });
 
+test('workflows: every action at its recorded release (tag -> SHA checked upstream), on node24, jobs on the current Node LTS', () => {
+  const pins = JSON.parse(readFileSync(join(ROOT, 'tools', 'ci', 'action-pins.json'), 'utf8'));
+  for (const [f, { text }] of Object.entries(wf)) {
+    for (const m of text.matchAll(/uses:\s*([\w.-]+\/[\w.-]+)@([0-9a-f]{40})\s*#\s*(v[\d.]+)/gm)) {
+      const pin = pins[m[1]];
+      assert.ok(pin, `${f}: ${m[1]} is not in tools/ci/action-pins.json (record its tag, SHA and runs.using there)`);
+      assert.equal(m[2], pin.sha, `${f}: ${m[1]} SHA differs from the recorded ${pin.version}`);
+      assert.equal(m[3], pin.version, `${f}: ${m[1]} comment says ${m[3]}, the SHA is ${pin.version}`);
+      assert.ok(['node24', 'composite', 'docker'].includes(pin.using), `${m[1]} runs on ${pin.using}`);
+    }
+    for (const m of text.matchAll(/node-version:\s*(\S+)/g)) assert.equal(m[1], '24', `${f}: node-version ${m[1]}; jobs run on the current LTS (24)`);
+  }
+});
+
 test('workflows: no ${{ }} of event data or inputs inside run: or script:', () => {
   for (const [f, { doc }] of Object.entries(wf)) {
     for (const s of steps(doc)) {
