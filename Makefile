@@ -3,10 +3,15 @@ SHELL := /bin/bash
 TAILGATE := node tools/bin/tailgate.js
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 
-.PHONY: setup test test-unit test-kind bench perf doctor clean
+.PHONY: setup setup-bench test test-unit test-kind bench perf doctor clean
 
+# Set-up in layers: `bench` needs OS packages, k6 and npm dependencies only; the tests
+# add linters, helm, kubeconform and schemas (tools/scripts/setup.sh).
 setup:
-	@tools/scripts/setup.sh
+	@tools/scripts/setup.sh test
+
+setup-bench:
+	@tools/scripts/setup.sh bench
 
 test: setup
 	node --test --test-concurrency=1 --test-reporter=spec tools/test/unit/ tools/test/integration/
@@ -21,10 +26,10 @@ test-kind: setup
 	tools/scripts/test-kind.sh
 
 # The main job on the embedded default: the `local` matrix of bench.yaml.
-bench: setup
+bench: setup-bench
 	$(TAILGATE) run --matrix local
 
-perf: setup
+perf: setup-bench
 	node tools/perf/run.js
 
 doctor:

@@ -11,7 +11,7 @@ base_dir=$(cd "${BASE_DIR:?checkout of the base commit}" && pwd)
 out=$(mkdir -p "${OUT:-results}" && cd "${OUT:-results}" && pwd)
 reps=${REPETITIONS:-3}
 first=${FIRST_PAIR:-1}
-(cd "$base_dir" && tools/scripts/setup.sh >/dev/null)
+(cd "$base_dir" && tools/scripts/setup.sh bench >/dev/null)
 side() { # base|head pair
   local dir=$head_dir
   [ "$1" = base ] && dir=$base_dir

@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Idempotent set-up for `make test` and `make bench` on a fresh Debian/Ubuntu machine:
-# OS packages for the local target and charts, a pinned k6, npm dependencies.
+# Idempotent set-up in layers, on a fresh Debian/Ubuntu machine:
+#   setup.sh bench   what `make bench` needs: OS packages, the pinned k6, npm dependencies
+#   setup.sh         (or `test`) adds what only the tests use: workflow linters, helm and
+#                    kubeconform with the Kubernetes schemas (chart tests), zizmor
+# Each step says how long it took; a warm re-run is a few dpkg/stat checks.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+LAYER=${1:-test}
+case "$LAYER" in bench|test) ;; *) echo "setup: layer must be bench or test, got '$LAYER'" >&2; exit 2 ;; esac
 
 # shellcheck source=pin.sh
 source tools/scripts/pin.sh
@@ -11,7 +16,13 @@ APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox ipr
 LOCAL_BIN="$PWD/.tools/bin"
 mkdir -p "$LOCAL_BIN"
 
-step() { printf '==> %s\n' "$*"; }
+step_started=$(date +%s%N)
+step() { # prints the previous step's time, then the new step
+  local now; now=$(date +%s%N)
+  printf '==> %s\n' "$*"
+  STEP_MS=$(( (now - step_started) / 1000000 )); step_started=$now
+  [ "${SETUP_TIMES:-1}" = 0 ] || [ "$STEP_MS" -lt 1000 ] || printf '    (previous step: %d.%d s)\n' $((STEP_MS / 1000)) $((STEP_MS % 1000 / 100))
+}
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -41,6 +52,18 @@ else
   GOBIN="$LOCAL_BIN" GOFLAGS=-mod=mod go install "go.k6.io/k6@${K6_VERSION}"
   have_k6 "$LOCAL_BIN/k6" || { echo "setup: built k6 does not report ${K6_VERSION}" >&2; exit 4; }
 fi
+
+npm_deps() {
+  stamp=node_modules/.tailgate-lock-stamp
+  if [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then
+    step "npm dependencies up to date"
+  else
+    step "npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+    cp package-lock.json "$stamp"
+  fi
+}
+if [ "$LAYER" = bench ]; then npm_deps; step "bench layer ready"; exit 0; fi
 
 # Test-only tools: workflow linters and helm (chart lint/template), pinned.
 ACTIONLINT_VERSION=$(pin actionlint)
@@ -82,11 +105,5 @@ else
   ln -sf ../venv/bin/zizmor "$LOCAL_BIN/zizmor"
 fi
 
-stamp=node_modules/.tailgate-lock-stamp
-if [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then
-  step "npm dependencies up to date"
-else
-  step "npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
-  cp package-lock.json "$stamp"
-fi
+npm_deps
+step "test layer ready"
