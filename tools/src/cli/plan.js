@@ -1,5 +1,6 @@
 import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
+import { describeCost } from '../plan/cost.js';
 import { configOption, list } from './options.js';
 
 export const summary = 'Print the cells a matrix expands to (JSON with --json, for workflow matrices)';
@@ -28,4 +29,5 @@ export function run(opts) {
     return;
   }
   for (const c of plan.cells) console.log(`${String(c.index + 1).padStart(3)}  ${c.target}  ${c.id}`);
+  console.log(`\nEstimate: ${describeCost(plan)}`);
 }

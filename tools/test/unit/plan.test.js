@@ -41,3 +41,16 @@ test('pins: one place (tools/versions.json); clusters/images.yaml names the same
     for (const [name, v] of Object.entries(PINS)) if (!name.startsWith('$')) assert.ok(!text.includes(v.replace(/^v/, '')) || name === 'traefik', `${f} writes ${name} ${v} itself: read it from tools/versions.json`);
   }
 });
+
+test('plan: a cost estimate per matrix (jobs, longest job, runner-minutes)', async () => {
+  const { loadBench } = await import('../../src/config/load.js');
+  const { planMatrix } = await import('../../src/plan/plan.js');
+  const { estimateCost } = await import('../../src/plan/cost.js');
+  const cfg = loadBench(new URL('../../../bench.yaml', import.meta.url).pathname);
+  const local = estimateCost(planMatrix(cfg, 'local'));
+  assert.equal(local.jobs, 1);
+  assert.ok(local.longestJobS > 12 * 22 && local.longestJobS < 12 * 30, `${local.longestJobS}`);
+  const pr = estimateCost(planMatrix(cfg, 'pr'));
+  assert.equal(pr.jobs, 4, 'one job per cell, repetitions inside it');
+  assert.ok(pr.runnerMinutes > pr.longestJobS / 60, 'runner-minutes add up every job');
+});
