@@ -129,6 +129,7 @@ function latencyDecision(owner, ev, noise, rule, gate) {
     design: ev.design, n: ev.n, df: Number.isFinite(df) ? round(df, 2) : null, varSource,
     ratio: round(Math.exp(ev.estimate), 4), ratioLow: round(Math.exp(ev.estimate - crit * se), 4), ratioHigh: round(Math.exp(ev.estimate + crit * se), 4),
     intervalLevel: round(1 - 2 * alpha, 4),
+    se,
     pWorse: tSf(t, df), pBetter: tSf(-t, df),
     minP: 0, // a continuous test can always reach any p
   };
@@ -179,6 +180,14 @@ function decide(tests, alpha, second) {
     adjust(side, key, `adjP${dir}`);
     for (const t of tests) t[`family${dir}`] = inFamily(t, dir) ? family.length : side.length;
   }
+  // What this noise lets the gate see: the ratio caught 80% of the time at the family's
+  // level (Bonferroni's first step, one look — a conservative guide), and how many runs
+  // per side would see ×1.5.
+  for (const t of tests.filter((x) => x.kind === 'latency' && x.se && inFamily(x, 'Worse'))) {
+    const m = Math.max(1, t.familyWorse);
+    const need = normalQuantile(1 - alpha / m) + normalQuantile(0.8);
+    t.detectable = { ratio80: round(Math.exp(need * t.se), 3), runsFor1_5: Math.ceil(t.n * ((need * t.se) / Math.log(1.5)) ** 2) };
+  }
   for (const t of tests) {
     if (t.status === 'missing') continue;
     // A confirmation must replicate: the fresh runs alone show a change worth a red PR
@@ -218,7 +227,7 @@ function finish(p, tests, gate) {
 }
 
 function publicTest(t) {
-  const { owner, kind, minP, pWorse, pBetter, adjPWorse, adjPBetter, familyWorse, familyBetter, overallP, second, ...rest } = t;
+  const { owner, kind, minP, se, pWorse, pBetter, adjPWorse, adjPBetter, familyWorse, familyBetter, overallP, second, ...rest } = t;
   const out = { ...rest, p: fmtP(pWorse), adjustedP: fmtP(adjPWorse), family: familyWorse, pBetter: fmtP(pBetter), adjustedPBetter: fmtP(adjPBetter) };
   if (second) out.confirmation = { runs: second.n, ratio: second.ratio, p: fmtP(second.pWorse), combinedP: fmtP(overallP) };
   return out;

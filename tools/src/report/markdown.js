@@ -85,7 +85,19 @@ function notes(cells) {
     if (c.fix) lines.push(`  - record one: ${code(c.fix)}`);
   }
   if (cells.some((c) => c.head?.p99_99Reliable === false)) lines.push('', '⁽*⁾ fewer than 10 samples beyond p99.99: shown, never gated on alone.');
+  const s = sensitivity(cells);
+  if (s) lines.push('', s);
   return lines.length ? `\n${lines.join('\n')}\n` : '';
+}
+
+// A green gate is only as good as what it could have seen: say so when the noise
+// hides changes a user would care about.
+function sensitivity(cells) {
+  const seen = cells.map((c) => ({ c, d: metric(c, 'p99')?.detectable })).filter((x) => x.d);
+  if (!seen.length) return '';
+  const worst = seen.reduce((a, b) => (b.d.ratio80 > a.d.ratio80 ? b : a));
+  if (worst.d.ratio80 <= 1.5) return '';
+  return `_Sensitivity: with this run-to-run noise a p99 change of about ×${Number(worst.d.ratio80.toPrecision(2))} would be caught 80% of the time (${code(worst.c.cell)}, the noisiest cell); ×1.5 needs about ${worst.d.runsFor1_5} runs per side (repetitions), or confirmation rounds._`;
 }
 
 // Mermaid xychart-beta renders natively on GitHub: no image host needed. One bar
