@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PINS } from '../../src/version.js';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { loadBench } from '../../src/config/load.js';
 import { which } from '../../src/deps.js';
 
@@ -79,5 +79,52 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
   for (const name of readdirSync(join(ROOT, 'charts', 'controllers')).filter((n) => !n.includes('.'))) {
     const entry = parse(readFileSync(join(ROOT, 'charts', 'controllers', name, 'controller.yaml'), 'utf8'));
     assert.ok(Array.isArray(entry.verified), `${name}: controller.yaml records which keys were verified`);
+  }
+});
+
+// The upstream Traefik chart at the pinned version (served by the Go module proxy),
+// rendered with the catalog's values and every overlay, as `helm upgrade` would.
+const traefikEntry = parse(readFileSync(join(ROOT, 'charts', 'controllers', 'traefik', 'controller.yaml'), 'utf8'));
+function upstreamChart(up) {
+  const r = spawnSync('go', ['mod', 'download', '-json', `${up.goModule}@${up.version}`], { encoding: 'utf8', cwd: '/tmp', env: { ...process.env, GOFLAGS: '-mod=mod' } });
+  return r.status === 0 ? join(JSON.parse(r.stdout).Dir, up.path) : null;
+}
+
+test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: ClusterIP, hostPort 80, upgradable on one node, image pinned', () => {
+  const dir = upstreamChart(traefikEntry.upstream);
+  assert.ok(dir, 'the chart comes from the Go module proxy (go mod download)');
+  assert.match(readFileSync(join(dir, 'Chart.yaml'), 'utf8'), new RegExp(`^version: ${traefikEntry.chart.version}$`, 'm'));
+  const base = join(ROOT, 'charts', 'controllers', 'traefik');
+  for (const overlay of [null, ...readdirSync(join(base, 'overlays')).map((f) => join(base, 'overlays', f))]) {
+    const args = ['template', 'traefik', dir, '--kube-version', PINS.kubernetes, '-n', 'tailgate-ingress', '-f', join(base, 'values.yaml'), ...(overlay ? ['-f', overlay] : [])];
+    const out = spawnSync(helm, args, { encoding: 'utf8' });
+    assert.equal(out.status, 0, out.stderr);
+    const docs = out.stdout.split(/^---$/m).map((d) => parse(d)).filter((d) => d?.kind);
+    const dep = docs.find((d) => d.kind === 'Deployment');
+    const svc = docs.find((d) => d.kind === 'Service');
+    assert.equal(svc.spec.type, 'ClusterIP', 'kind gives no LoadBalancer IP');
+    assert.deepEqual(dep.spec.strategy.rollingUpdate, { maxUnavailable: 1, maxSurge: 0 }, 'a new pod can take hostPort 80 on the only ingress node');
+    const c = dep.spec.template.spec.containers[0];
+    assert.match(c.image, new RegExp(`:${PINS.traefik}$`));
+    assert.ok(c.ports.some((p) => p.hostPort === 80), 'listens on hostPort 80');
+    if (overlay) assert.deepEqual(dep.spec.template.spec.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
+    // The API server drops null fields (annotations: null) that kubeconform's strict
+    // schemas refuse: validate what the server would store.
+    const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
+    assert.equal(v.status, 0, v.stdout + v.stderr);
+  }
+});
+
+function dropNulls(x) {
+  if (Array.isArray(x)) return x.map(dropNulls);
+  if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
+  return x;
+}
+
+test('clusters: every kind topology lets kubelets accept net.core.somaxconn (no SysctlForbidden)', () => {
+  for (const f of ['single', 'affinity', 'anti-affinity']) {
+    const doc = parse(readFileSync(join(ROOT, 'clusters', `${f}.yaml`), 'utf8'));
+    const kubelet = doc.kubeadmConfigPatches.map((p) => parse(p)).find((p) => p.kind === 'KubeletConfiguration');
+    assert.ok(kubelet.allowedUnsafeSysctls.includes('net.core.somaxconn'), f);
   }
 });
