@@ -74,11 +74,18 @@ test('kind: a chart that cannot be installed is an infra error naming the helm c
   assert.ok(r.calls.some((c) => c.startsWith('kind delete cluster --name tailgate-')), 'teardown ran');
 });
 
-test('kind: a controller that never gets Ready times out with a clear message', async () => {
-  const r = await runWithFakes('kubectl * wait --for=condition=Ready*', { message: 'error: timed out waiting for the condition on pods/ingress-nginx-controller-abc' });
-  assert.equal(r.exit, 4);
-  assert.match(r.out, /step failed: wait until ingress-nginx is Ready/);
-  assert.match(r.out, /timed out waiting for the condition/);
+test('kind: a controller that never gets Ready times out with a clear message and the reason from its events', async () => {
+  process.env.FAKE_EVENTS = '2m  Warning  SysctlForbidden  pod/ingress-nginx-controller-abc  forbidden sysctl: "net.core.somaxconn" not allowlisted';
+  try {
+    const r = await runWithFakes('kubectl * wait --for=condition=Ready*', { message: 'error: timed out waiting for the condition on pods/ingress-nginx-controller-abc' });
+    assert.equal(r.exit, 4);
+    assert.match(r.out, /step failed: wait until ingress-nginx is Ready/);
+    assert.match(r.out, /timed out waiting for the condition/);
+    assert.match(r.out, /why \(kubectl .*get events --field-selector type=Warning/);
+    assert.match(r.out, /SysctlForbidden/);
+  } finally {
+    delete process.env.FAKE_EVENTS;
+  }
 });
 
 test('kind: kind missing from PATH says so (exit 127 meaning) and still exits 4', async () => {

@@ -50,12 +50,16 @@ export async function runStep(step, { signal, log = () => {} } = {}) {
     if (last.code === 0 || (step.okIfOutput && step.okIfOutput.test(last.output))) return last;
     if (signal?.aborted) break;
   }
-  throw stepError(step, last);
+  // Pods that never became Ready say why in their events (hostPort taken,
+  // SysctlForbidden, image missing): read them before the error is raised.
+  const why = step.diagnose && !signal?.aborted ? await runCommand(step.diagnose, { timeoutMs: 20_000 }) : null;
+  throw stepError(step, last, why);
 }
 
-export function stepError(step, { code, output }) {
+export function stepError(step, { code, output }, why = null) {
   const meaning = MEANING[code] ?? `exit code ${code}`;
+  const diagnosis = why?.output.trim() ? [`why (${commandLine(step.diagnose)}):`, ...why.output.trim().split('\n').slice(-10).map((l) => `| ${l}`)] : [];
   return new InfraError(`step failed: ${step.title} (${meaning})`, {
-    details: [`command: ${commandLine(step.argv, step.env)}`, ...output.trim().split('\n').slice(-25).map((l) => `| ${l}`)],
+    details: [`command: ${commandLine(step.argv, step.env)}`, ...output.trim().split('\n').slice(-25).map((l) => `| ${l}`), ...diagnosis],
   });
 }

@@ -44,8 +44,9 @@ export function planSteps(plan, ctx) {
       const values = ['-f', rel(cat.values), ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []), ...(overlay ? ['-f', rel(overlay)] : [])];
       const chart = cat.chart;
       const source = ctx.offline ? [rel(cat.offlineChart)] : [chart.name, '--repo', chart.repo, '--version', chart.version];
-      add({ timeoutMs: 360_000, title: `install ${controller} ${ctx.offline ? '(offline chart)' : chart.version} with tuning "${tuning}"`, argv: helm('upgrade', '--install', controller, ...source, '-n', INGRESS_NAMESPACE, '--create-namespace', ...values, '--wait', '--timeout', '5m') });
-      add({ timeoutMs: 320_000, title: `wait until ${controller} is Ready`, argv: kubectl('-n', INGRESS_NAMESPACE, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s') });
+      const diagnose = kubectl('-n', INGRESS_NAMESPACE, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp');
+      add({ timeoutMs: 360_000, title: `install ${controller} ${ctx.offline ? '(offline chart)' : chart.version} with tuning "${tuning}"`, argv: helm('upgrade', '--install', controller, ...source, '-n', INGRESS_NAMESPACE, '--create-namespace', ...values, '--wait', '--timeout', '5m'), diagnose });
+      add({ timeoutMs: 320_000, title: `wait until ${controller} is Ready`, argv: kubectl('-n', INGRESS_NAMESPACE, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s'), diagnose });
       for (const cell of tcells) {
         const s = cell.scenario;
         add({ title: `${cell.id}: backend replicas = ${s.replicas}`, argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`) });
