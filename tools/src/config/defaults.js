@@ -33,7 +33,7 @@ const SCENARIO_DEFAULTS = {
   loadFrom: 'runner',
 };
 
-const LOCAL_CONTROLLER_DEFAULTS = { retries: 'on', updateLag: '0ms', backendDelay: '0ms', backendErrorRate: 0 };
+const LOCAL_CONTROLLER_DEFAULTS = { retries: 'on', updateLag: '0ms', backendDelay: '0ms', proxyDelay: '0ms', backendErrorRate: 0 };
 
 export function applyDefaults(raw) {
   const cfg = structuredClone(raw);

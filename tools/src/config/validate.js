@@ -43,6 +43,10 @@ export function semanticProblems(cfg) {
     m.scenarios.forEach((s, i) => {
       if (!own(cfg.scenarios, s)) add(at('scenarios', i), `unknown scenario "${s}"; defined: ${list(cfg.scenarios)}`);
     });
+    for (const c of m.controllers) {
+      const ctl = own(cfg.controllers, c);
+      if (ctl?.type === 'local' && ctl.proxyDelay && parseDuration(ctl.proxyDelay) > 0 && ctl.variant !== 'nginx-dynamic') add(['controllers', c, 'proxyDelay'], 'only the nginx-dynamic variant can add a proxy delay (it has Lua)');
+    }
     if (m.target !== 'local' && (m.isolation || m.nodeLatency)) add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
     if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns') add(['matrices', mname, 'nodeLatency'], 'needs isolation: netns');
     for (const field of ['controllers', 'tunings', 'scenarios']) {

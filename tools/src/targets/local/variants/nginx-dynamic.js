@@ -3,6 +3,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../../errors.js';
+import { parseDuration } from '../../../config/units.js';
 import { renderTemplate } from '../template.js';
 import { nginxTls } from '../tls.js';
 import { nginxSettings } from '../tuning.js';
@@ -16,12 +17,19 @@ export async function start(ctx) {
   const config = renderTemplate('nginx-dynamic.conf', {
     ...settings, ...nginxTls(ctx.tls), dir: ctx.dir, luaDir: ctx.dir, address: ctx.address, port: ctx.port, controlAddress: ctx.controlAddress, controlPort: ctx.controlPort,
     moreTries: ctx.controller.retries === 'on' ? 2 : 0,
+    proxyDelay: proxyDelay(ctx.controller.proxyDelay),
   });
   // The balancer needs endpoints before the first request: configure, then open.
   const child = await startNginx(ctx, config);
   const post = (endpoints) => postBackends(ctx.controlAddress, ctx.controlPort, endpoints);
   await post(ctx.endpoints);
   return { child, apply: async (endpoints) => (await post(endpoints), { reload: false }) };
+}
+
+// A canary knob: the proxy waits before proxying (ngx.sleep has 1 ms resolution).
+function proxyDelay(delay = '0ms') {
+  const s = parseDuration(delay) / 1000;
+  return s > 0 ? `access_by_lua_block { ngx.sleep(${s.toFixed(3)}) }` : '';
 }
 
 async function postBackends(address, port, endpoints) {
