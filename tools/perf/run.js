@@ -72,11 +72,15 @@ if (only.includes('gate')) {
 
 if (only.includes('concurrent')) {
   figures.concurrent = await concurrentBench({ interleaved: figures.gate?.noise });
-  say('**Concurrent A/B** (base and head data planes live at once in front of the same pods, k6 alternating requests; A/A, same cells and load per side):');
+  const c = figures.concurrent;
+  say('**Concurrent A/B** (base and head data planes live at once in front of the same pods, k6 alternating requests; same cells and load per side; each pair is one run):');
   say('');
-  say('| cell | pairs | sd of log(head/base) p99, concurrent | interleaved (above) | variance ratio |');
+  say('| cell | A/A pairs | sd of log(head/base) p99, concurrent | interleaved (above) | variance ratio |');
   say('|---|--:|--:|--:|--:|');
-  for (const r of figures.concurrent) say(`| ${r.cell} | ${r.pairs} | ${r.sdLogPairRatio} | ${r.interleavedSdLogPairRatio ?? '–'} | ${r.varianceRatio ?? '–'} |`);
+  for (const r of c.noise) say(`| ${r.cell} | ${r.pairs} | ${r.sdLogPairRatio} | ${r.interleavedSdLogPairRatio ?? '–'} | ${r.varianceRatio ?? '–'} |`);
+  say('');
+  say(`- No-op PRs (concurrent pairs) failed: ${c.noop.failed}/${c.noop.prs}; confirmation rounds: ${c.noop.rounds}/${c.noop.prs}.`);
+  say(`- p99 canary (+${c.canary.delay} in the head's proxy only, measured p99 ×${c.canary.p99Ratio}) caught: ${c.canary.caught}/${c.canary.prs}.`);
   say('');
 }
 
