@@ -65,6 +65,9 @@ export function verdictDoc(mode, cells, extra = {}) {
   return { schemaVersion: 1, kind: 'tailgate.verdict', mode, overall, exitCode: exitCodeFor(overall), counts: counts(cells), generatedAt: new Date().toISOString(), ...rest, confirm, cells };
 }
 
+// A harness failure is an infra error; a cell whose evidence is unusable (a k6 runner
+// died or its output is incomplete) is inconclusive.
 function infraCell(c) {
-  return { cell: c.key, verdict: 'infra-error', metrics: [], reasons: c.errors.map((e) => `${e.file}: ${e.message}`) };
+  const verdict = c.errors.every((e) => e.inconclusive === true) ? 'inconclusive' : 'infra-error';
+  return { cell: c.key, verdict, metrics: [], reasons: c.errors.map((e) => `${e.file}: ${e.message}`) };
 }

@@ -31,6 +31,7 @@ const SCENARIO_DEFAULTS = {
   replicas: 2,
   faults: [],
   loadFrom: 'runner',
+  runners: 1,
 };
 
 const LOCAL_CONTROLLER_DEFAULTS = { retries: 'on', updateLag: '0ms', backendDelay: '0ms', proxyDelay: '0ms', backendErrorRate: 0 };

@@ -19,6 +19,7 @@ export function semanticProblems(cfg) {
       if (s[field] === undefined) add(['scenarios', name], `script "${s.script}" needs "${field}"`);
     }
     if (s.maxVus < s.vus) add(['scenarios', name, 'maxVus'], `must be >= vus (${s.vus})`);
+    if (s.runners > 1 && !['steady', 'saturation'].includes(s.script)) add(['scenarios', name, 'runners'], `several runners split an arrival-rate scenario (steady, saturation), not "${s.script}"`);
     if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
     if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
     if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
@@ -55,6 +56,11 @@ export function semanticProblems(cfg) {
         // Two identical entries would run one cell twice into the same folder.
         if (seen.has(x)) add(at(field, i), `duplicate entry "${x}": each ${field.slice(0, -1)} may appear once`);
         seen.add(x);
+      });
+    }
+    if (m.target !== 'local') {
+      m.scenarios.forEach((sname, i) => {
+        if ((own(cfg.scenarios, sname)?.runners ?? 1) > 1) add(at('scenarios', i), `scenario "${sname}" has runners > 1: several k6 runners run on target "local" only for now`);
       });
     }
     tailFeasibility(cfg, mname, m, add);

@@ -11,7 +11,10 @@ import { newHistogram, recordMs, summarize, valueAtMs } from './histogram.js';
 const WINDOW_GRACE_S = 10;
 
 export class Aggregate {
-  constructor() {
+  // graceS: Infinity keeps every window open until the end — for the outputs of several
+  // k6 runners read one after another, whose seconds overlap.
+  constructor({ graceS = WINDOW_GRACE_S } = {}) {
+    this.graceS = graceS;
     this.phases = new Map(); // phase -> {hist, requests, errors}
     this.steps = new Map(); // sweep step -> same
     this.open = new Map(); // epoch second -> Bucket, while samples may still arrive
@@ -57,7 +60,7 @@ export class Aggregate {
 
   advance(sec) {
     this.newestSec = sec;
-    for (const [s, w] of this.open) if (s < sec - WINDOW_GRACE_S) this.close(s, w);
+    for (const [s, w] of this.open) if (s < sec - this.graceS) this.close(s, w);
   }
 
   close(sec, w) {

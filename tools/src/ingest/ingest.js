@@ -9,12 +9,21 @@ import { round } from '../numbers.js';
 
 // side: of a concurrent A/B run, only the requests k6 tagged side=<side> ("a" base,
 // "b" head). Dropped iterations cannot be told apart and count for both sides.
-export async function ingest({ k6Output, events: eventsFile, meta = {}, confidence = 0.95, side = null }) {
-  const agg = new Aggregate();
-  await readK6Output(k6Output, {
-    onRequest: side ? (s) => { if (s.side === side) agg.addRequest(s); } : (s) => agg.addRequest(s),
-    onDropped: (d) => agg.addDropped(d),
-  });
+// k6Output may be a list: the outputs of several k6 runners (execution segments of one
+// scenario) folded into one aggregate — HDR histograms add exactly, so the merged
+// quantiles are those of the union of the samples. Returns the per-file counts in
+// `perFile` for the completeness check.
+export async function ingest({ k6Output, events: eventsFile, meta = {}, confidence = 0.95, side = null, perFile = null }) {
+  const files = Array.isArray(k6Output) ? k6Output : [k6Output];
+  const agg = new Aggregate(files.length > 1 ? { graceS: Infinity } : {});
+  for (const file of files) {
+    let n = 0;
+    await readK6Output(file, {
+      onRequest: side ? (s) => { if (s.side === side) { n++; agg.addRequest(s); } } : (s) => { n++; agg.addRequest(s); },
+      onDropped: (d) => agg.addDropped(d),
+    });
+    perFile?.push({ file, requests: n });
+  }
   const measured = agg.measured();
   const summary = summarize(measured.hist, confidence);
   const timeline = agg.timeline();

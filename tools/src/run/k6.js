@@ -36,17 +36,34 @@ export function k6Budget(scenario) {
   return ms + 45_000;
 }
 
-export function k6Args(scenario, cellDir) {
-  return ['run', '--quiet', '--no-color', '--no-usage-report', '--out', `json=${join(cellDir, 'k6.json.gz')}`, join(ROOT, 'k6', 'scenarios', `${scenario.script}.js`)];
+// Runner i of n (execution segments): k6 splits one scenario so that the runners
+// together deliver exactly the configured rate — the mechanism k6-operator uses.
+export function segmentArgs(segment) {
+  if (!segment || segment.count < 2) return [];
+  const { index: i, count: n } = segment;
+  const frac = (k) => (k === 0 ? '0' : k === n ? '1' : `${k}/${n}`);
+  const sequence = Array.from({ length: n + 1 }, (_, k) => frac(k)).join(',');
+  return ['--execution-segment', `${frac(i)}:${frac(i + 1)}`, '--execution-segment-sequence', sequence];
+}
+
+/** Files of one k6 run in a cell folder; runner i of several gets its own. */
+export function k6Files(cellDir, segment) {
+  const tag = segment && segment.count > 1 ? `-r${segment.index + 1}` : '';
+  return { output: join(cellDir, `k6${tag}.json.gz`), summary: join(cellDir, `k6-summary${tag}.json`), log: join(cellDir, `k6${tag}.log`) };
+}
+
+export function k6Args(scenario, cellDir, segment = null) {
+  return ['run', '--quiet', '--no-color', '--no-usage-report', ...segmentArgs(segment), '--out', `json=${k6Files(cellDir, segment).output}`, join(ROOT, 'k6', 'scenarios', `${scenario.script}.js`)];
 }
 
 /** Resolves {exitCode, startedAt}. Kills k6 (and reports infra error) past the budget. */
-export function runK6(scenario, { cellDir, url, urlB, host, signal }) {
+export function runK6(scenario, { cellDir, url, urlB, host, signal, segment = null }) {
   const k6 = which('k6');
   if (!k6) throw new InfraError('k6 not found: run `make setup` (installs the pinned k6 into .tools/bin)');
-  const log = openSync(join(cellDir, 'k6.log'), 'a');
-  const env = toolEnv({ ...k6Env(scenario, { url, urlB, host, summary: join(cellDir, 'k6-summary.json') }), K6_NO_USAGE_REPORT: 'true' });
-  const args = k6Args(scenario, cellDir);
+  const files = k6Files(cellDir, segment);
+  const log = openSync(files.log, 'a');
+  const env = toolEnv({ ...k6Env(scenario, { url, urlB, host, summary: files.summary }), K6_NO_USAGE_REPORT: 'true' });
+  const args = k6Args(scenario, cellDir, segment);
   const startedAt = Date.now();
   // On bare metal, pin k6 to its own cores (TAILGATE_K6_CPUS=2-3) so the load
   // generator and the system under test do not compete for the same CPUs.
@@ -65,7 +82,7 @@ export function runK6(scenario, { cellDir, url, urlB, host, signal }) {
     child.once('exit', (code, sig) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      resolve({ exitCode: code ?? 128, signal: sig, startedAt, command: `${k6} ${args.join(' ')}` });
+      resolve({ exitCode: code ?? 128, signal: sig, startedAt, endedAt: Date.now(), command: `${k6} ${args.join(' ')}`, ...files });
     });
   });
 }

@@ -9,6 +9,7 @@ import { machineInfo } from '../ingest/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { probe, DEPENDENCIES } from '../deps.js';
 import { cellDir as makeCellDir } from './results-dir.js';
+import { ingestRunners } from './runners.js';
 import { gitSha } from './git.js';
 import { round } from '../numbers.js';
 
@@ -54,7 +55,9 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
         const slo = cell.scenario.slo ?? {};
         meta.slo = { p99Ms: parseDuration(slo.p99 ?? '50ms'), errorRate: slo.errorRate ?? 0.01 };
       }
-      const result = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
+      const result = run.k6.runners
+        ? await ingestRunners(run.k6.runners, { events: run.eventsFile, meta })
+        : await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
       if (run.resources) {
         result.resources = { ...run.resources, cpuPer1kRequests: round(run.resources.cpuSeconds / Math.max(1, result.wholeRun.requests / 1000)) };
       }
@@ -64,7 +67,7 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
     } catch (err) {
       if (!(err instanceof TailgateError)) throw err;
       const infra = err instanceof InfraError;
-      writeJsonAtomic(join(dir, 'cell-error.json'), { kind: 'tailgate.cell-error', cell: cell.id, infra, message: err.message, details: err.details }, { force: true });
+      writeJsonAtomic(join(dir, 'cell-error.json'), { kind: 'tailgate.cell-error', cell: cell.id, infra, ...(err.inconclusive ? { inconclusive: true } : {}), message: err.message, details: err.details }, { force: true });
       outcomes.push({ cell, dir, error: err });
       log(`${prefix}: ${infra ? 'INFRA ERROR' : 'ERROR'}: ${err.message}`);
       for (const d of err.details) log(`    ${d}`);

@@ -52,7 +52,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     onStatus('load');
     const [url, urlB] = planes.map((p) => p.url);
     const load = cell.concurrent ? { ...scenario, rate: scenario.rate * 2 } : scenario;
-    const k6 = await measureWithFaults({ scenario, pods, events, startLoad: () => runK6(load, { cellDir, url, urlB, signal }) });
+    const k6 = await measureWithFaults({ scenario, pods, events, startLoad: () => runK6s(load, { cellDir, url, urlB, signal }) });
     for (const p of planes) await p.endpointController.settle();
     const resources = planes.map((p) => p.sampler?.stop() ?? null);
     const failures = planes.flatMap((p) => p.endpointController.failures);
@@ -72,6 +72,16 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     network?.destroy();
     rmSync(sockDir, { recursive: true, force: true });
   }
+}
+
+// runners > 1: that many k6 processes, each an execution segment of the scenario,
+// started together; the cell's outcome names every runner (run/runner.js merges them).
+async function runK6s(scenario, opts) {
+  const n = scenario.runners ?? 1;
+  if (n < 2) return runK6(scenario, opts);
+  const runs = await Promise.all(Array.from({ length: n }, (_, index) => runK6(scenario, { ...opts, segment: { index, count: n } })));
+  const bad = runs.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
+  return { exitCode: bad?.exitCode ?? runs[0].exitCode, startedAt: Math.min(...runs.map((r) => r.startedAt)), runners: runs };
 }
 
 async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, events, network }) {

@@ -1,0 +1,54 @@
+// Several k6 runners of one cell (execution segments) → one result, or a named reason
+// why not. Never a result built from the survivors: a runner that failed, whose output
+// is missing or truncated, whose own count disagrees with its k6 summary, or that did
+// not run at the same time as the others makes the cell inconclusive, naming it.
+import { existsSync, readFileSync } from 'node:fs';
+import { TailgateError } from '../errors.js';
+import { ingest } from '../ingest/ingest.js';
+
+const OK = new Set([0, 99]);
+
+export class RunnerProblem extends TailgateError {
+  constructor(message, details = []) {
+    super(message, { details });
+    this.inconclusive = true;
+  }
+}
+
+export async function ingestRunners(runners, { events, meta }) {
+  const n = runners.length;
+  const name = (i) => `runner ${i + 1}/${n}`;
+  runners.forEach((r, i) => {
+    if (!OK.has(r.exitCode)) throw new RunnerProblem(`${name(i)} failed: k6 exited with code ${r.exitCode}${r.signal ? ` (${r.signal})` : ''}; see ${r.log}`);
+    if (!existsSync(r.output)) throw new RunnerProblem(`${name(i)} wrote no output (${r.output})`);
+  });
+  // Together in time: every runner's window overlaps the others' by most of the run.
+  const start = Math.max(...runners.map((r) => r.startedAt));
+  const end = Math.min(...runners.map((r) => r.endedAt));
+  const longest = Math.max(...runners.map((r) => r.endedAt - r.startedAt));
+  if (end - start < 0.9 * longest) throw new RunnerProblem(`runners did not run together: their common window is ${Math.max(0, end - start)} ms of ${longest} ms`);
+  const perFile = [];
+  let result;
+  try {
+    result = await ingest({ k6Output: runners.map((r) => r.output), events, meta, perFile });
+  } catch (err) {
+    const at = runners.findIndex((r) => err.message.includes(r.output));
+    throw new RunnerProblem(`${at >= 0 ? name(at) : 'a runner'}: ${err.message}`);
+  }
+  const list = runners.map((r, i) => {
+    const counted = perFile[i].requests;
+    const k6Count = readSummaryCount(r.summary);
+    if (k6Count !== null && k6Count !== counted) throw new RunnerProblem(`${name(i)}: its output holds ${counted} requests but its k6 summary counted ${k6Count}: output truncated`);
+    return { runner: i + 1, segment: `${i}/${n}:${i + 1}/${n}`, requests: counted, exitCode: r.exitCode, startedAt: new Date(r.startedAt).toISOString(), endedAt: new Date(r.endedAt).toISOString() };
+  });
+  result.meta.runners = list;
+  return result;
+}
+
+function readSummaryCount(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))?.metrics?.http_reqs?.values?.count ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,45 @@
+// Several k6 runners on the local target (execution segments of one scenario): the
+// merged result equals the result of the union of their samples, exactly; a broken
+// runner makes the cell inconclusive, naming it — never a result of the survivors.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { ingest } from '../../src/ingest/ingest.js';
+import { ingestRunners } from '../../src/run/runners.js';
+import { runCell } from '../../src/targets/local/driver.js';
+import { makeCell } from '../helpers/cells.js';
+
+const scenario = { script: 'steady', rate: 300, duration: '3s', warmup: '1s', replicas: 2, runners: 3 };
+const meta = { rate: 300, durationMs: 3000 };
+let run;
+let dir;
+
+test('runners: 3 k6 runners together deliver exactly the configured rate; the merge equals the union of their samples', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'tg-runners-'));
+  run = await runCell({ cell: makeCell({ controller: { variant: 'nginx-dynamic' }, scenario }), cellDir: dir });
+  assert.equal(run.k6.runners.length, 3);
+  const merged = await ingestRunners(run.k6.runners, { meta });
+  assert.ok(Math.abs(merged.requests.total - 900) <= 1, `constant arrival rate split in segments: 300/s × 3 s in all (k6 counts the start), got ${merged.requests.total}`);
+  assert.deepEqual(merged.meta.runners.map((r) => r.runner), [1, 2, 3]);
+  // The union: every runner's lines in one file, ingested as one run.
+  const lines = run.k6.runners.flatMap((r) => gunzipSync(readFileSync(r.output)).toString().split('\n').filter(Boolean));
+  const union = join(dir, 'union.json.gz');
+  writeFileSync(union, gzipSync(`${lines.join('\n')}\n`));
+  const one = await ingest({ k6Output: union, meta });
+  assert.equal(one.latency.histogram, merged.latency.histogram, 'the same histogram, bucket for bucket');
+  assert.deepEqual(one.latency.percentiles, merged.latency.percentiles);
+  assert.deepEqual(one.errors, merged.errors);
+  assert.equal(one.load.droppedIterations, merged.load.droppedIterations);
+});
+
+test('runners: a runner whose output is truncated makes the cell inconclusive, naming it', async () => {
+  const r2 = run.k6.runners[1];
+  const text = gunzipSync(readFileSync(r2.output)).toString();
+  writeFileSync(r2.output, gzipSync(text.slice(0, Math.floor(text.length / 2))));
+  await assert.rejects(ingestRunners(run.k6.runners, { meta }), (err) => err.inconclusive === true && /runner 2\/3/.test(err.message));
+  const dead = run.k6.runners.map((r, i) => (i === 2 ? { ...r, exitCode: 137, signal: 'SIGKILL' } : r));
+  await assert.rejects(ingestRunners(dead, { meta }), /runner 3\/3 failed: k6 exited with code 137/);
+});
