@@ -54,3 +54,11 @@ test('plan: a cost estimate per matrix (jobs, longest job, runner-minutes)', asy
   assert.equal(pr.jobs, 4, 'one job per cell, repetitions inside it');
   assert.ok(pr.runnerMinutes > pr.longestJobS / 60, 'runner-minutes add up every job');
 });
+
+test('runners: execution segments cover the scenario exactly once', async () => {
+  const { segmentArgs } = await import('../../src/run/k6.js');
+  assert.deepEqual(segmentArgs(null), []);
+  assert.deepEqual(segmentArgs({ index: 0, count: 1 }), []);
+  assert.deepEqual(segmentArgs({ index: 0, count: 3 }), ['--execution-segment', '0:1/3', '--execution-segment-sequence', '0,1/3,2/3,1']);
+  assert.deepEqual(segmentArgs({ index: 2, count: 3 }), ['--execution-segment', '2/3:1', '--execution-segment-sequence', '0,1/3,2/3,1']);
+});
