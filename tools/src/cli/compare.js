@@ -6,6 +6,9 @@ import { readJsonFile, toReps } from '../compare/inputs.js';
 import { comparePairedRuns, compareRunToBaselines, verdictDoc } from '../compare/run-compare.js';
 import { InputError } from '../errors.js';
 import { planMatrix } from '../plan/plan.js';
+import { DEFAULT_MARGINS, nonInferiority } from '../compare/noninferiority.js';
+import { collectRun } from '../compare/results-dir.js';
+import { list } from './options.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { renderTerminal } from '../report/terminal.js';
 
@@ -17,6 +20,10 @@ export const usage = `Usage:
   tailgate compare --paired --base-results <run-dir> --head-results <run-dir>
      [--confirm-base-results <run-dir> --confirm-head-results <run-dir>]
   tailgate compare --results <run-dir> [--confirm-results <run-dir>] ...
+  tailgate compare --migration --base-results <from-dir> --head-results <candidate-dir>
+                   [--margin p99=10%,p99.99=25%,errors=10%]
+     is the candidate no worse than the current controller (non-inferiority)?
+     exit 0 no worse everywhere · 1 worse somewhere · 3 not decided yet (more pairs)
 
   A PR's false-fail rate is controlled over all its cells and metrics together. A cell
   whose change is suspicious but not yet certain is listed in verdict.json "confirm":
@@ -48,10 +55,37 @@ export const options = {
   'confirm-head-results': { type: 'string' },
   'confirm-base': { type: 'string', multiple: true },
   'confirm-head': { type: 'string', multiple: true },
+  migration: { type: 'boolean', default: false },
+  margin: { type: 'string' },
   out: { type: 'string' },
   force: { type: 'boolean', default: false },
   'allow-machine-mismatch': { type: 'boolean', default: false },
 };
+
+// Non-inferiority of a candidate against `from`, cell by cell (compare/noninferiority.js).
+function migration(opts, gate) {
+  if (!opts['base-results'] || !opts['head-results']) throw new InputError('--migration needs --base-results <from> and --head-results <candidate>');
+  const margins = { ...DEFAULT_MARGINS };
+  for (const item of list(opts.margin, 'margin') ?? []) {
+    const m = /^(p50|p90|p99|p99\.9|p99\.99|errors)=(\d+(\.\d+)?%)$/.exec(item);
+    if (!m) throw new InputError(`--margin: expected <p99|p99.99|…|errors>=<percent> like p99=10%, got ${JSON.stringify(item)}`);
+    margins[m[1]] = m[2];
+  }
+  const base = new Map(collectRun(opts['base-results']).map((c) => [c.key, c]));
+  const inputs = collectRun(opts['head-results']).filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length).map((h) => ({ cell: h.key, base: base.get(h.key).reps, head: h.reps }));
+  if (!inputs.length) throw new InputError(`--migration: no cell has results on both sides (${opts['base-results']} vs ${opts['head-results']})`);
+  const doc = { schemaVersion: 1, kind: 'tailgate.migration', generatedAt: new Date().toISOString(), from: opts['base-results'], candidate: opts['head-results'], ...nonInferiority(inputs, gate, { margins }) };
+  const overall = doc.cells.some((c) => c.verdict === 'worse') ? 'worse' : doc.cells.every((c) => c.verdict === 'no-worse') ? 'no-worse' : 'inconclusive';
+  Object.assign(doc, { overall, exitCode: { worse: 1, 'no-worse': 0, inconclusive: 3 }[overall] });
+  if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
+  const pct = (x) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(0)}%`;
+  for (const c of doc.cells) {
+    console.log(`${c.cell}: ${c.verdict.toUpperCase()}`);
+    for (const m of c.metrics) console.log(`  ${m.metric.padEnd(7)} ×${m.ratio} (${Math.round(m.intervalLevel * 100)}% interval ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`);
+  }
+  console.log(`\nmigration verdict: ${overall.toUpperCase()} (candidate ${opts['head-results']} vs ${opts['base-results']}) — exit ${doc.exitCode}`);
+  return doc.exitCode;
+}
 
 export function gatePolicy(configFile, matrix) {
   return policy(configFile, matrix).gate;
@@ -74,6 +108,7 @@ export function run(opts, positionals) {
   const { gate, expected } = policy(opts.config, opts.matrix);
   const allowMachineMismatch = opts['allow-machine-mismatch'];
   let doc;
+  if (opts.migration) return migration(opts, gate);
   if (opts.results) {
     doc = compareRunToBaselines({ runDir: opts.results, gate, baselinesDir: opts.baselines, baseRef: opts['base-ref'], allowMachineMismatch, confirmDir: opts['confirm-results'] ?? null, expected });
   } else if (opts.paired && (opts['base-results'] || opts['head-results'])) {

@@ -168,3 +168,19 @@ test('tailgate run with baselines: candidate cells are re-run and the verdict ma
     process.chdir(cwd);
   }
 });
+
+test('cli compare --migration: no worse, worse and not decided map to exit 0, 1, 3', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'tg-mig-'));
+  const runs = (name, scale, n, seed) => makeRunDir({ 'c/t/s': Array.from({ length: n }, (_, i) => ({ medianMs: M, scale, seed: seed + i })) }, join(root, name));
+  const from = await runs('from', 1, 6, 80);
+  const same = await runs('same', 1, 6, 90);
+  const slow = await runs('slow', 3, 6, 100);
+  const r0 = await runCli(['compare', '--migration', '--base-results', from, '--head-results', same, '--margin', 'p99=25%,errors=50%']);
+  assert.ok([0, 3].includes(r0.code), r0.out);
+  assert.match(r0.out, /p99 +×1\.\d+ \(90% interval/);
+  const r1 = await runCli(['compare', '--migration', '--base-results', from, '--head-results', slow]);
+  assert.equal(r1.code, 1, r1.out);
+  assert.match(r1.out, /migration verdict: WORSE/);
+  const bad = await runCli(['compare', '--migration', '--base-results', from, '--head-results', same, '--margin', 'p99=ten']);
+  assert.equal(bad.code, 2);
+});
