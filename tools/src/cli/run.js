@@ -6,6 +6,7 @@ import { estimateSeconds, planMatrix } from '../plan/plan.js';
 import { newRunDir } from '../run/results-dir.js';
 import { runPlan } from '../run/runner.js';
 import { afterRun } from '../report/after-run.js';
+import { target } from '../targets/index.js';
 import { configOption, duration, int, list } from './options.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
@@ -36,12 +37,6 @@ export const options = {
   'no-confirm': { type: 'boolean', default: false },
 };
 
-const DRIVERS = {
-  local: () => import('../targets/local/driver.js'),
-  kind: () => import('../targets/kube/driver.js'),
-  cluster: () => import('../targets/kube/driver.js'),
-};
-
 export async function run(opts) {
   const cfg = loadBench(opts.config);
   const plan = planMatrix(cfg, opts.matrix, {
@@ -52,7 +47,7 @@ export async function run(opts) {
     duration: duration(opts.duration, 'duration'),
     repetitions: int(opts.repetitions, 'repetitions', { min: 1, max: 50 }),
   });
-  const driver = await DRIVERS[plan.matrix.target]();
+  const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {
     if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);
     process.stdout.write(driver.dryRun(plan, opts));

@@ -1,6 +1,7 @@
 // Defaulting is separate from validation (as in kind): validation sees what the
 // user wrote, the rest of tailgate sees a config where every field is present.
 import { parseDuration } from './units.js';
+import { TARGETS } from '../targets/index.js';
 
 export const GATE_DEFAULTS = {
   confidence: 0.95,
@@ -54,15 +55,10 @@ export function applyDefaults(raw) {
   for (const m of Object.values(cfg.matrices)) {
     // A matrix's own gate is laid over the top-level one, rule by rule.
     m.gate = m.gate ? mergeGate(layer(userGate, m.gate)) : cfg.gate;
-    m.profile ??= m.target === 'local' ? 'local' : undefined;
     m.tunings ??= ['default'];
     m.repetitions ??= 1;
     m.compare ??= 'baseline';
-    if (m.target === 'kind') m.cluster ??= 'single';
-    if (m.target === 'local') {
-      m.isolation ??= 'loopback';
-      m.nodeLatency ??= '0ms';
-    }
+    TARGETS[m.target]?.defaults(m);
   }
   return cfg;
 }

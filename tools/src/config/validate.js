@@ -1,6 +1,7 @@
 // Rules that a JSON Schema cannot say: cross-references, per-script requirements,
 // target/controller compatibility. Runs on the defaulted config; returns every problem.
 import { MAX_RUN_MS, parseDuration } from './units.js';
+import { TARGETS } from '../targets/index.js';
 import { samplesNeeded } from '../compare/latency.js';
 
 const SCRIPT_NEEDS = {
@@ -35,7 +36,7 @@ export function semanticProblems(cfg) {
     m.controllers.forEach((c, i) => {
       const ctl = own(cfg.controllers, c);
       if (!ctl) return add(at('controllers', i), `unknown controller "${c}"; defined: ${list(cfg.controllers)}`);
-      const want = m.target === 'local' ? 'local' : 'helm';
+      const want = TARGETS[m.target]?.controllerType;
       if (ctl.type !== want) add(at('controllers', i), `controller "${c}" is type "${ctl.type}", target "${m.target}" needs type "${want}"`);
     });
     m.tunings.forEach((t, i) => {

@@ -5,6 +5,7 @@
 // install before the first request); `make perf` checks the local part against real
 // runs. One job per cell on kind/cluster (repetitions inside it), one job for local.
 import { parseDuration } from '../config/units.js';
+import { target } from '../targets/index.js';
 
 export const MODEL = Object.freeze({
   local: { setupS: 0, perControllerS: 0, perRunS: 4 },
@@ -18,7 +19,7 @@ export function estimateCost(plan) {
   const runS = (c) => (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000 + m.perRunS;
   const byCell = new Map();
   for (const c of plan.cells) byCell.set(c.key, (byCell.get(c.key) ?? 0) + runS(c) * paired);
-  const oneJob = plan.matrix.target === 'local';
+  const oneJob = target(plan.matrix.target).oneJob;
   const jobs = oneJob ? [[...byCell.values()].reduce((a, b) => a + b, 0) + m.setupS + m.perControllerS * new Set(plan.cells.map((c) => c.controllerName)).size] : [...byCell.values()].map((s) => s + m.setupS + m.perControllerS);
   const loadS = plan.cells.reduce((a, c) => a + ((parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000) * paired, 0);
   const requests = plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (parseDuration(c.scenario.duration) / 1000), 0) * paired;

@@ -5,6 +5,7 @@
 // recreate); repetitions stay interleaved within it.
 import { parseDuration } from '../config/units.js';
 import { InputError } from '../errors.js';
+import { target } from '../targets/index.js';
 
 export function planMatrix(cfg, matrixName, overrides = {}) {
   const matrix = Object.hasOwn(cfg.matrices, matrixName) ? cfg.matrices[matrixName] : null;
@@ -16,7 +17,7 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
     return list;
   };
   // Overrides may pick anything bench.yaml defines for this target, not only the matrix's own.
-  const targetType = matrix.target === 'local' ? 'local' : 'helm';
+  const targetType = target(matrix.target).controllerType;
   const controllers = pick('controllers', Object.keys(cfg.controllers).filter((c) => cfg.controllers[c].type === targetType));
   const tunings = pick('tunings', Object.keys(cfg.tunings));
   const scenarios = pick('scenarios', Object.keys(cfg.scenarios));
@@ -46,7 +47,7 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   };
   const reps = Array.from({ length: repetitions }, (_, i) => i + 1);
   const inner = (c, rep) => tunings.forEach((t) => scenarios.forEach((s) => add(c, t, s, rep)));
-  if (matrix.target === 'local') reps.forEach((rep) => controllers.forEach((c) => inner(c, rep)));
+  if (target(matrix.target).order === 'repetition-first') reps.forEach((rep) => controllers.forEach((c) => inner(c, rep)));
   else controllers.forEach((c) => tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => add(c, t, s, rep)))));
   return { matrixName, matrix: { ...matrix, controllers, tunings, scenarios, repetitions }, cells, gate: cfg.gate };
 }

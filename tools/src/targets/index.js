@@ -1,0 +1,40 @@
+// Every target, and what only it decides, in one place: the controller type its
+// matrices use, its defaults, the order of its cells, one job or one per cell in CI,
+// and where its driver lives (loaded only when a run needs it). A new target is a
+// folder under targets/ and an entry here (plus its name in the schema's enum).
+export const TARGETS = Object.freeze({
+  local: {
+    controllerType: 'local',
+    // Repetitions outermost: all cells of rep 1, then rep 2 — drift spreads over cells.
+    order: 'repetition-first',
+    oneJob: true,
+    defaults(m) {
+      m.profile ??= 'local';
+      m.isolation ??= 'loopback';
+      m.nodeLatency ??= '0ms';
+    },
+    driver: () => import('./local/driver.js'),
+  },
+  kind: {
+    controllerType: 'helm',
+    // Controller outermost: one cluster per controller, tunings as helm upgrades.
+    order: 'controller-first',
+    oneJob: false,
+    defaults(m) {
+      m.cluster ??= 'single';
+    },
+    driver: () => import('./kube/driver.js'),
+  },
+  cluster: {
+    controllerType: 'helm',
+    order: 'controller-first',
+    oneJob: false,
+    defaults() {},
+    driver: () => import('./kube/driver.js'),
+  },
+});
+
+export function target(name) {
+  if (!Object.hasOwn(TARGETS, name)) throw new Error(`unknown target ${JSON.stringify(name)}; known: ${Object.keys(TARGETS).join(', ')}`);
+  return TARGETS[name];
+}
