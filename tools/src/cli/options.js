@@ -4,6 +4,22 @@ import { isDuration, MAX_RUN_MS, parseDuration } from '../config/units.js';
 
 export const configOption = { config: { type: 'string', default: process.env.TAILGATE_CONFIG ?? 'bench.yaml' } };
 
+// The ranges a run accepts, in one place: `run`, `plan` and the dispatch workflow's
+// check (tools/ci/check-dispatch.sh calls `plan` with the inputs) all use these.
+export const LIMITS = Object.freeze({ rate: { min: 1, max: 1_000_000 }, repetitions: { min: 1, max: 50 } });
+
+/** --controllers/--tunings/--scenarios/--rate/--duration/--repetitions -> planMatrix overrides. */
+export function planOverrides(opts) {
+  return {
+    controllers: list(opts.controllers, 'controllers'),
+    tunings: list(opts.tunings, 'tunings'),
+    scenarios: list(opts.scenarios, 'scenarios'),
+    rate: int(opts.rate, 'rate', LIMITS.rate),
+    duration: duration(opts.duration, 'duration'),
+    repetitions: int(opts.repetitions, 'repetitions', LIMITS.repetitions),
+  };
+}
+
 export function list(value, flag) {
   if (value === undefined) return undefined;
   const items = value.split(',').map((s) => s.trim()).filter(Boolean);

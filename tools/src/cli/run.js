@@ -7,7 +7,7 @@ import { newRunDir } from '../run/results-dir.js';
 import { runPlan } from '../run/runner.js';
 import { afterRun } from '../report/after-run.js';
 import { target } from '../targets/index.js';
-import { configOption, duration, int, list } from './options.js';
+import { configOption, int, planOverrides } from './options.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
@@ -39,14 +39,7 @@ export const options = {
 
 export async function run(opts) {
   const cfg = loadBench(opts.config);
-  const plan = planMatrix(cfg, opts.matrix, {
-    controllers: list(opts.controllers, 'controllers'),
-    tunings: list(opts.tunings, 'tunings'),
-    scenarios: list(opts.scenarios, 'scenarios'),
-    rate: int(opts.rate, 'rate', { min: 1, max: 1_000_000 }),
-    duration: duration(opts.duration, 'duration'),
-    repetitions: int(opts.repetitions, 'repetitions', { min: 1, max: 50 }),
-  });
+  const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
   const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {
     if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);
