@@ -1,6 +1,6 @@
 import { EXIT, InputError } from '../errors.js';
 import { ingest } from '../ingest/ingest.js';
-import { readJsonFile } from '../compare/inputs.js';
+import { readJsonFile } from '../result/read.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { NAME } from '../names.js';
 

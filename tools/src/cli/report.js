@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeTextAtomic } from '../result/write.js';
-import { readJsonFile } from '../compare/inputs.js';
+import { readJsonFile } from '../result/read.js';
 import { readBaseline } from '../compare/baselines.js';
 import { collectRun } from '../compare/results-dir.js';
 import { InputError } from '../errors.js';

@@ -1,7 +1,7 @@
 // Results of one cell (several repetitions) -> a baseline document: histograms
 // merged exactly, per-repetition quantiles kept, provenance recorded.
 import { InputError } from '../errors.js';
-import { decode, encode, merge, summarize } from '../ingest/histogram.js';
+import { decode, encode, merge, summarize } from '../result/histogram.js';
 import { BASELINE_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 
 export function buildBaseline({ cellKey, profile, reps }) {

@@ -17,7 +17,7 @@
 // between cells. The wide band is what lets fresh runs that show nothing clear a
 // candidate (with BAND = α every candidate would pass the second look). A candidate
 // without fresh runs gets p = 1: it passes, with a warning that says what to re-run.
-import { normalQuantile } from '../ingest/histogram.js';
+import { normalQuantile } from '../result/histogram.js';
 import { normalSf } from './stats.js';
 
 export const EARLY = 0.02;

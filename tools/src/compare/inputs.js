@@ -1,24 +1,12 @@
 // Reads what the gate compares — result files (one repetition each) or baseline
 // files (several) — and refuses anything inconsistent: a wrong schema version, a
 // histogram that does not decode, counts that disagree with the histogram.
-import { readFileSync } from 'node:fs';
 import { schemaProblems } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { decode, QUANTILES, summarize, valueAtMs } from '../ingest/histogram.js';
+import { readJsonFile } from '../result/read.js';
 
-export function readJsonFile(file, text) {
-  let raw = text;
-  try {
-    raw ??= readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read (${err.code})`);
-  }
-  try {
-    return JSON.parse(raw);
-  } catch (err) {
-    throw new InputError(`${file}: not valid JSON (${err.message})`);
-  }
-}
+export { readJsonFile };
+import { decode, QUANTILES, summarize, valueAtMs } from '../result/histogram.js';
 
 /** A result or baseline document -> {kind, reps: [...], doc}. */
 export function toReps(doc, file) {

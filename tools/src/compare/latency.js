@@ -10,8 +10,8 @@
 // The variance of one observation is the largest of: its own spread (moderated across
 // the cells of the comparison, noise.js), the within-run sampling variance, and —
 // when no spread can be estimated — the assumed run-to-run variance (`assumedRunCv`).
-import { QUANTILES } from '../ingest/histogram.js';
-import { MIN_TAIL_SAMPLES } from '../ingest/histogram.js';
+import { QUANTILES } from '../result/histogram.js';
+import { MIN_TAIL_SAMPLES } from '../result/histogram.js';
 import { mean, median, variance } from './stats.js';
 
 // Stored intervals are 95% two-sided; ±1.96 standard errors on the log scale.

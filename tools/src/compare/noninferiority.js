@@ -12,7 +12,7 @@
 //   inconclusive  neither: the interval spans the margin; `pairsNeeded` says how many
 //                 pairs would decide if the ratio is what it looks like
 import { parsePercent } from '../config/units.js';
-import { normalQuantile } from '../ingest/histogram.js';
+import { normalQuantile } from '../result/histogram.js';
 import { ERROR_GROUPS, errorEvidence } from './errors.js';
 import { latencyEvidence, latencyTest } from './latency.js';
 import { moderate } from './noise.js';

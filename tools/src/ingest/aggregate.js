@@ -6,7 +6,7 @@
 // time order); WINDOW_GRACE_S after the newest second it is reduced to a row.
 // A sample later than that still counts in the row, just not in its percentiles.
 import { classify, emptyCounts } from './classify.js';
-import { newHistogram, recordMs, summarize, valueAtMs } from './histogram.js';
+import { newHistogram, recordMs, summarize, valueAtMs } from '../result/histogram.js';
 
 const WINDOW_GRACE_S = 10;
 

@@ -2,7 +2,7 @@
 import { readK6Output } from './k6-stream.js';
 import { Aggregate } from './aggregate.js';
 import { readEvents } from './events.js';
-import { encode, summarize } from './histogram.js';
+import { encode, summarize } from '../result/histogram.js';
 import { machineInfo } from './machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 import { round } from '../numbers.js';

@@ -2,7 +2,7 @@
 // merged over repetitions), timeline and errors of the first head repetition.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { decode, merge } from '../ingest/histogram.js';
+import { decode, merge } from '../result/histogram.js';
 import { drawErrors, drawSpectrum, drawTimeline } from './charts.js';
 import { toHgrm } from './hgrm.js';
 import { checkCellKey } from '../names.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { binomialUpperTail, tCdf, tQuantile } from '../../src/compare/stats.js';
-import { normalQuantile } from '../../src/ingest/histogram.js';
+import { normalQuantile } from '../../src/result/histogram.js';
 
 const close = (a, b, eps, what) => assert.ok(Math.abs(a - b) < eps, `${what}: ${a} vs ${b}`);
 

@@ -1,0 +1,27 @@
+// Reading the JSON files every stage exchanges: bounded in size, errors that name the
+// file and never echo its content.
+import { readFileSync, statSync } from 'node:fs';
+import { InputError } from '../errors.js';
+
+// Results and baselines are a few MB at most; a larger file is not one of ours.
+const MAX_JSON_BYTES = 256 << 20;
+
+export function readJsonFile(file, text) {
+  let raw = text;
+  try {
+    if (raw === undefined) {
+      const st = statSync(file);
+      if (!st.isFile()) throw Object.assign(new Error(), { code: 'not a regular file' });
+      if (st.size > MAX_JSON_BYTES) throw Object.assign(new Error(), { code: `larger than ${MAX_JSON_BYTES} bytes` });
+      raw = readFileSync(file, 'utf8');
+    }
+  } catch (err) {
+    throw new InputError(`${file}: cannot read (${err.code})`);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (err) {
+    throw new InputError(`${file}: not valid JSON (${err.message.replace(/"[^"]*"/g, '"…"').slice(0, 120)})`);
+  }
+}
+
