@@ -45,15 +45,6 @@ export function probe(dep) {
   return { ...dep, path, version, problem: version ? undefined : firstLine(text) || String(r.error?.message ?? `exit ${r.status}`) };
 }
 
-export function requireTool(name) {
-  const path = which(name);
-  if (!path) {
-    const dep = DEPENDENCIES.find((d) => d.name === name);
-    return { path: null, hint: dep?.install ?? `install ${name}` };
-  }
-  return { path };
-}
-
 function firstLine(s) {
   return s.trim().split('\n')[0];
 }

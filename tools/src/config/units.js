@@ -19,12 +19,6 @@ export function parseDuration(text) {
   return total;
 }
 
-export function formatDuration(ms) {
-  if (ms % 60_000 === 0 && ms >= 60_000) return `${ms / 60_000}m`;
-  if (ms % 1000 === 0) return `${ms / 1000}s`;
-  return `${ms}ms`;
-}
-
 const SIZE = /^(\d+)(B|KiB|MiB)$/;
 const BYTES = { B: 1, KiB: 1024, MiB: 1024 * 1024 };
 

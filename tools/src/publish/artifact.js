@@ -5,10 +5,11 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
+import { VERDICTS as VERDICT_NAMES } from '../compare/cell.js';
 
 export const ARTIFACT_FILES = { 'comment.md': GITHUB_COMMENT_LIMIT, 'meta.json': 4096 };
 const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment -->/g;
-const VERDICTS = new Set(['pass', 'improvement', 'regression', 'inconclusive', 'infra-error', 'no-baseline']);
+const VERDICTS = new Set(VERDICT_NAMES);
 
 export function readCommentArtifact(dir, { repoUrl }) {
   const problems = [];

@@ -5,13 +5,11 @@ import { appendFileSync, writeFileSync } from 'node:fs';
 export class EventLog {
   constructor(file) {
     this.file = file;
-    this.counts = {};
     writeFileSync(file, ''); // exists even when a scenario has no faults
   }
 
   emit(type, fields = {}) {
     const e = { ts: Date.now(), type, ...fields };
-    this.counts[type] = (this.counts[type] ?? 0) + 1;
     appendFileSync(this.file, `${JSON.stringify(e)}\n`);
     return e;
   }

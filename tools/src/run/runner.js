@@ -35,7 +35,7 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
     const started = Date.now();
     const prefix = `[${cell.index + 1}/${plan.cells.length}] ${cell.id}`;
     try {
-      const run = await session.runCell({ cell, cellDir: dir, signal, onStatus: () => {} });
+      const run = await session.runCell({ cell, cellDir: dir, signal });
       if (signal?.aborted) break;
       const meta = {
         target: cell.target, profile: cell.profile, machine, gitSha: sha, k6: k6Version,

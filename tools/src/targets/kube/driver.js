@@ -84,7 +84,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       : runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal }));
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
-    return { k6, eventsFile: events.file, resources, eventCounts: events.counts };
+    return { k6, eventsFile: events.file, resources };
   }
 }
 

@@ -63,7 +63,6 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
       url,
       resources: res(0),
       ...(cell.concurrent ? { concurrent: { sides: ['a', 'b'], urls: [url, urlB], resources: [res(0), res(1)] } } : {}),
-      eventCounts: events.counts,
       eventsFile: events.file,
     };
   } finally {
