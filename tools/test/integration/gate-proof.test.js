@@ -1,10 +1,13 @@
 // The gate proves it can fail, on the real local target: A/A stays green, a
-// canary with injected backend delay and one with injected errors go red, and a
-// rate k6 cannot deliver comes out inconclusive.
+// canary with injected backend delay and one with injected errors go red (with a
+// confirmation round when the first look asks for one, as the PR workflow does), a head
+// so slow that k6 drops iterations is red too, and a base k6 cannot deliver is
+// inconclusive.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { compareCell } from '../../src/compare/cell.js';
+import { gateCells } from '../../src/compare/gate.js';
 import { runLocal } from '../helpers/local-run.js';
 
 const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
@@ -12,6 +15,14 @@ const steady = { script: 'steady', rate: 400, duration: '5s', warmup: '1s', repl
 
 async function measure(controller, scenario = steady) {
   return (await runLocal({ controller: { variant: 'nginx-dynamic', ...controller }, scenario })).rep;
+}
+
+// First look; if it lists the cell for confirmation, fresh runs of both sides decide.
+async function gateWithConfirmation(cell, base, head, baseCtl, headCtl) {
+  const first = gateCells([{ cell, base: [base], head: [head] }], gate);
+  if (!first.confirm.length) return first.cells[0];
+  const fresh = { base: [await measure(baseCtl)], head: [await measure(headCtl)] };
+  return gateCells([{ cell, base: [base], head: [head] }], gate, { confirm: new Map([[cell, fresh]]) }).cells[0];
 }
 
 test('gate proof on the local target', { timeout: 180_000 }, async (t) => {
@@ -25,7 +36,7 @@ test('gate proof on the local target', { timeout: 180_000 }, async (t) => {
 
   await t.test('injected backend delay (p99 up by well over 30%) goes red', async () => {
     const slow = await measure({ backendDelay: '4ms' });
-    const v = compareCell({ cell: 'canary/delay', base: [a1], head: [slow], gate });
+    const v = await gateWithConfirmation('canary/delay', a1, slow, {}, { backendDelay: '4ms' });
     const p99 = v.metrics.find((m) => m.metric === 'p99');
     assert.ok(p99.ratio >= 1.3, `p99 x${p99.ratio}`);
     assert.equal(v.verdict, 'regression', JSON.stringify(v.reasons));
@@ -33,15 +44,22 @@ test('gate proof on the local target', { timeout: 180_000 }, async (t) => {
 
   await t.test('injected backend errors go red', async () => {
     const failing = await measure({ backendErrorRate: 0.02 });
-    const v = compareCell({ cell: 'canary/errors', base: [a1], head: [failing], gate });
+    const v = await gateWithConfirmation('canary/errors', a1, failing, {}, { backendErrorRate: 0.02 });
     assert.equal(v.verdict, 'regression', JSON.stringify(v.reasons));
-    assert.match(v.reasons.join(), /http5xx 0 → \d+/);
+    assert.match(v.reasons.join(), /5xx 0 → \d+/);
   });
 
-  await t.test('a rate the harness cannot deliver is inconclusive, not a verdict', async () => {
-    // 2 VUs against a 50 ms backend deliver at most ~40 requests/s of the 400 asked.
-    const overloaded = await measure({ backendDelay: '50ms' }, { ...steady, vus: 2, maxVus: 2 });
+  // 2 VUs against a 50 ms backend deliver at most ~40 requests/s of the 400 asked.
+  const overloaded = await measure({ backendDelay: '50ms' }, { ...steady, vus: 2, maxVus: 2 });
+
+  await t.test('a head so slow that k6 drops iterations is a regression (coordinated omission), not "no data"', () => {
     const v = compareCell({ cell: 'overload', base: [a1], head: [overloaded], gate });
+    assert.equal(v.verdict, 'regression', JSON.stringify(v.reasons));
+    assert.match(v.warnings.join(), /coordinated omission/);
+  });
+
+  await t.test('a base k6 cannot deliver is inconclusive, not a verdict', () => {
+    const v = compareCell({ cell: 'overload', base: [overloaded], head: [a1], gate });
     assert.equal(v.verdict, 'inconclusive');
     assert.match(v.reasons.join(), /dropped iterations/);
   });
