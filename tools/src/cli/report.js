@@ -1,6 +1,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeTextAtomic } from '../result/write.js';
+import { checkName, under } from '../names.js';
 import { readJsonFile } from '../result/read.js';
 import { readBaseline } from '../compare/baselines.js';
 import { collectRun } from '../compare/results-dir.js';
@@ -54,10 +55,14 @@ export function run(opts, positionals) {
 }
 
 function drawVerdictCharts(doc, opts) {
-  const headDir = doc.runDir ?? doc.headDir;
+  // The folders a verdict names come from a file: they must lie below the working
+  // directory (where the gate ran), never anywhere else on the machine.
+  const inside = (dir, field) => (dir === undefined || dir === null ? null : (typeof dir === 'string' ? under(process.cwd(), dir) && dir : checkName(null, field)));
+  const headDir = inside(doc.runDir, 'runDir') ?? inside(doc.headDir, 'headDir');
   if (!headDir) return;
   const heads = new Map(collectRun(headDir).map((c) => [c.key, c]));
-  const bases = doc.baseDir ? new Map(collectRun(doc.baseDir).map((c) => [c.key, c])) : null;
+  const baseDir = inside(doc.baseDir, 'baseDir');
+  const bases = baseDir ? new Map(collectRun(baseDir).map((c) => [c.key, c])) : null;
   for (const cell of doc.cells) {
     const h = heads.get(cell.cell);
     if (!h?.reps.length) continue;

@@ -280,3 +280,16 @@ test('hostile-durations: absurd durations in bench.yaml and on the command line 
     }
   });
 });
+
+test('hostile-verdict-folders: a verdict naming a folder outside the working directory is refused', async () => {
+  await inSandbox(async ({ root }) => {
+    const a = (await syntheticResult({ medianMs: 2, seed: 20 })).file;
+    const v = join(root, 'v.json');
+    await runCli(['compare', '--baseline', a, a, '--out', v]);
+    const doc = JSON.parse(readFileSync(v, 'utf8'));
+    writeFileSync(v, JSON.stringify({ ...doc, runDir: '/etc' }));
+    const r = await runCli(['report', v, '--charts', join(root, 'charts')]);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, /resolves outside/);
+  });
+});
