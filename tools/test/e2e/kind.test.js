@@ -36,3 +36,19 @@ test('kind e2e: traefik, steady and pod-kill from the runner, steady from inside
   const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
   assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
 });
+
+test('kind e2e: default -> tuned on one cluster (a pod-changing helm upgrade on the only ingress node)', { timeout: 20 * 60_000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), 'tg-kind-tuning-'));
+  const started = Date.now();
+  const run = spawnSync(process.execPath, [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e-tuning', '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  console.log(run.stdout, run.stderr);
+  assert.equal(run.status, 0, 'tailgate run');
+  const runDir = join(out, readdirSync(out)[0]);
+  for (const tuning of ['default', 'tuned']) {
+    const r = JSON.parse(readFileSync(join(runDir, 'traefik', tuning, 'steady', 'rep-1', 'result.json'), 'utf8'));
+    assert.ok(r.requests.total >= 1500 && r.errors.total === 0, `${tuning}: ${r.requests.total} requests, ${r.errors.total} errors`);
+  }
+  assert.ok(Date.now() - started < 12 * 60_000, 'the tuning switch does not wait out helm\'s 5-minute timeout');
+  const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
+  assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+});

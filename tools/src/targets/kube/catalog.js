@@ -30,5 +30,8 @@ export function catalogEntry(name, controller) {
     // the same value keys, with images built locally.
     offlineChart: existsSync(join(dir, 'offline-chart', 'Chart.yaml')) ? join(dir, 'offline-chart') : null,
     offlineImages: entry.offlineImages ?? [],
+    // The upstream chart as a Go module (served by the Go module proxy): offline
+    // machines install the real chart from the module cache instead of a stand-in.
+    upstream: entry.upstream ?? null,
   };
 }

@@ -2,6 +2,7 @@
 // the executor treats differently: "create" may be retried (bounded), "measure"
 // never is, "teardown" always runs. Pure: `tailgate run --dry-run` prints exactly
 // this list, and golden tests pin it.
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../../deps.js';
 import { InputError } from '../../errors.js';
@@ -30,7 +31,8 @@ export function planSteps(plan, ctx) {
     if (ctx.target === 'kind') {
       add({ kind: 'create', timeoutMs: 600_000, retries: 2, title: `create kind cluster for ${controller} (${ctx.topology})`, argv: ['kind', 'create', 'cluster', '--name', ctx.clusterName(controller), '--config', ctx.clusterConfig, '--image', ctx.nodeImage, '--wait', '5m'] });
       if (ctx.offline) {
-        if (!cat.offlineChart) throw new InputError(`controller "${controller}" has no offline chart (charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`);
+        if (!cat.upstream && !cat.offlineChart) throw new InputError(`controller "${controller}" has no chart that installs offline (an upstream Go module in controller.yaml, or charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`);
+        if (cat.upstream) add({ timeoutMs: 300_000, title: `fetch the ${controller} chart ${cat.upstream.version} through the Go module proxy`, argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`], env: { GOFLAGS: '-mod=mod' } });
         const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
         add({ timeoutMs: 300_000, title: 'load locally built images into the cluster', argv: ['kind', 'load', 'docker-image', OFFLINE_BACKEND_IMAGE, ...cat.offlineImages, ...k6Image, '--name', ctx.clusterName(controller)] });
       }
@@ -43,7 +45,7 @@ export function planSteps(plan, ctx) {
       const overlay = cat.overlay(tuning);
       const values = ['-f', rel(cat.values), ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []), ...(overlay ? ['-f', rel(overlay)] : [])];
       const chart = cat.chart;
-      const source = ctx.offline ? [rel(cat.offlineChart)] : [chart.name, '--repo', chart.repo, '--version', chart.version];
+      const source = !ctx.offline ? [chart.name, '--repo', chart.repo, '--version', chart.version] : cat.upstream ? [upstreamChartDir(cat.upstream)] : [rel(cat.offlineChart)];
       const diagnose = kubectl('-n', INGRESS_NAMESPACE, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp');
       add({ timeoutMs: 360_000, title: `install ${controller} ${ctx.offline ? '(offline chart)' : chart.version} with tuning "${tuning}"`, argv: helm('upgrade', '--install', controller, ...source, '-n', INGRESS_NAMESPACE, '--create-namespace', ...values, '--wait', '--timeout', '5m'), diagnose });
       add({ timeoutMs: 320_000, title: `wait until ${controller} is Ready`, argv: kubectl('-n', INGRESS_NAMESPACE, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s'), diagnose });
@@ -95,6 +97,15 @@ function k6EnvShown(cell, url) {
 // module, so a new fault type cannot be shown as another.
 function faultCommands(cell, kubectl) {
   return cell.scenario.faults.map((f) => faultModule(f.type).kubeCommand(f, (...args) => kubectl('-n', NAMESPACE, ...args)));
+}
+
+// Where `go mod download` puts a module: $GOMODCACHE/<escaped path>@<version> (upper-case
+// letters escaped as !lower, the module cache's rule).
+function upstreamChartDir(up) {
+  const r = spawnSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' });
+  const cache = r.status === 0 && r.stdout.trim() ? r.stdout.trim() : '$(go env GOMODCACHE)';
+  const escaped = up.goModule.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
+  return join(cache, `${escaped}@${up.version}`, up.path);
 }
 
 function groupBy(xs, key) {
