@@ -9,11 +9,17 @@ import { writeJsonAtomic } from '../result/write.js';
 import { chartsForCell } from './cell-charts.js';
 import { renderMarkdown } from './markdown.js';
 import { runTable } from './run-table.js';
+import { renderTuningDiffs, tuningDiffs } from './effective-config.js';
 import { renderTerminal } from './terminal.js';
 
 export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
   const cells = collectRun(runDir);
   console.log(`\n${runTable(cells)}`);
+  const diffs = tuningDiffs(runDir, cells);
+  if (diffs.length) {
+    writeJsonAtomic(join(runDir, 'tunings.json'), { kind: 'tailgate.tuning-diffs', diffs });
+    console.log(`\n${renderTuningDiffs(diffs)}`);
+  }
   const chartDir = join(runDir, 'charts');
   try {
     for (const c of cells.filter((x) => x.reps.length)) chartsForCell(chartDir, c.key, c.reps);

@@ -1,0 +1,96 @@
+// What a tuning really changed in the data plane: the configuration each cell's proxy
+// ran with (the generated nginx.conf / haproxy.cfg kept under <cell>/proxy/), reduced to
+// directives, compared with the same controller's `default` cell. A tuning that changes
+// nothing — or the opposite of what was meant — shows here, not in a values file.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const FILES = ['nginx.conf', 'haproxy.cfg'];
+
+/**
+ * directive -> value, from a proxy config (format 'nginx' or 'haproxy'); addresses,
+ * ports and paths normalized away, since they differ between any two cells.
+ */
+export function directives(text, format = 'nginx') {
+  const out = new Map();
+  const context = [];
+  const put = (name, value) => {
+    const key = [...context.filter((c) => c === 'upstream' || c === 'events' || format === 'haproxy'), name].join(' ');
+    out.set(key, out.has(key) ? `${out.get(key)} | ${value}` : value);
+  };
+  const statement = (stmt) => {
+    const norm = stmt.replace(/\d+\.\d+\.\d+\.\d+(:\d+)?/g, '<addr>').replace(/\/[^\s;]*/g, '<path>').trim();
+    if (!norm) return;
+    const [name, ...rest] = norm.split(/\s+/);
+    put(name, rest.join(' '));
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/#.*$/, '').trim();
+    if (!line) continue;
+    if (format === 'haproxy') {
+      const [name] = line.split(/\s+/);
+      if (/^(global|defaults|frontend|backend|listen|resolvers|userlist|peers|program)$/.test(name)) { context.length = 0; context.push(name); continue; }
+      statement(line);
+      continue;
+    }
+    // nginx: blocks may open and close on one line (events { worker_connections 512; }).
+    let rest = line;
+    while (rest) {
+      const open = rest.indexOf('{');
+      const semi = rest.indexOf(';');
+      const close = rest.indexOf('}');
+      const next = [open, semi, close].filter((i) => i >= 0).sort((a, b) => a - b)[0];
+      if (next === undefined) { statement(rest); break; }
+      const head = rest.slice(0, next).trim();
+      if (next === open) context.push(head.split(/\s+/)[0]);
+      else if (next === semi) statement(head);
+      else { if (head) statement(head); context.pop(); }
+      rest = rest.slice(next + 1).trim();
+    }
+  }
+  return out;
+}
+
+export function readEffective(cellRepDir) {
+  for (const f of FILES) {
+    const p = join(cellRepDir, 'proxy', f);
+    if (existsSync(p)) return directives(readFileSync(p, 'utf8'), f === 'haproxy.cfg' ? 'haproxy' : 'nginx');
+  }
+  return null;
+}
+
+/** [{from: Map, to: Map}] -> [{directive, before, after}] */
+export function diff(from, to) {
+  const keys = [...new Set([...from.keys(), ...to.keys()])].sort();
+  return keys.filter((k) => from.get(k) !== to.get(k)).map((k) => ({ directive: k, before: from.get(k) ?? '(not set)', after: to.get(k) ?? '(not set)' }));
+}
+
+/**
+ * cells: collectRun() output. For every non-default tuning, the directive changes
+ * against the default tuning of the same controller and scenario.
+ */
+export function tuningDiffs(runDir, cells) {
+  const out = [];
+  const repDir = (key) => join(runDir, key, 'rep-1');
+  for (const c of cells) {
+    const [controller, tuning, scenario] = c.key.split('/');
+    if (tuning === 'default') continue;
+    const base = cells.find((x) => x.key === `${controller}/default/${scenario}`);
+    if (!base) continue;
+    const from = readEffective(repDir(base.key));
+    const to = readEffective(repDir(c.key));
+    if (!from || !to) continue;
+    out.push({ controller, tuning, scenario, changes: diff(from, to) });
+  }
+  return out;
+}
+
+export function renderTuningDiffs(diffs) {
+  if (!diffs.length) return '';
+  const lines = ['What each tuning changed in the data plane (its generated config vs the default tuning):'];
+  for (const d of diffs) {
+    if (!d.changes.length) { lines.push(`  ${d.controller}/${d.tuning} (${d.scenario}): WARNING — changes nothing`); continue; }
+    lines.push(`  ${d.controller}/${d.tuning} (${d.scenario}): ${d.changes.map((x) => `${x.directive} ${x.before} → ${x.after}`).join('; ')}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { diff, directives, renderTuningDiffs } from '../../src/report/effective-config.js';
+
+test('effective config: nginx directives by context, addresses and paths normalized', () => {
+  const a = directives('worker_processes 1;\nevents { worker_connections 512; }\nhttp {\n  keepalive_requests 1000;\n  upstream backend {\n    server 127.0.0.5:8080;\n  }\n  server {\n    listen 127.0.0.1:4321 backlog=511;\n    error_log /tmp/a/error.log;\n  }\n}\n');
+  const b = directives('worker_processes auto;\nevents { worker_connections 65535; }\nhttp {\n  keepalive_requests 10000;\n  upstream backend {\n    server 127.0.0.9:8080;\n    keepalive 320;\n  }\n  server {\n    listen 127.0.0.1:9999 backlog=32768;\n    error_log /tmp/b/error.log;\n  }\n}\n');
+  const d = Object.fromEntries(diff(a, b).map((x) => [x.directive, `${x.before} → ${x.after}`]));
+  assert.deepEqual(d, {
+    'events worker_connections': '512 → 65535',
+    keepalive_requests: '1000 → 10000',
+    listen: '<addr> backlog=511 → <addr> backlog=32768',
+    'upstream keepalive': '(not set) → 320',
+    worker_processes: '1 → auto',
+  });
+});
+
+test('effective config: haproxy sections, and a tuning that changes nothing is a warning', () => {
+  const cfg = 'global\n  maxconn 4096\ndefaults\n  timeout connect 5000ms\nbackend be\n  http-reuse safe\n';
+  const same = directives(cfg, 'haproxy');
+  const tuned = directives(cfg.replace('http-reuse safe', 'http-reuse always'), 'haproxy');
+  assert.deepEqual(diff(same, tuned), [{ directive: 'backend http-reuse', before: 'safe', after: 'always' }]);
+  const text = renderTuningDiffs([{ controller: 'c', tuning: 'tuned', scenario: 's', changes: diff(same, same) }]);
+  assert.match(text, /c\/tuned \(s\): WARNING — changes nothing/);
+});
