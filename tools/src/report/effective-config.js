@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const FILES = ['nginx.conf', 'haproxy.cfg'];
+const FILES = ['nginx.conf', 'haproxy.cfg', 'traefik-args.txt'];
 
 /**
  * directive -> value, from a proxy config (format 'nginx' or 'haproxy'); addresses,
@@ -27,6 +27,11 @@ export function directives(text, format = 'nginx') {
   for (const raw of text.split('\n')) {
     const line = raw.replace(/#.*$/, '').trim();
     if (!line) continue;
+    if (format === 'args') { // --flag=value, one per line (Traefik's static configuration)
+      const [flag, ...v] = line.split('=');
+      put(flag, v.join('=') || 'true');
+      continue;
+    }
     if (format === 'haproxy') {
       const [name] = line.split(/\s+/);
       if (/^(global|defaults|frontend|backend|listen|resolvers|userlist|peers|program)$/.test(name)) { context.length = 0; context.push(name); continue; }
@@ -54,7 +59,7 @@ export function directives(text, format = 'nginx') {
 export function readEffective(cellRepDir) {
   for (const f of FILES) {
     const p = join(cellRepDir, 'proxy', f);
-    if (existsSync(p)) return directives(readFileSync(p, 'utf8'), f === 'haproxy.cfg' ? 'haproxy' : 'nginx');
+    if (existsSync(p)) return directives(readFileSync(p, 'utf8'), { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args' }[f] ?? 'nginx');
   }
   return null;
 }

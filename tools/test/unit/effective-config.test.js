@@ -23,3 +23,9 @@ test('effective config: haproxy sections, and a tuning that changes nothing is a
   const text = renderTuningDiffs([{ controller: 'c', tuning: 'tuned', scenario: 's', changes: diff(same, same) }]);
   assert.match(text, /c\/tuned \(s\): WARNING — changes nothing/);
 });
+
+test('effective config: flags of a controller configured by arguments (Traefik)', () => {
+  const a = directives('--entryPoints.web.address=:8000/tcp\n--providers.kubernetesingress\n', 'args');
+  const b = directives('--entryPoints.web.address=:8000/tcp\n--providers.kubernetesingress\n--serversTransport.maxIdleConnsPerHost=320\n', 'args');
+  assert.deepEqual(diff(a, b), [{ directive: '--serversTransport.maxIdleConnsPerHost', before: '(not set)', after: '320' }]);
+});

@@ -33,5 +33,6 @@ export function catalogEntry(name, controller) {
     // The upstream chart as a Go module (served by the Go module proxy): offline
     // machines install the real chart from the module cache instead of a stand-in.
     upstream: entry.upstream ?? null,
+    effectiveConfig: entry.effectiveConfig ?? null,
   };
 }

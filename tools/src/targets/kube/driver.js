@@ -15,6 +15,7 @@ import { KubePods } from './pods.js';
 import { resourceDelta, sampleControllerPods } from './resources.js';
 import { runK6InCluster } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
+import { captureEffectiveConfig } from './effective.js';
 import { planSteps } from './steps.js';
 
 export const name = 'kube';
@@ -78,6 +79,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const pods = new KubePods({ kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, events });
     await pods.refresh();
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: catalogEntry(cell.controllerName, cell.controller).podSelector };
+    await captureEffectiveConfig({ ...sampleArgs, spec: catalogEntry(cell.controllerName, cell.controller).effectiveConfig, cellDir });
     const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
     const startLoad = () => (cell.scenario.loadFrom === 'cluster'
       ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })

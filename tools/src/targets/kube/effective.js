@@ -1,0 +1,31 @@
+// What the controller's data plane really runs, read from its pod right before load
+// (controller.yaml `effectiveConfig`: a command run inside the pod, or `args` for a
+// controller configured by flags), kept as <cell>/proxy/<file> beside the results so
+// report/effective-config.js can diff tunings. Best effort: a controller without the
+// command, or a pod that does not answer, leaves a note instead of failing the cell.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { INGRESS_NAMESPACE } from './context.js';
+import { runCommand } from './exec.js';
+
+export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, cellDir }) {
+  if (!spec) return null;
+  const dir = join(cellDir, 'proxy');
+  mkdirSync(dir, { recursive: true });
+  const kubectl = (...a) => ['kubectl', ...kubectlFlags, '-n', INGRESS_NAMESPACE, ...a];
+  const pod = await runCommand(kubectl('get', 'pods', '-l', podSelector, '--field-selector=status.phase=Running', '-o', 'jsonpath={.items[0].metadata.name}'), { timeoutMs: 30_000 });
+  const name = pod.output.trim();
+  if (pod.code !== 0 || !name) return note(dir, `no running pod for ${podSelector}`);
+  const r = spec.args
+    ? await runCommand(kubectl('get', 'pod', name, '-o', 'jsonpath={range .spec.containers[0].args[*]}{@}{"\\n"}{end}'), { timeoutMs: 30_000 })
+    : await runCommand(kubectl('exec', name, '--', ...spec.exec), { timeoutMs: 60_000 });
+  if (r.code !== 0) return note(dir, `could not read the effective configuration (exit ${r.code})`);
+  const file = join(dir, spec.file);
+  writeFileSync(file, r.output);
+  return file;
+}
+
+function note(dir, message) {
+  writeFileSync(join(dir, 'effective-config.txt'), `${message}\n`);
+  return null;
+}
