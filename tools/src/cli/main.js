@@ -69,5 +69,5 @@ function usage() {
 
 // Commands that pull in heavy modules are imported lazily so `tailgate doctor` stays fast.
 async function loadLateCommands() {
-  for (const name of ['plan', 'run', 'compare', 'report', 'baseline']) COMMANDS[name] ??= await import(`./${name}.js`);
+  for (const name of ['init', 'plan', 'run', 'compare', 'report', 'baseline']) COMMANDS[name] ??= await import(`./${name}.js`);
 }

@@ -17,13 +17,16 @@ test('package: npm pack installs and runs tailgate outside this repository', { t
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), '{"name":"adopter","private":true}');
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, tgz)], { cwd: app, stdio: 'pipe' });
-  writeFileSync(join(app, 'bench.yaml'), 'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { nginx: { type: local, variant: nginx-reload } }\nscenarios: { steady: { script: steady, rate: 500, duration: 20s } }\nmatrices: { local: { target: local, controllers: [nginx], scenarios: [steady] } }\n');
   const bin = join(app, 'node_modules', '.bin', 'tailgate');
+  const init = spawnSync(bin, ['init', '--controller', 'traefik'], { cwd: app, encoding: 'utf8' });
+  assert.equal(init.status, 0, init.stdout + init.stderr);
   const v = spawnSync(bin, ['validate'], { cwd: app, encoding: 'utf8' });
   assert.equal(v.status, 0, v.stdout + v.stderr);
   const p = spawnSync(bin, ['plan', '--matrix', 'local'], { cwd: app, encoding: 'utf8' });
   assert.equal(p.status, 0, p.stderr);
-  assert.match(p.stdout, /nginx\/default\/steady\/rep-1/);
+  assert.match(p.stdout, /nginx-reload\/default\/steady\/rep-1/);
+  const pr = spawnSync(bin, ['plan', '--matrix', 'pr'], { cwd: app, encoding: 'utf8' });
+  assert.match(pr.stdout, /traefik\/default\/pod-kill\/rep-3/);
   const installed = readdirSync(join(app, 'node_modules', 'tailgate'));
   for (const dir of ['k6', 'schemas', 'charts', 'clusters']) assert.ok(installed.includes(dir), `${dir} ships in the package`);
   assert.ok(!readdirSync(join(app, 'node_modules', 'tailgate', 'tools')).includes('test'), 'tests do not ship');

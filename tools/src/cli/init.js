@@ -1,0 +1,76 @@
+// A starter bench.yaml for a repository that adopts tailgate: the local matrix (real
+// nginx/HAProxy on this machine, `make bench`-style) and a `pr` matrix for one catalog
+// controller on kind, paired, with the gate's defaults. Never overwrites a file.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { loadBench } from '../config/load.js';
+import { InputError } from '../errors.js';
+import { writeTextAtomic } from '../result/write.js';
+import { CATALOG_DIR } from '../targets/kube/catalog.js';
+
+export const summary = 'Write a starter bench.yaml for a catalog controller (never overwrites)';
+export const usage = `Usage: tailgate init [--controller traefik] [--dir .]
+
+Writes <dir>/bench.yaml: a local matrix (real nginx and HAProxy on this machine) and a
+"pr" matrix for the chosen controller on kind, paired base/head, steady + pod-kill.
+Controllers: ${catalog().join(', ')}`;
+export const options = {
+  controller: { type: 'string', default: 'traefik' },
+  dir: { type: 'string', default: '.' },
+};
+
+function catalog() {
+  return readdirSync(CATALOG_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+}
+
+export function run(opts) {
+  const name = opts.controller;
+  if (!catalog().includes(name)) throw new InputError(`--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}`);
+  const entry = parse(readFileSync(join(CATALOG_DIR, name, 'controller.yaml'), 'utf8'));
+  const file = join(opts.dir, 'bench.yaml');
+  if (existsSync(file)) throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
+  const text = `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
+# Written by \`tailgate init\`. Reference: tailgate's README ("bench.yaml").
+apiVersion: tailgate/v1
+kind: Bench
+
+profiles:
+  gha-ubuntu-24.04: { description: "GitHub-hosted runner, kind", runner: ubuntu-24.04 }
+
+controllers:
+  nginx-reload: { type: local, variant: nginx-reload, retries: "off" }
+  haproxy-runtime: { type: local, variant: haproxy-runtime, retries: "off" }
+  ${name}:
+    type: helm
+    chart: { repo: ${entry.chart.repo}, name: ${entry.chart.name}, version: ${entry.chart.version} }
+    ingressClass: ${entry.ingressClass}
+
+scenarios:
+  steady: { script: steady, rate: 500, duration: 20s, warmup: 2s, replicas: 3 }
+  pod-kill:
+    script: steady
+    rate: 500
+    duration: 20s
+    warmup: 2s
+    replicas: 3
+    faults: [{ type: pod-kill, every: 5s, replaceAfter: 1s }]
+
+matrices:
+  local:
+    target: local
+    controllers: [nginx-reload, haproxy-runtime]
+    scenarios: [steady, pod-kill]
+  pr:
+    target: kind
+    profile: gha-ubuntu-24.04
+    controllers: [${name}]
+    scenarios: [steady, pod-kill]
+    repetitions: 3
+    compare: paired
+`;
+  writeTextAtomic(file, text);
+  loadBench(file); // what init writes must validate
+  console.log(`${file}: written (controller ${name}, chart ${entry.chart.version}); next: npx tailgate validate, npx tailgate run --matrix local`);
+  return 0;
+}
