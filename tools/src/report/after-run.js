@@ -2,7 +2,7 @@
 // side, charts, and a verdict against committed baselines when this profile has any.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareRunToBaselines } from '../compare/run-compare.js';
+import { comparePairedRuns, compareRunToBaselines } from '../compare/run-compare.js';
 import { collectRun } from '../compare/results-dir.js';
 import { EXIT } from '../errors.js';
 import { writeJsonAtomic } from '../result/write.js';
@@ -13,6 +13,7 @@ import { renderTuningDiffs, tuningDiffs } from './effective-config.js';
 import { renderTerminal } from './terminal.js';
 
 export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
+  if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir });
   const cells = collectRun(runDir);
   console.log(`\n${runTable(cells)}`);
   const diffs = tuningDiffs(runDir, cells);
@@ -42,6 +43,20 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
     const confirmDir = await confirm(doc.confirm.map((c) => c.cell));
     doc = compareRunToBaselines({ runDir, gate, baselinesDir, confirmDir });
   }
+  writeJsonAtomic(join(runDir, 'verdict.json'), doc);
+  writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc));
+  console.log(`\n${renderTerminal(doc)}`);
+  return doc.exitCode;
+}
+
+// A concurrent A/B run is its own comparison: base and head measured in the same
+// seconds, gated paired (one pair per repetition), no baselines involved.
+function afterConcurrentRun({ cfg, plan, runDir }) {
+  const baseDir = join(runDir, 'base');
+  const headDir = join(runDir, 'head');
+  console.log(`\nbase (each cell's own configuration):\n${runTable(collectRun(baseDir))}`);
+  console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(collectRun(headDir))}`);
+  const doc = comparePairedRuns({ baseDir, headDir, gate: plan.matrix.gate ?? cfg.gate });
   writeJsonAtomic(join(runDir, 'verdict.json'), doc);
   writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc));
   console.log(`\n${renderTerminal(doc)}`);

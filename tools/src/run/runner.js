@@ -31,7 +31,8 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
   const outcomes = [];
   for (const cell of plan.cells) {
     if (signal?.aborted) break;
-    const dir = makeCellDir(runDir, cell);
+    // Concurrent A/B: raw output under raw/, one result per side under base/ and head/.
+    const dir = makeCellDir(cell.concurrent ? join(runDir, 'raw') : runDir, cell);
     const started = Date.now();
     const prefix = `[${cell.index + 1}/${plan.cells.length}] ${cell.id}`;
     try {
@@ -54,6 +55,15 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
       if (cell.scenario.script === 'saturation') {
         const slo = cell.scenario.slo ?? {};
         meta.slo = { p99Ms: parseDuration(slo.p99 ?? '50ms'), errorRate: slo.errorRate ?? 0.01 };
+      }
+      if (cell.concurrent) {
+        for (const [side, role, name, tuning] of [['a', 'base', cell.controllerName, cell.tuningName], ['b', 'head', cell.concurrent.name, cell.concurrent.tuningName]]) {
+          const r = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, side, meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } } });
+          writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), r);
+          log(`${prefix} ${role} (${name}/${tuning}): ${progressLine(r)}`);
+        }
+        outcomes.push({ cell, dir });
+        continue;
       }
       const result = run.k6.runners
         ? await ingestRunners(run.k6.runners, { events: run.eventsFile, meta })
