@@ -14,8 +14,12 @@ const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itsel
 export function checkRun(rep, rule, side) {
   const problems = [];
   const where = rep.source;
-  if (rep.requests.total === 0) problems.push(`${where}: 0 requests measured`);
-  else if (rep.requests.total < rule.minSamples) problems.push(`${where}: ${rep.requests.total} samples < minSamples ${rule.minSamples}`);
+  // A head that made k6 drop iterations answered fewer requests *because* it is slow:
+  // its dropped iterations count as attempts (and as errors, errors.js).
+  const omitted = side === 'head' && rep.load.droppedRatio > rule.maxDroppedRatio ? rep.load.droppedIterations : 0;
+  const attempts = rep.requests.total + omitted;
+  if (attempts === 0) problems.push(`${where}: 0 requests measured`);
+  else if (attempts < rule.minSamples) problems.push(`${where}: ${rep.requests.total} samples${omitted ? ` + ${omitted} dropped` : ''} < minSamples ${rule.minSamples}`);
   const code = rep.load.k6ExitCode;
   if (code !== null && code !== undefined && !OK_K6_EXIT.has(code)) problems.push(`${where}: k6 exited with code ${code}`);
   const short = undelivered(rep, rule);
