@@ -14,6 +14,11 @@ need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)")
 if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
   echo "test-kind: SKIPPED — no offline-kind at $OK or no docker (see README: kind target)"; exit 0
 fi
+# The wrapper starts dockerd and the egress guard; where it cannot (no iptables, no
+# daemon), there are no offline images to use either: skip, saying why.
+if ! (source "$OK/env.sh") >/tmp/tailgate-test-kind-env.log 2>&1; then
+  echo "test-kind: SKIPPED — offline-kind could not start dockerd and its egress guard here ($(tail -1 /tmp/tailgate-test-kind-env.log))"; exit 0
+fi
 # shellcheck source=/dev/null
 source "$OK/env.sh"   # kind wrapper + egress guard + dockerd
 for img in "${need[@]}"; do
