@@ -8,7 +8,6 @@ import { InputError } from '../errors.js';
 
 const DURATION = '{"metric":"http_req_duration","type":"Point","data":{"time":"';
 const DROPPED = '{"metric":"dropped_iterations","type":"Point","data":{"time":"';
-const K6_LINE = /^\{"(type":"Metric"|metric":")/;
 // k6 lines are a few hundred bytes; a megabyte without a newline is not k6 output, and
 // splitting it over and over would cost quadratic time.
 const MAX_LINE = 1 << 20;
@@ -22,45 +21,64 @@ const MAX_LATENCY_MS = 3_600_000;
 export async function readK6Output(file, { onRequest, onDropped }) {
   const stream = openStream(file);
   const clock = new Clock();
-  let rest = '';
+  let rest = null; // bytes of an unfinished line from the previous chunk
   let lineNo = 0;
   let k6Lines = 0;
-  const handle = (line) => {
+  // Lines are found and classified as bytes: only the one line per request ingest
+  // needs (and dropped iterations) is ever decoded into a string.
+  const handle = (buf, s, e) => {
     lineNo++;
-    if (line.length === 0) return;
-    if (line.length > MAX_LINE) throw new InputError(`${file}:${lineNo}: line longer than ${MAX_LINE} bytes: not k6 output`);
-    if (line.startsWith(DURATION)) {
+    if (e === s) return;
+    if (e - s > MAX_LINE) throw new InputError(`${file}:${lineNo}: line longer than ${MAX_LINE} bytes: not k6 output`);
+    if (startsWith(buf, s, e, DURATION_BYTES)) {
       k6Lines++;
-      onRequest(parseRequest(line, clock, file, lineNo));
-    } else if (line.startsWith(DROPPED)) {
+      onRequest(parseRequest(buf.toString('utf8', s, e), clock, file, lineNo));
+    } else if (startsWith(buf, s, e, DROPPED_BYTES)) {
       k6Lines++;
-      onDropped(parseDropped(line, clock, file, lineNo));
-    } else if (K6_LINE.test(line)) {
+      onDropped(parseDropped(buf.toString('utf8', s, e), clock, file, lineNo));
+    } else if (startsWith(buf, s, e, METRIC_BYTES) || startsWith(buf, s, e, TYPE_METRIC_BYTES)) {
       k6Lines++;
     } else if (k6Lines === 0 && lineNo <= 3) {
-      throw new InputError(`${file}:${lineNo}: not k6 JSON output (expected lines like {"metric":...} or {"type":"Metric",...}, got ${JSON.stringify(line.slice(0, 60))})`);
-    } else if (!line.startsWith('{')) {
-      throw new InputError(`${file}:${lineNo}: corrupt k6 output line: ${JSON.stringify(line.slice(0, 80))}`);
+      throw new InputError(`${file}:${lineNo}: not k6 JSON output (expected lines that start {"metric":... or {"type":"Metric",...)`);
+    } else if (buf[s] !== 0x7b /* { */) {
+      throw new InputError(`${file}:${lineNo}: corrupt k6 output line (does not start with "{")`);
     }
   };
   try {
     for await (const chunk of stream) {
-      const text = rest + chunk;
-      const lines = text.split('\n');
-      rest = lines.pop();
-      for (const line of lines) handle(line);
-      if (rest.length > MAX_LINE) throw new InputError(`${file}:${lineNo + 1}: line longer than ${MAX_LINE} bytes: not k6 output`);
+      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+      let s = 0;
+      for (let e = buf.indexOf(10, s); e >= 0; e = buf.indexOf(10, s)) {
+        handle(buf, s, e);
+        s = e + 1;
+      }
+      rest = s < buf.length ? buf.subarray(s) : null;
+      if (rest && rest.length > MAX_LINE) throw new InputError(`${file}:${lineNo + 1}: line longer than ${MAX_LINE} bytes: not k6 output`);
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw new InputError(`${file}: cannot read k6 output after line ${lineNo}: ${err.message}${err.code === 'Z_BUF_ERROR' || /unexpected end/.test(err.message) ? ' (truncated gzip: did the run finish?)' : ''}`);
   }
-  if (rest.length) {
+  if (rest?.length) {
     // A complete k6 file ends with a newline; a partial last line means truncation.
-    throw new InputError(`${file}:${lineNo + 1}: truncated k6 output (last line has no newline: ${JSON.stringify(rest.slice(0, 60))}…)`);
+    throw new InputError(`${file}:${lineNo + 1}: truncated k6 output (the last line, ${rest.length} bytes, has no newline)`);
   }
   if (k6Lines === 0) throw new InputError(`${file}: no k6 samples found (empty file, or not k6 --out json output)`);
   return { lines: lineNo, k6Lines };
+}
+
+const DURATION_BYTES = Buffer.from(DURATION);
+const DROPPED_BYTES = Buffer.from(DROPPED);
+const METRIC_BYTES = Buffer.from('{"metric":"');
+const TYPE_METRIC_BYTES = Buffer.from('{"type":"Metric"');
+
+// Byte by byte in JS: most lines differ from a prefix within its first dozen bytes, and
+// a call into Buffer#compare costs more than that.
+function startsWith(buf, s, e, prefix) {
+  const n = prefix.length;
+  if (e - s < n) return false;
+  for (let i = n - 1; i >= 0; i--) if (buf[s + i] !== prefix[i]) return false;
+  return true;
 }
 
 function openStream(file) {
@@ -79,7 +97,6 @@ function openStream(file) {
   const gz = magic[0] === 0x1f && magic[1] === 0x8b;
   const out = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 18 })) : raw;
   if (gz) raw.on('error', (e) => out.destroy(e));
-  out.setEncoding('utf8');
   return out;
 }
 
