@@ -39,7 +39,10 @@ export function run(opts, positionals) {
   }
   if (isDir) {
     const cells = collectRun(input);
-    console.log(runTable(cells));
+    const table = runTable(cells);
+    console.log(table);
+    // No verdict for a bare run: the markdown is its table, for a job summary or a note.
+    if (opts.markdown) writeTextAtomic(opts.markdown, `### tailgate run ${input.split('/').filter(Boolean).at(-1)}\n\n\`\`\`\n${table}\n\`\`\`\n`, { force: opts.force });
     if (opts.charts) for (const c of cells.filter((x) => x.reps.length)) chartsForCell(opts.charts, c.key, c.reps);
     return 0;
   }

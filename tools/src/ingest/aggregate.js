@@ -73,7 +73,7 @@ export class Aggregate {
       dropped: w.dropped,
       p50: valueAtMs(w.hist, 50),
       p99: valueAtMs(w.hist, 99),
-      max: w.requests ? w.hist.maxValue / 1000 : null,
+      max: w.requests ? w.hist.getValueAtPercentile(100) / 1000 : null,
     };
     const byClass = Object.fromEntries(Object.entries(w.errors).filter(([, n]) => n > 0));
     if (Object.keys(byClass).length) row.errorsByClass = byClass;

@@ -15,7 +15,10 @@ export function chartsForCell(outDir, key, headReps, baseReps = []) {
   const series = [{ label: `head (${headReps.length} rep)`, hist: head }];
   if (baseReps.length) {
     const base = merge(baseReps.filter((r) => r.histogram).map((r) => decode(r.histogram)));
-    if (base.totalCount) series.unshift({ label: `base (${baseReps.length} rep)`, hist: base });
+    if (base.totalCount) {
+      series.unshift({ label: `base (${baseReps.length} rep)`, hist: base });
+      writeFileSync(join(dir, 'base.hgrm'), toHgrm(base));
+    }
   }
   writeFileSync(join(dir, 'head.hgrm'), toHgrm(head));
   const files = drawSpectrum(dir, series, `${key}: latency by percentile`);

@@ -27,7 +27,7 @@ export function spectrumPoints(hist) {
     const p = 100 * (1 - 1 / inv);
     out.push([inv, hist.getValueAtPercentile(p) / 1000]);
   }
-  out.push([Math.max(n, out.at(-1)?.[0] ?? 1), hist.maxValue / 1000]);
+  out.push([Math.max(n, out.at(-1)?.[0] ?? 1), hist.getValueAtPercentile(100) / 1000]);
   return out;
 }
 

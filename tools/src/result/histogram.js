@@ -65,7 +65,9 @@ export function summarize(h, confidence = 0.95) {
     percentiles[name] = valueAtMs(h, pct);
     intervals[name] = quantileInterval(h, pct, confidence);
   }
-  percentiles.max = h.totalCount ? h.maxValue / 1000 : null;
+  // The highest equivalent value, as every other quantile and the .hgrm export report it
+  // (the raw maximum can sit below p99.99's bucket bound).
+  percentiles.max = h.totalCount ? h.getValueAtPercentile(100) / 1000 : null;
   return { count: h.totalCount, percentiles, intervals, mean: h.totalCount ? h.mean / 1000 : null };
 }
 

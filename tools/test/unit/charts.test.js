@@ -128,3 +128,21 @@ test('clusters: every kind topology lets kubelets accept net.core.somaxconn (no 
     assert.ok(kubelet.allowedUnsafeSysctls.includes('net.core.somaxconn'), f);
   }
 });
+
+test('report: a results folder renders markdown too, and charts carry a .hgrm per side', async () => {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { makeRunDir } = await import('../helpers/run-dir.js');
+  const { runCli } = await import('../helpers/cli.js');
+  const { chartsForCell } = await import('../../src/report/cell-charts.js');
+  const { collectRun } = await import('../../src/compare/results-dir.js');
+  const root = mkdtempSync(join(tmpdir(), 'tg-rep-'));
+  const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 1 }] }, join(root, 'run'));
+  const md = join(root, 'run.md');
+  const r = await runCli(['report', run, '--markdown', md]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(readFileSync(md, 'utf8'), /c\/t\/s/);
+  const [cell] = collectRun(run);
+  chartsForCell(join(root, 'charts'), cell.key, cell.reps, cell.reps);
+  for (const f of ['head.hgrm', 'base.hgrm']) assert.ok(existsSync(join(root, 'charts', 'c__t__s', f)), f);
+});
