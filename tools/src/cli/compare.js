@@ -121,7 +121,7 @@ export function run(opts, positionals) {
     if (!baseFiles?.length || !headFiles?.length) throw new InputError(`nothing to compare: need base and head files\n\n${usage}`);
     const base = baseFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
     const head = headFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
-    const cell = head[0].meta?.controller?.name ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}` : 'cell';
+    const cell = head[0].meta?.controller?.name ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}` : 'unnamed/default/cell';
     const mode = opts.paired ? 'paired' : 'baseline';
     const read = (files) => (files ?? []).flatMap((f) => toReps(readJsonFile(f), f).reps);
     const confirm = opts['confirm-head']?.length ? new Map([[cell, { base: opts['confirm-base']?.length ? read(opts['confirm-base']) : base, head: read(opts['confirm-head']) }]]) : null;

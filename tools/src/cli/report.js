@@ -2,6 +2,7 @@ import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { writeTextAtomic } from '../result/write.js';
 import { checkName, under } from '../names.js';
+import { schemaProblems } from '../config/schema.js';
 import { readJsonFile } from '../result/read.js';
 import { readBaseline } from '../compare/baselines.js';
 import { collectRun } from '../compare/results-dir.js';
@@ -48,6 +49,8 @@ export function run(opts, positionals) {
   }
   const doc = readJsonFile(input);
   if (doc?.kind !== 'tailgate.verdict') throw new InputError(`${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`);
+  const problems = schemaProblems('verdict', doc);
+  if (problems.length) throw new InputError(`${input}: does not match schemas/verdict.schema.json`, { details: problems.slice(0, 20).map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`) });
   console.log(renderTerminal(doc));
   if (opts.markdown) {
     if (resolve(opts.markdown) === realpathSync(input)) throw new InputError(`--markdown ${opts.markdown} is the input file`);

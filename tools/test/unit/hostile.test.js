@@ -293,3 +293,17 @@ test('hostile-verdict-folders: a verdict naming a folder outside the working dir
     assert.match(r.out, /resolves outside/);
   });
 });
+
+test('hostile-verdict: report checks a verdict against schemas/verdict.schema.json first', async () => {
+  await inSandbox(async ({ root }) => {
+    const a = (await syntheticResult({ medianMs: 2, seed: 21 })).file;
+    const v = join(root, 'v.json');
+    assert.equal((await runCli(['compare', '--baseline', a, a, '--out', v])).code, 0);
+    assert.equal((await runCli(['report', v])).code, 0, 'what compare writes is valid');
+    const doc = JSON.parse(readFileSync(v, 'utf8'));
+    writeFileSync(v, JSON.stringify({ ...doc, overall: 'great', cells: [{ ...doc.cells[0], cell: '../x/y' }] }));
+    const r = await runCli(['report', v]);
+    assert.equal(r.code, 2);
+    assert.match(r.out, /does not match schemas\/verdict\.schema\.json/);
+  });
+});
