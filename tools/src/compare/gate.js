@@ -195,7 +195,9 @@ function decide(tests, alpha, second) {
     // too (an extra condition can only make the test stricter).
     const replicated = t.look !== 'second' || big(t.second, +1);
     const worse = t.adjPWorse <= alpha && big(t, +1) && replicated;
-    const better = t.adjPBetter <= alpha && big(t, -1);
+    // An improvement never fails anything, so it is only claimed on overwhelming evidence
+    // (the first look's early level): noise must not hand out green ribbons either.
+    const better = t.adjPBetter <= EARLY * alpha && big(t, -1);
     let status = worse ? 'regression' : better ? 'improvement' : 'pass';
     if (!t.reliable && status !== 'pass') status = `unreliable-${status}`;
     if (t.look === 'pending' && (!t.blocking || !t.reliable)) t.look = 'first';

@@ -66,9 +66,11 @@ test('gate: a large relative change below the absolute floor is not a regression
   assert.equal(auto.verdict, 'regression', 'the default floor (auto: the resolution) lets a x2 at 0.6 ms fail');
 });
 
-test('gate: an improvement is reported as such', async () => {
-  const v = compareCell({ cell: 'x', base: await reps(3, { medianMs, scale: 1.5, seed: 15 }), head: await reps(3, { medianMs, seed: 16 }), gate });
+test('gate: an improvement is reported as such, only on overwhelming evidence', async () => {
+  const v = compareCell({ cell: 'x', base: await reps(3, { medianMs, scale: 3, seed: 15 }), head: await reps(3, { medianMs, seed: 16 }), gate });
   assert.equal(v.verdict, 'improvement');
+  const mild = compareCell({ cell: 'x', base: await reps(3, { medianMs, scale: 1.5, seed: 15 }), head: await reps(3, { medianMs, seed: 16 }), gate });
+  assert.equal(mild.verdict, 'pass', 'noise must not hand out green ribbons: x1.5 in 3 runs is not enough');
 });
 
 test('gate: an unreliable tail quantile never fails the gate alone', async () => {
