@@ -1,3 +1,9 @@
+/** A p-value for people: two significant digits, exponent form below 1e-4. */
+export function pValue(p) {
+  if (p === undefined || p === null) return null;
+  return p < 1e-4 ? Number(p.toExponential(1)) : Number(p.toPrecision(2));
+}
+
 /** x rounded to `digits` decimal places (3: microseconds when x is in milliseconds). */
 export function round(x, digits = 3) {
   const k = 10 ** digits;

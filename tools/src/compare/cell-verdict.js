@@ -2,6 +2,8 @@
 // reasons and warnings, and the summary numbers of each side.
 import { classTotals, ERROR_GROUPS } from './errors.js';
 import { median } from './stats.js';
+import { samplesNeeded } from './latency.js';
+import { pValue as fmtP } from '../numbers.js';
 
 export function finish(p, tests, gate) {
   const out = p.out;
@@ -64,11 +66,6 @@ function sig(x) {
   return Number(x.toPrecision(3));
 }
 
-function fmtP(p) {
-  if (p === undefined || p === null) return null;
-  return p < 1e-4 ? Number(p.toExponential(1)) : Number(p.toPrecision(2));
-}
-
 
 export function summaryOf(reps) {
   if (!reps.length) return null;
@@ -81,7 +78,7 @@ export function summaryOf(reps) {
     p50: med((r) => r.percentiles.p50),
     p99: med((r) => r.percentiles.p99),
     'p99.99': med((r) => r.percentiles['p99.99']),
-    p99_99Reliable: reps.reduce((a, r) => a + r.requests.total, 0) * 1e-4 >= 10,
+    p99_99Reliable: reps.reduce((a, r) => a + r.requests.total, 0) >= samplesNeeded('p99.99'),
     dropped: reps.reduce((a, r) => a + (r.load.droppedIterations ?? 0), 0),
   };
 }

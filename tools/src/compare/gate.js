@@ -12,18 +12,13 @@ import { parseDuration, parsePercent } from '../config/units.js';
 import { normalQuantile } from '../result/histogram.js';
 import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
-import { latencyEvidence, latencyTest } from './latency.js';
+import { latencyEvidence, latencyNoise } from './latency.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { matchPairs } from './pairs.js';
-import { holm, tQuantile, tSf } from './stats.js';
+import { holm, tQuantileOrNormal, tSf } from './stats.js';
 import { checkRun, comparabilityProblems } from './validity.js';
 import { round } from '../numbers.js';
-
-/** The assumed run-to-run sd of a log-quantile for a coefficient of variation (log-normal). */
-export function sdOfLog(cv) {
-  return Math.sqrt(Math.log(1 + cv * cv));
-}
 
 /** Floor in ms for a rule: a duration, or "auto" (twice the timer and histogram resolution). */
 export function floorMs(floor, baseMs) {
@@ -106,22 +101,15 @@ function prepare(input, gate, mode, allowMachineMismatch) {
 function latencyTests(live, q, rule, gate) {
   const evs = live.map((p) => ({ owner: p, ev: latencyEvidence(q, p.base, p.head, p.pairs) }));
   const usable = evs.filter((e) => !e.ev.missing);
-  // Paired and independent designs measure different variances: moderate each apart.
-  const out = [];
-  for (const design of ['paired', 'independent']) {
-    const group = usable.filter((e) => e.ev.design === design);
-    const assumed = sdOfLog(gate.assumedRunCv) ** 2 * (design === 'paired' ? 2 : 1);
-    const noise = moderate(group.map((e) => e.ev), { fallback: assumed });
-    group.forEach((e, i) => out.push(latencyDecision(e.owner, e.ev, noise[i], rule, gate)));
-  }
+  const noise = latencyNoise(usable.map((e) => e.ev), gate.assumedRunCv);
+  const out = usable.map((e, i) => latencyDecision(e.owner, e.ev, noise[i], rule, gate));
   for (const e of evs.filter((x) => x.ev.missing)) out.push({ owner: e.owner, kind: 'latency', metric: q, blocking: rule.blocking, status: 'missing', base: e.ev.base, head: e.ev.head });
   return out;
 }
 
-function latencyDecision(owner, ev, noise, rule, gate) {
-  const { se, df, varSource } = latencyTest(ev, noise, sdOfLog(gate.assumedRunCv));
+function latencyDecision(owner, ev, { se, df, varSource }, rule, gate) {
   const alpha = 1 - gate.confidence;
-  const crit = Number.isFinite(df) ? tQuantile(1 - alpha, df) : normalQuantile(1 - alpha);
+  const crit = tQuantileOrNormal(1 - alpha, df);
   const t = ev.estimate / se;
   return {
     owner, kind: 'latency', metric: ev.metric,

@@ -3,10 +3,10 @@
 // histogram that does not decode, counts that disagree with the histogram.
 import { schemaProblems } from '../config/schema.js';
 import { InputError } from '../errors.js';
+import { decode, QUANTILES, summarize, valueAtMs } from '../result/histogram.js';
 import { readJsonFile } from '../result/read.js';
 
 export { readJsonFile };
-import { decode, QUANTILES, summarize, valueAtMs } from '../result/histogram.js';
 
 /** A result or baseline document -> {kind, reps: [...], doc}. */
 export function toReps(doc, file) {

@@ -10,9 +10,14 @@
 // The variance of one observation is the largest of: its own spread (moderated across
 // the cells of the comparison, noise.js), the within-run sampling variance, and —
 // when no spread can be estimated — the assumed run-to-run variance (`assumedRunCv`).
-import { QUANTILES } from '../result/histogram.js';
-import { MIN_TAIL_SAMPLES } from '../result/histogram.js';
+import { QUANTILES, samplesFor } from '../result/histogram.js';
+import { moderate } from './noise.js';
 import { mean, median, variance } from './stats.js';
+
+/** The assumed run-to-run sd of a log-quantile for a coefficient of variation (log-normal). */
+export function sdOfLog(cv) {
+  return Math.sqrt(Math.log(1 + cv * cv));
+}
 
 // Stored intervals are 95% two-sided; ±1.96 standard errors on the log scale.
 const Z95 = 1.959964;
@@ -51,14 +56,28 @@ function withinVar(rep, name) {
 
 // Enough samples beyond the quantile over all of a side's runs to say anything about it.
 function tailOk(name, reps) {
-  const pct = QUANTILES[name];
-  const total = reps.reduce((a, r) => a + (r.requests?.total ?? 0), 0);
-  return total * (1 - pct / 100) >= MIN_TAIL_SAMPLES;
+  return reps.reduce((a, r) => a + (r.requests?.total ?? 0), 0) >= samplesNeeded(name);
 }
 
 /** Samples a side needs for a quantile to be gated: 10 beyond it. */
 export function samplesNeeded(name) {
-  return Math.ceil(MIN_TAIL_SAMPLES / (1 - QUANTILES[name] / 100));
+  return samplesFor(QUANTILES[name]);
+}
+
+/**
+ * Evidences of one quantile across the cells of a comparison -> for each, its test's
+ * {se, df, varSource}. Paired and independent designs measure different variances, so
+ * each is moderated apart; a design with nothing to pool leans on `assumedRunCv`.
+ */
+export function latencyNoise(evidences, assumedRunCv) {
+  const assumedSd = sdOfLog(assumedRunCv);
+  const out = new Array(evidences.length);
+  for (const design of ['paired', 'independent']) {
+    const idx = evidences.map((ev, i) => (ev.design === design ? i : -1)).filter((i) => i >= 0);
+    const noise = moderate(idx.map((i) => evidences[i]), { fallback: assumedSd ** 2 * (design === 'paired' ? 2 : 1) });
+    idx.forEach((i, k) => { out[i] = latencyTest(evidences[i], noise[k], assumedSd); });
+  }
+  return out;
 }
 
 /**

@@ -14,12 +14,10 @@
 import { parsePercent } from '../config/units.js';
 import { normalQuantile } from '../result/histogram.js';
 import { ERROR_GROUPS, errorEvidence } from './errors.js';
-import { latencyEvidence, latencyTest } from './latency.js';
-import { moderate } from './noise.js';
+import { latencyEvidence, latencyNoise } from './latency.js';
 import { matchPairs } from './pairs.js';
-import { holm, tQuantile, tSf } from './stats.js';
-import { sdOfLog } from './gate.js';
-import { round } from '../numbers.js';
+import { holm, tQuantileOrNormal, tSf } from './stats.js';
+import { pValue, round } from '../numbers.js';
 
 export const DEFAULT_MARGINS = Object.freeze({ p99: '10%', 'p99.99': '25%', errors: '10%' });
 
@@ -38,14 +36,10 @@ export function nonInferiority(inputs, gate, { margins = DEFAULT_MARGINS, mode =
       continue;
     }
     const evs = live.map((c) => ({ c, ev: latencyEvidence(metric, c.base, c.head, c.pairs) })).filter((e) => !e.ev.missing && e.ev.reliable);
-    for (const design of ['paired', 'independent']) {
-      const group = evs.filter((e) => e.ev.design === design);
-      const noise = moderate(group.map((e) => e.ev), { fallback: sdOfLog(gate.assumedRunCv) ** 2 * (design === 'paired' ? 2 : 1) });
-      group.forEach((e, i) => {
-        const { se, df } = latencyTest(e.ev, noise[i], sdOfLog(gate.assumedRunCv));
-        tests.push({ cell: e.c.cell, metric, margin, est: e.ev.estimate, se, df, n: e.ev.n, base: e.ev.base, head: e.ev.head, m });
-      });
-    }
+    latencyNoise(evs.map((e) => e.ev), gate.assumedRunCv).forEach(({ se, df }, i) => {
+      const { c, ev } = evs[i];
+      tests.push({ cell: c.cell, metric, margin, est: ev.estimate, se, df, n: ev.n, base: ev.base, head: ev.head, m });
+    });
   }
   for (const t of tests) {
     t.pNoWorse = tSf((t.m - t.est) / t.se, t.df); // H0: est ≥ m
@@ -79,12 +73,12 @@ function errorTestNi(c, m, margin) {
 }
 
 function describe(t, alpha) {
-  const q = Number.isFinite(t.df) ? tQuantile(1 - alpha, t.df) : normalQuantile(1 - alpha);
+  const q = tQuantileOrNormal(1 - alpha, t.df);
   const verdict = t.adjNoWorse <= alpha ? 'no-worse' : t.adjWorse <= alpha ? 'worse' : 'inconclusive';
   const out = {
     metric: t.metric, margin: t.margin, base: t.base, head: t.head, verdict,
     ratio: round(Math.exp(t.est), 4), upper: round(Math.exp(t.est + q * t.se), 4), lower: round(Math.exp(t.est - q * t.se), 4),
-    intervalLevel: round(1 - 2 * alpha, 4), pNoWorse: sig(t.pNoWorse), adjustedPNoWorse: sig(t.adjNoWorse),
+    intervalLevel: round(1 - 2 * alpha, 4), pNoWorse: pValue(t.pNoWorse), adjustedPNoWorse: pValue(t.adjNoWorse),
   };
   // If the ratio is what it looks like: pairs for the interval to clear the margin.
   if (verdict === 'inconclusive' && t.est < t.m) {
@@ -92,8 +86,4 @@ function describe(t, alpha) {
     out.pairsNeeded = Math.ceil(need * need);
   }
   return out;
-}
-
-function sig(p) {
-  return p < 1e-4 ? Number(p.toExponential(1)) : Number(p.toPrecision(2));
 }

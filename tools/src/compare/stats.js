@@ -1,5 +1,6 @@
 // Small, exact numerical helpers: Student's t quantiles and an exact binomial tail.
 // No dependency: each is a few lines and tested against known tables.
+import { normalQuantile } from '../result/histogram.js';
 
 export function logGamma(x) {
   // Lanczos approximation (g=7, n=9), |error| < 1e-13 for x > 0.
@@ -90,6 +91,11 @@ export function median(xs) {
   if (!s.length) return null;
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Quantile of Student's t; df = Infinity (a known variance) gives the normal quantile. */
+export function tQuantileOrNormal(p, df) {
+  return Number.isFinite(df) ? tQuantile(p, df) : normalQuantile(p);
 }
 
 /** P(T > t) for Student's t; df = Infinity gives the normal tail. */

@@ -8,6 +8,15 @@ export const QUANTILES = Object.freeze({ p50: 50, p90: 90, p99: 99, 'p99.9': 99.
 // enough to gate on (p99.99 -> 100k samples).
 export const MIN_TAIL_SAMPLES = 10;
 
+/**
+ * Samples needed for a quantile (in percent) to have MIN_TAIL_SAMPLES beyond it:
+ * p99 1000, p99.99 100000. Integer arithmetic after one rounding, so 100000 samples
+ * count as enough for p99.99 (1 − 0.9999 is not exactly 1e-4 in floating point).
+ */
+export function samplesFor(percent) {
+  return Math.ceil(MIN_TAIL_SAMPLES / (1 - percent / 100) - 1e-6);
+}
+
 export function newHistogram() {
   return hdr.build({ bitBucketSize: 32, numberOfSignificantValueDigits: 3, autoResize: true, lowestDiscernibleValue: 1 });
 }
@@ -53,7 +62,7 @@ export function quantileInterval(h, percent, confidence = 0.95) {
   return {
     low: h.getValueAtPercentile((100 * loRank) / n) / 1000,
     high: h.getValueAtPercentile((100 * hiRank) / n) / 1000,
-    reliable: tailSamples >= MIN_TAIL_SAMPLES,
+    reliable: n >= samplesFor(percent),
     tailSamples: Math.floor(tailSamples),
   };
 }

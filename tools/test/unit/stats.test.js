@@ -24,3 +24,13 @@ test('stats: exact binomial upper tail', () => {
   close(binomialUpperTail(8, 10, 0.5), 56 / 1024, 1e-12, 'P(X>=8)');
   close(binomialUpperTail(3, 1000, 0.001), 0.0802, 1e-3, 'rare events');
 });
+
+test('tail samples: 100k per side is enough for p99.99 (the nightly matrix), 99,999 is not', async () => {
+  const { samplesFor } = await import('../../src/result/histogram.js');
+  const { latencyEvidence } = await import('../../src/compare/latency.js');
+  assert.equal(samplesFor(99.99), 100_000);
+  assert.equal(samplesFor(99), 1000);
+  const reps = (n) => [{ percentiles: { 'p99.99': 5 }, requests: { total: n / 2 } }, { percentiles: { 'p99.99': 5 }, requests: { total: n / 2 } }];
+  assert.equal(latencyEvidence('p99.99', reps(100_000), reps(100_000), null).reliable, true);
+  assert.equal(latencyEvidence('p99.99', reps(99_998), reps(100_000), null).reliable, false);
+});
