@@ -3,6 +3,7 @@ import { ingest } from '../ingest/ingest.js';
 import { readJsonFile } from '../result/read.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { NAME } from '../names.js';
+import { k6RequestCount } from '../ingest/k6-summary.js';
 
 export const summary = 'k6 --out json(.gz) -> result.json (HDR histograms, error classes, timeline)';
 export const usage = `Usage: tailgate ingest <k6-out.json.gz> --out result.json [--summary k6-summary.json]
@@ -65,7 +66,7 @@ function checkMeta(m, file) {
 
 // k6 counts every phase; the raw output and its summary must agree on the total.
 function crossCheck(result, summaryJson, file) {
-  const k6Count = summaryJson?.metrics?.http_reqs?.values?.count;
+  const k6Count = k6RequestCount(summaryJson);
   if (k6Count === undefined) throw new InputError(`${file}: not a k6 summary (no metrics.http_reqs.values.count)`);
   if (k6Count !== result.wholeRun.requests) {
     throw new InputError(`${file}: k6 counted ${k6Count} requests but the raw output holds ${result.wholeRun.requests}: raw output truncated or from another run`);

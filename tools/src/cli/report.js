@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { writeTextAtomic } from '../result/write.js';
 import { checkName, under } from '../names.js';
 import { schemaProblems } from '../config/schema.js';
@@ -43,7 +43,7 @@ export function run(opts, positionals) {
     const table = runTable(cells);
     console.log(table);
     // No verdict for a bare run: the markdown is its table, for a job summary or a note.
-    if (opts.markdown) writeTextAtomic(opts.markdown, `### tailgate run ${input.split('/').filter(Boolean).at(-1)}\n\n\`\`\`\n${table}\n\`\`\`\n`, { force: opts.force });
+    if (opts.markdown) writeTextAtomic(opts.markdown, `### tailgate run ${basename(input)}\n\n\`\`\`\n${table}\n\`\`\`\n`, { force: opts.force });
     if (opts.charts) for (const c of cells.filter((x) => x.reps.length)) chartsForCell(opts.charts, c.key, c.reps);
     return 0;
   }

@@ -2,7 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadBench } from '../config/load.js';
 import { EXIT, InputError } from '../errors.js';
-import { estimateSeconds, planMatrix } from '../plan/plan.js';
+import { planMatrix } from '../plan/plan.js';
+import { estimateCost } from '../plan/cost.js';
 import { newRunDir } from '../run/results-dir.js';
 import { runPlan } from '../run/runner.js';
 import { afterRun } from '../report/after-run.js';
@@ -65,7 +66,7 @@ export async function run(opts) {
   // Absolute, so generated configs and process command lines name real paths.
   const runDir = newRunDir(resolve(opts.out));
   writeFileSync(join(runDir, 'plan.json'), `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`);
-  console.log(`tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateSeconds(plan) / 60)} min; results in ${runDir}`);
+  console.log(`tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan).longestJobS / 60)} min; results in ${runDir}`);
 
   const abort = new AbortController();
   const onSigint = () => {

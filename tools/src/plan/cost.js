@@ -16,12 +16,12 @@ export const MODEL = Object.freeze({
 export function estimateCost(plan) {
   const m = MODEL[plan.matrix.target];
   const paired = plan.matrix.compare === 'paired' ? 2 : 1;
-  const runS = (c) => (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000 + m.perRunS;
+  const loadOf = (c) => (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000;
   const byCell = new Map();
-  for (const c of plan.cells) byCell.set(c.key, (byCell.get(c.key) ?? 0) + runS(c) * paired);
+  for (const c of plan.cells) byCell.set(c.key, (byCell.get(c.key) ?? 0) + (loadOf(c) + m.perRunS) * paired);
   const oneJob = target(plan.matrix.target).oneJob;
   const jobs = oneJob ? [[...byCell.values()].reduce((a, b) => a + b, 0) + m.setupS + m.perControllerS * new Set(plan.cells.map((c) => c.controllerName)).size] : [...byCell.values()].map((s) => s + m.setupS + m.perControllerS);
-  const loadS = plan.cells.reduce((a, c) => a + ((parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000) * paired, 0);
+  const loadS = plan.cells.reduce((a, c) => a + loadOf(c) * paired, 0);
   const requests = plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (parseDuration(c.scenario.duration) / 1000), 0) * paired;
   return {
     jobs: jobs.length,

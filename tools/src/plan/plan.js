@@ -52,7 +52,3 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   return { matrixName, matrix: { ...matrix, controllers, tunings, scenarios, repetitions }, cells, gate: cfg.gate };
 }
 
-/** Rough wall time of a plan, for the progress header. */
-export function estimateSeconds(plan) {
-  return plan.cells.reduce((s, c) => s + (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000 + 3, 0);
-}

@@ -2,9 +2,11 @@
 // why not. Never a result built from the survivors: a runner that failed, whose output
 // is missing or truncated, whose own count disagrees with its k6 summary, or that did
 // not run at the same time as the others makes the cell inconclusive, naming it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { TailgateError } from '../errors.js';
 import { ingest } from '../ingest/ingest.js';
+import { k6RequestCount } from '../ingest/k6-summary.js';
+import { readJsonFile } from '../result/read.js';
 
 const OK = new Set([0, 99]);
 
@@ -45,9 +47,11 @@ export async function ingestRunners(runners, { events, meta }) {
   return result;
 }
 
+// A runner killed before its summary leaves none (or half of one): then only its exit
+// code and its output speak.
 function readSummaryCount(file) {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'))?.metrics?.http_reqs?.values?.count ?? null;
+    return k6RequestCount(readJsonFile(file)) ?? null;
   } catch {
     return null;
   }

@@ -2,6 +2,15 @@
 // matrices use, its defaults, the order of its cells, one job or one per cell in CI,
 // and where its driver lives (loaded only when a run needs it). A new target is a
 // folder under targets/ and an entry here (plus its name in the schema's enum).
+// kind and an existing cluster drive real controllers the same way.
+const KUBE = {
+  controllerType: 'helm',
+  // Controller outermost: one cluster per controller, tunings as helm upgrades.
+  order: 'controller-first',
+  oneJob: false,
+  driver: () => import('./kube/driver.js'),
+};
+
 export const TARGETS = Object.freeze({
   local: {
     controllerType: 'local',
@@ -16,22 +25,12 @@ export const TARGETS = Object.freeze({
     driver: () => import('./local/driver.js'),
   },
   kind: {
-    controllerType: 'helm',
-    // Controller outermost: one cluster per controller, tunings as helm upgrades.
-    order: 'controller-first',
-    oneJob: false,
+    ...KUBE,
     defaults(m) {
       m.cluster ??= 'single';
     },
-    driver: () => import('./kube/driver.js'),
   },
-  cluster: {
-    controllerType: 'helm',
-    order: 'controller-first',
-    oneJob: false,
-    defaults() {},
-    driver: () => import('./kube/driver.js'),
-  },
+  cluster: { ...KUBE, defaults() {} },
 });
 
 export function target(name) {

@@ -78,8 +78,9 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const events = new EventLog(join(cellDir, 'events.jsonl'));
     const pods = new KubePods({ kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, events });
     await pods.refresh();
-    const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: catalogEntry(cell.controllerName, cell.controller).podSelector };
-    await captureEffectiveConfig({ ...sampleArgs, spec: catalogEntry(cell.controllerName, cell.controller).effectiveConfig, cellDir });
+    const entry = catalogEntry(cell.controllerName, cell.controller);
+    const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: entry.podSelector };
+    await captureEffectiveConfig({ ...sampleArgs, spec: entry.effectiveConfig, cellDir });
     const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
     const startLoad = () => (cell.scenario.loadFrom === 'cluster'
       ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
