@@ -155,7 +155,7 @@ function errorTests(live, gate) {
 // a single look, Holm at α (an improvement never needs confirming). Advisory and
 // unreliable tests form families of their own and only ever warn.
 function decide(tests, alpha, second) {
-  const inFamily = (t, dir) => t.blocking && t.reliable && (t.kind === 'latency' || t[`minP${dir}`] <= alpha);
+  const inFamily = (t, dir) => familyMember(t, dir, alpha);
   for (const t of tests) {
     if (t.status === 'missing') continue;
     Object.assign(t, stagewise(t.pWorse, alpha, second(t)));
@@ -200,8 +200,14 @@ function big(t, sign) {
   return ratioOk && sign * t.deltaMs > t.floorMs;
 }
 
+// A blocking, reliable test that could reach α at all (Tarone: one that cannot costs
+// the family nothing).
+function familyMember(t, dir, alpha) {
+  return t.blocking && t.reliable && (t.kind === 'latency' || t[`minP${dir}`] <= alpha);
+}
+
 function procedureOf(tests, alpha, prepared) {
-  const family = tests.filter((t) => t.blocking && t.reliable && (t.kind === 'latency' || t.minPWorse <= alpha));
+  const family = tests.filter((t) => familyMember(t, 'Worse', alpha));
   return {
     alpha,
     errorControl: 'family-wise over every blocking test of the comparison (Holm on two-stage p-values: confirm-on-fail)',
