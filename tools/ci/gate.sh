@@ -31,11 +31,12 @@ if [ ! -f "$out/verdict.json" ]; then
   echo "::error::tailgate compare wrote no verdict (exit $code): bad input or infrastructure error"
   exit "$code"
 fi
-node tools/bin/tailgate.js report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} >/dev/null
-node -e 'const v=require(require("path").resolve(process.argv[1]));process.stdout.write(JSON.stringify({kind:"tailgate.comment",schemaVersion:1,overall:v.overall,exitCode:v.exitCode}))' "$out/verdict.json" > "$out/comment/meta.json"
+node tools/bin/tailgate.js report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} \
+  --meta "$out/comment/meta.json" --confirm-matrix "$out/confirm.json" --force >/dev/null
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/comment/comment.md" >> "$GITHUB_STEP_SUMMARY"
 # Cells to confirm, as a matrix of the bench-cell workflow ([] when none or already confirmed).
-matrix=$(node -e 'const v=require(require("path").resolve(process.argv[1]));const c=process.argv[2]?[]:(v.confirm||[]);process.stdout.write(JSON.stringify({include:c.map(x=>{const[controller,tuning,scenario]=x.cell.split("/");return{controller,tuning,scenario,runs:x.runs,firstPair:x.runs+1}})}))' "$out/verdict.json" "${CONFIRM_RESULTS:-}")
+matrix='{"include":[]}'
+[ -n "${CONFIRM_RESULTS:-}" ] || matrix=$(cat "$out/confirm.json")
 echo "confirm=$matrix" >> "${GITHUB_OUTPUT:-/dev/stdout}"
 if [ "$matrix" != '{"include":[]}' ]; then
   echo "::notice::a confirmation round with fresh runs is needed before the verdict: $matrix"

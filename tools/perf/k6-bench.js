@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, toolEnv, which } from '../src/deps.js';
+import { ROOT, toolEnv, which } from '../src/exec/tools.js';
 import { ProcessGroup } from '../src/targets/local/proc.js';
 import { startPod } from '../src/targets/local/pod.js';
 import { median, timed } from './measure.js';

@@ -4,7 +4,7 @@
 //   PERF_ONLY=ingest,k6,gate   run a subset
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../src/deps.js';
+import { ROOT } from '../src/exec/tools.js';
 import { generate } from './generate.js';
 import { ingestBench } from './ingest-bench.js';
 import { k6Bench } from './k6-bench.js';

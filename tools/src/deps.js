@@ -1,14 +1,9 @@
-// Where tailgate finds its external tools: PATH first (the Makefile puts the
-// project-local .tools/bin, where `make setup` installs the pinned k6, kind and helm,
-// at its front; tests put fake executables there), then .tools/bin as a fallback.
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The external tools tailgate runs, how to read their versions and how to install
+// them (doctor and the run preflight); where they are found is exec/tools.js.
+import { runSync } from './exec/run.js';
+import { which } from './exec/tools.js';
 import { PINS } from './version.js';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const LOCAL_BIN = join(ROOT, '.tools', 'bin');
 export const K6_VERSION = PINS.k6;
 
 export const DEPENDENCIES = [
@@ -22,27 +17,14 @@ export const DEPENDENCIES = [
   { name: 'kubectl', args: ['version', '--client'], pattern: /Client Version: (v[\d.]+)/, install: 'go install k8s.io/kubernetes/cmd/kubectl or your distribution package', needed: 'kind and cluster targets' },
 ];
 
-export function toolEnv(extra = {}) {
-  return { ...process.env, PATH: `${process.env.PATH}${delimiter}${LOCAL_BIN}`, ...extra };
-}
-
-export function which(name) {
-  for (const dir of [...(process.env.PATH ?? '').split(delimiter), LOCAL_BIN, '/usr/sbin', '/sbin']) {
-    const p = join(dir, name);
-    if (dir && existsSync(p)) return p;
-  }
-  return null;
-}
-
 export function probe(dep) {
   const path = which(dep.name);
   if (!path) return { ...dep, path: null, version: null };
   // Some tools print their version on stderr (nginx -v), some exit non-zero when a
   // server half is missing (docker): read both streams, judge by the pattern.
-  const r = spawnSync(path, dep.args, { encoding: 'utf8', timeout: 10_000 });
-  const text = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-  const version = dep.pattern.exec(text)?.[1] ?? null;
-  return { ...dep, path, version, problem: version ? undefined : firstLine(text) || String(r.error?.message ?? `exit ${r.status}`) };
+  const r = runSync([path, ...dep.args], { timeoutMs: 10_000 });
+  const version = dep.pattern.exec(r.output)?.[1] ?? null;
+  return { ...dep, path, version, problem: version ? undefined : firstLine(r.output) || `exit ${r.code}` };
 }
 
 function firstLine(s) {

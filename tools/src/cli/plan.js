@@ -1,16 +1,22 @@
+import { appendFileSync } from 'node:fs';
 import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
 import { describeCost } from '../plan/cost.js';
 import { configOption, planOverrides } from './options.js';
 
 export const summary = 'Print the cells a matrix expands to (JSON with --json, for workflow matrices)';
-export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml] [--json]
+export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml] [--json | --github-output]
                     [--controllers a,b] [--tunings a,b] [--scenarios a,b]
-                    [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)`;
+                    [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)
+
+  --json           the GitHub Actions matrix: {"include":[{controller,tuning,scenario}]}
+  --github-output  the lines matrix=<json> and compare=<baseline|paired>, appended to
+                   $GITHUB_OUTPUT when it is set (else printed)`;
 export const options = {
   ...configOption,
   matrix: { type: 'string', default: 'local' },
   json: { type: 'boolean', default: false },
+  'github-output': { type: 'boolean', default: false },
   controllers: { type: 'string' },
   tunings: { type: 'string' },
   scenarios: { type: 'string' },
@@ -22,10 +28,16 @@ export const options = {
 export function run(opts) {
   const cfg = loadBench(opts.config);
   const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
+  // One entry per controller x tuning x scenario: repetitions run inside one job.
+  const matrix = () => JSON.stringify({ include: [...new Map(plan.cells.map((c) => [c.key, { controller: c.controllerName, tuning: c.tuningName, scenario: c.scenarioName }])).values()] });
+  if (opts['github-output']) {
+    const lines = `matrix=${matrix()}\ncompare=${cfg.matrices[opts.matrix].compare}\n`;
+    if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, lines);
+    else process.stdout.write(lines);
+    return;
+  }
   if (opts.json) {
-    // One entry per controller x tuning x scenario: repetitions run inside one job.
-    const include = [...new Map(plan.cells.map((c) => [c.key, { controller: c.controllerName, tuning: c.tuningName, scenario: c.scenarioName }])).values()];
-    console.log(JSON.stringify({ include }));
+    console.log(matrix());
     return;
   }
   for (const c of plan.cells) console.log(`${String(c.index + 1).padStart(3)}  ${c.target}  ${c.id}`);

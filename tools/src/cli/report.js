@@ -15,17 +15,23 @@ import { renderTerminal } from '../report/terminal.js';
 export const summary = 'Render a verdict or a run: terminal table, PR-comment markdown, gnuplot charts, .hgrm';
 export const usage = `Usage: tailgate report <verdict.json | run-dir> [--markdown out.md] [--charts dir]
                       [--run-url URL] [--baselines baselines] [--base-ref REF]
+                      [--meta meta.json] [--confirm-matrix matrix.json]
 
   <verdict.json>  from tailgate compare --out: table, markdown comment, charts (base vs head)
   <run-dir>       a results folder: cells side by side (no verdict), charts per cell
   --markdown      write the PR comment body here (never over an existing file without --force)
-  --charts        write SVG+PNG charts and .hgrm files here, one folder per cell`;
+  --charts        write SVG+PNG charts and .hgrm files here, one folder per cell
+  --meta          (verdict) the comment artifact's meta.json: overall and exit code, for the commenter
+  --confirm-matrix  (verdict) the cells to confirm with fresh runs, as a GitHub Actions matrix
+                  {"include":[{controller,tuning,scenario,runs,firstPair}]} ([] when none)`;
 export const options = {
   markdown: { type: 'string' },
   charts: { type: 'string' },
   'run-url': { type: 'string' },
   baselines: { type: 'string', default: 'baselines' },
   'base-ref': { type: 'string' },
+  meta: { type: 'string' },
+  'confirm-matrix': { type: 'string' },
   force: { type: 'boolean', default: false },
 };
 
@@ -57,7 +63,18 @@ export function run(opts, positionals) {
     writeTextAtomic(opts.markdown, renderMarkdown(doc, { runUrl: opts['run-url'] }), { force: opts.force });
   }
   if (opts.charts) drawVerdictCharts(doc, opts);
+  if (opts.meta) writeTextAtomic(opts.meta, JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: doc.overall, exitCode: doc.exitCode }), { force: opts.force });
+  if (opts['confirm-matrix']) writeTextAtomic(opts['confirm-matrix'], JSON.stringify(confirmMatrix(doc)), { force: opts.force });
   return doc.exitCode;
+}
+
+// Each cell to confirm becomes one bench-cell job that runs the next pairs.
+function confirmMatrix(doc) {
+  const include = (doc.confirm ?? []).map(({ cell, runs }) => {
+    const [controller, tuning, scenario] = cell.split('/');
+    return { controller, tuning, scenario, runs, firstPair: runs + 1 };
+  });
+  return { include };
 }
 
 function drawVerdictCharts(doc, opts) {

@@ -1,10 +1,10 @@
 // Committed baselines: baselines/<profile>/<controller>/<tuning>/<scenario>.json.
 // In a PR they are read from the base commit (`git show <ref>:<path>`), never from
 // the PR's own tree, so a PR cannot approve itself by editing its baseline.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InputError } from '../errors.js';
+import { runSync } from '../exec/run.js';
 import { checkCellKey, checkName, under } from '../names.js';
 import { readJsonFile, toReps } from './inputs.js';
 
@@ -24,8 +24,8 @@ export function readBaseline({ dir = 'baselines', profile, cellKey, baseRef }) {
   }
   // "<ref>:./<path>" is resolved by git relative to the working directory.
   const rel = relative(process.cwd(), file).split('\\').join('/');
-  const r = spawnSync('git', ['show', `${baseRef}:./${rel}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0) {
+  const r = runSync(['git', 'show', `${baseRef}:./${rel}`], { maxBuffer: 64 << 20, timeoutMs: 60_000 });
+  if (r.code !== 0) {
     if (/does not exist|exists on disk, but not in/.test(r.stderr)) return null;
     throw new InputError(`--base-ref ${baseRef}: cannot read ${rel} (${r.stderr.trim().split('\n')[0]}); is the base commit fetched? (actions/checkout fetch-depth: 0)`);
   }

@@ -7,11 +7,11 @@
 // code: gnuplot runs inside the chart folder and names only fixed file names; numbers
 // pass num() (finite, or the file is bad input); strings pass text() (a strict character
 // set, quoted). Data reaches gnuplot only through .dat files of numbers.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError, InputError } from '../errors.js';
-import { which } from '../deps.js';
+import { check, runSync } from '../exec/run.js';
+import { which } from '../exec/tools.js';
 import { ERROR_CLASSES } from '../ingest/classify.js';
 import { renderTemplate } from './template.js';
 
@@ -87,8 +87,7 @@ function draw(dir, name, script) {
     const gp = join(dir, `${name}.${ext}.gp`);
     // Run inside the chart folder: the script names only fixed relative file names.
     writeFileSync(gp, `set terminal ${term}\nset output '${name}.${ext}'\n${script}`);
-    const r = spawnSync(gnuplot, [`${name}.${ext}.gp`], { encoding: 'utf8', cwd: dir, timeout: 60_000 });
-    if (r.status !== 0) throw new InfraError(`gnuplot failed on ${gp}`, { details: r.stderr.trim().split('\n') });
+    check(runSync([gnuplot, `${name}.${ext}.gp`], { cwd: dir, timeoutMs: 60_000 }), `gnuplot failed on ${gp}`);
     outputs.push(out);
   }
   return outputs;

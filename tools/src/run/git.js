@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { ROOT } from '../deps.js';
+import { runSync } from '../exec/run.js';
+import { ROOT } from '../exec/tools.js';
 
 export function gitSha(ref = 'HEAD') {
-  const r = spawnSync('git', ['rev-parse', ref], { cwd: ROOT, encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : null;
+  const r = runSync(['git', 'rev-parse', ref], { cwd: ROOT, timeoutMs: 10_000 });
+  return r.code === 0 ? r.stdout.trim() : null;
 }

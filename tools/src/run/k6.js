@@ -1,10 +1,10 @@
 // Runs one k6 scenario script with the scenario's knobs as environment variables,
 // raw output gzipped next to k6's own summary. Shared by every target driver.
-import { spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../config/units.js';
-import { ROOT, toolEnv, which } from '../deps.js';
+import { commandLine } from '../exec/command.js';
+import { startProcess } from '../exec/start.js';
+import { ROOT, toolEnv, which } from '../exec/tools.js';
 import { InfraError } from '../errors.js';
 
 export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
@@ -57,32 +57,33 @@ export function k6Args(scenario, cellDir, segment = null) {
 }
 
 /** Resolves {exitCode, startedAt}. Kills k6 (and reports infra error) past the budget. */
-export function runK6(scenario, { cellDir, url, urlB, host, signal, segment = null }) {
+export async function runK6(scenario, { cellDir, url, urlB, host, signal, segment = null }) {
   const k6 = which('k6');
   if (!k6) throw new InfraError('k6 not found: run `make setup` (installs the pinned k6 into .tools/bin)');
   const files = k6Files(cellDir, segment);
-  const log = openSync(files.log, 'a');
   const env = toolEnv({ ...k6Env(scenario, { url, urlB, host, summary: files.summary }), K6_NO_USAGE_REPORT: 'true' });
   const args = k6Args(scenario, cellDir, segment);
   const startedAt = Date.now();
   // On bare metal, pin k6 to its own cores (TAILGATE_K6_CPUS=2-3) so the load
   // generator and the system under test do not compete for the same CPUs.
   const cpus = process.env.TAILGATE_K6_CPUS;
-  const [cmd, argv] = cpus ? ['taskset', ['-c', cpus, k6, ...args]] : [k6, args];
-  const child = spawn(cmd, argv, { env, stdio: ['ignore', log, log], cwd: cellDir });
+  const argv = cpus ? ['taskset', '-c', cpus, k6, ...args] : [k6, ...args];
   const budget = k6Budget(scenario);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+  const child = await startProcess(argv, { env, cwd: cellDir, logFile: files.log, name: 'k6' });
+  const onAbort = () => child.kill('SIGINT');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let timer;
+  const overdue = new Promise((_, reject) => {
+    timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new InfraError(`k6 did not finish within ${budget / 1000}s; see ${join(cellDir, 'k6.log')}`, { details: [`command: ${k6} ${args.join(' ')}`] }));
+      reject(new InfraError(`k6 did not finish within ${budget / 1000}s; see ${files.log}`, { details: [`command: ${commandLine(argv)}`] }));
     }, budget);
-    const onAbort = () => child.kill('SIGINT');
-    signal?.addEventListener('abort', onAbort, { once: true });
-    child.once('error', (err) => reject(new InfraError(`cannot start k6: ${err.message}`)));
-    child.once('exit', (code, sig) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve({ exitCode: code ?? 128, signal: sig, startedAt, endedAt: Date.now(), command: `${k6} ${args.join(' ')}`, ...files });
-    });
   });
+  try {
+    const { code, signal: sig } = await Promise.race([child.exited, overdue]);
+    return { exitCode: code ?? 128, signal: sig, startedAt, endedAt: Date.now(), command: commandLine(argv), ...files };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
 }

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { PINS } from '../../src/version.js';
 import { parse, stringify } from 'yaml';
 import { loadBench } from '../../src/config/load.js';
-import { which } from '../../src/deps.js';
+import { which } from '../../src/exec/tools.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const CHART = join(ROOT, 'charts', 'backend');

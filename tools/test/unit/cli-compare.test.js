@@ -22,6 +22,16 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   const suspect = await runCli(['compare', '--baseline', b1, '--baseline', b2, worse]);
   assert.equal(suspect.code, 0);
   assert.match(suspect.out, /possible p99: .*needs confirmation/);
+  // What the CI gate hands on: the commenter's meta and the confirmation round's matrix.
+  const dir = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+  await runCli(['compare', '--baseline', b1, '--baseline', b2, worse, '--out', join(dir, 'verdict.json')]);
+  const rep = await runCli(['report', join(dir, 'verdict.json'), '--meta', join(dir, 'meta.json'), '--confirm-matrix', join(dir, 'confirm.json')]);
+  assert.equal(rep.code, 0, rep.out);
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')), { kind: 'tailgate.comment', schemaVersion: 1, overall: 'pass', exitCode: 0 });
+  const confirm = JSON.parse(readFileSync(join(dir, 'confirm.json'), 'utf8')).include;
+  assert.equal(confirm.length, 1);
+  assert.equal(confirm[0].runs, 1);
+  assert.equal(confirm[0].firstPair, 2);
   // …and fresh runs that show it again make it a regression.
   const reg = await runCli(['compare', '--baseline', b1, '--baseline', b2, worse, '--confirm-head', worse2]);
   assert.equal(reg.code, 1, reg.out);

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
-import { which } from '../../src/deps.js';
+import { which } from '../../src/exec/tools.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const DIR = join(ROOT, '.github', 'workflows');

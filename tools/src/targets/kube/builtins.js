@@ -1,14 +1,14 @@
 // Steps tailgate does itself rather than through an external command.
 import { request } from 'node:http';
 import { InfraError } from '../../errors.js';
-import { runCommand } from './exec.js';
+import { run } from '../../exec/run.js';
 
 export async function deleteStaleClusters(prefix, log) {
-  const r = await runCommand(['kind', 'get', 'clusters'], { timeoutMs: 30_000 });
+  const r = await run(['kind', 'get', 'clusters'], { timeoutMs: 30_000 });
   if (r.code !== 0) return; // the create step reports a missing kind/docker clearly
   for (const name of r.output.split('\n').map((s) => s.trim()).filter((s) => s.startsWith(prefix))) {
     log(`deleting stale kind cluster ${name}`);
-    await runCommand(['kind', 'delete', 'cluster', '--name', name], { timeoutMs: 120_000 });
+    await run(['kind', 'delete', 'cluster', '--name', name], { timeoutMs: 120_000 });
   }
 }
 

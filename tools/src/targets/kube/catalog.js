@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ROOT } from '../../deps.js';
+import { ROOT } from '../../exec/tools.js';
 import { InputError } from '../../errors.js';
 
 export const CATALOG_DIR = join(ROOT, 'charts', 'controllers');

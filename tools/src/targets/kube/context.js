@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
-import { ROOT } from '../../deps.js';
+import { ROOT } from '../../exec/tools.js';
 
 export const NAMESPACE = 'tailgate';
 export const INGRESS_NAMESPACE = 'tailgate-ingress';

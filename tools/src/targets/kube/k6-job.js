@@ -1,22 +1,21 @@
 // k6 as a Job inside the cluster (traffic from inside, the AKS report's test 2): the
 // scenario scripts as ConfigMaps, the ingress reached at its node's address (hostPort
 // 80, chart-agnostic), raw output kept in the pod until it is copied out.
-import { spawn } from 'node:child_process';
-import { createWriteStream, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../deps.js';
+import { ROOT } from '../../exec/tools.js';
 import { InfraError } from '../../errors.js';
 import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { NAMESPACE } from './context.js';
 import { PINS } from '../../version.js';
-import { runCommand } from './exec.js';
+import { failure, run, runToFile } from '../../exec/run.js';
 
 export const K6_IMAGE = process.env.TAILGATE_K6_IMAGE || `grafana/k6:${PINS.k6.replace(/^v/, '')}`;
 const JOB = 'tailgate-k6';
 
 export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
   const kubectl = async (args, timeoutMs = 60_000) => {
-    const r = await runCommand(['kubectl', ...kubectlFlags, '-n', NAMESPACE, ...args], { timeoutMs, signal });
+    const r = await run(['kubectl', ...kubectlFlags, '-n', NAMESPACE, ...args], { timeoutMs, signal });
     if (r.code !== 0) throw new InfraError(`in-cluster k6: kubectl ${args.join(' ')} failed`, { details: r.output.trim().split('\n').slice(-10) });
     return r.output;
   };
@@ -37,7 +36,7 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
   await kubectl(['apply', '-f', file]);
   const pod = await waitFor(async () => (await kubectl(['get', 'pods', '-l', `job-name=${JOB}`, '-o', 'jsonpath={.items[0].metadata.name}'])).trim() || null, 120_000, 'the k6 pod to be created');
   const exitCode = await waitFor(async () => {
-    const r = await runCommand(['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'exec', pod, '--', 'cat', '/out/exit'], { timeoutMs: 15_000, signal });
+    const r = await run(['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'exec', pod, '--', 'cat', '/out/exit'], { timeoutMs: 15_000, signal });
     return r.code === 0 && /^\d+/.test(r.output.trim()) ? Number(r.output.trim()) : null;
   }, k6Budget(cell.scenario) + 60_000, 'k6 to finish in the cluster');
   for (const name of ['k6.json.gz', 'k6-summary.json', 'k6.log']) await copyOut(kubectlFlags, pod, `/out/${name}`, join(cellDir, name));
@@ -97,13 +96,8 @@ async function waitFor(probe, timeoutMs, what) {
   throw new InfraError(`in-cluster k6: timed out waiting for ${what}`);
 }
 
-// Binary-safe: kubectl exec's stdout straight into the file.
-function copyOut(kubectlFlags, pod, from, to) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', [...kubectlFlags, '-n', NAMESPACE, 'exec', pod, '--', 'cat', from], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout.pipe(createWriteStream(to));
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new InfraError(`in-cluster k6: cannot copy ${from} out of ${pod}: ${err.trim()}`))));
-  });
+// Binary-safe: kubectl exec's stdout straight into the file, flushed before we go on.
+async function copyOut(kubectlFlags, pod, from, to) {
+  const r = await runToFile(['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'exec', pod, '--', 'cat', from], to, { timeoutMs: 120_000 });
+  if (r.code !== 0) throw failure(`in-cluster k6: cannot copy ${from} out of ${pod}`, r);
 }

@@ -3,7 +3,7 @@
 // waits; scaleTo() is `kubectl scale`.
 import { InfraError } from '../../errors.js';
 import { NAMESPACE } from './context.js';
-import { runCommand } from './exec.js';
+import { run } from '../../exec/run.js';
 
 export class KubePods {
   constructor({ kubectlFlags, events }) {
@@ -13,7 +13,7 @@ export class KubePods {
   }
 
   async kubectl(...args) {
-    const r = await runCommand(['kubectl', ...this.flags, '-n', NAMESPACE, ...args], { timeoutMs: 30_000 });
+    const r = await run(['kubectl', ...this.flags, '-n', NAMESPACE, ...args], { timeoutMs: 30_000 });
     if (r.code !== 0) throw new InfraError(`kubectl ${args.join(' ')}: ${r.output.trim()}`);
     return r.output;
   }

@@ -1,7 +1,7 @@
 // Controller pods' CPU-seconds and memory over a run, read from their cgroups on
 // the kind node containers (cgroup v1 or v2). On an existing cluster there is no
 // node access: resources are left out (null) rather than estimated.
-import { runCommand } from './exec.js';
+import { run } from '../../exec/run.js';
 import { INGRESS_NAMESPACE } from './context.js';
 import { round } from '../../numbers.js';
 
@@ -15,7 +15,7 @@ done
 echo "$cpu $mem"`;
 
 export async function sampleControllerPods({ kubectlFlags, podSelector }) {
-  const pods = await runCommand(['kubectl', ...kubectlFlags, '-n', INGRESS_NAMESPACE, 'get', 'pods', '-l', podSelector, '-o', 'jsonpath={range .items[*]}{.metadata.uid} {.spec.nodeName}{"\\n"}{end}'], { timeoutMs: 30_000 });
+  const pods = await run(['kubectl', ...kubectlFlags, '-n', INGRESS_NAMESPACE, 'get', 'pods', '-l', podSelector, '-o', 'jsonpath={range .items[*]}{.metadata.uid} {.spec.nodeName}{"\\n"}{end}'], { timeoutMs: 30_000 });
   if (pods.code !== 0) return null;
   let cpuNs = 0;
   let memBytes = 0;
@@ -24,7 +24,7 @@ export async function sampleControllerPods({ kubectlFlags, podSelector }) {
     const [uid, node] = line.trim().split(' ');
     // A kind node is a container named like the node; seen only uniquely (the first
     // topmost directory wins, nested ones would double count).
-    const r = await runCommand(['docker', 'exec', node, 'sh', '-c', READ, 'sh', uid], { timeoutMs: 30_000 });
+    const r = await run(['docker', 'exec', node, 'sh', '-c', READ, 'sh', uid], { timeoutMs: 30_000 });
     if (r.code !== 0) continue;
     const [c, m] = r.output.trim().split(' ').map(Number);
     if (c > 0) found++;

@@ -2,9 +2,9 @@
 // the executor treats differently: "create" may be retried (bounded), "measure"
 // never is, "teardown" always runs. Pure: `tailgate run --dry-run` prints exactly
 // this list, and golden tests pin it.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../../deps.js';
+import { runSync } from '../../exec/run.js';
+import { ROOT } from '../../exec/tools.js';
 import { InputError } from '../../errors.js';
 import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { faultModule } from '../../faults/schedule.js';
@@ -102,8 +102,8 @@ function faultCommands(cell, kubectl) {
 // Where `go mod download` puts a module: $GOMODCACHE/<escaped path>@<version> (upper-case
 // letters escaped as !lower, the module cache's rule).
 function upstreamChartDir(up) {
-  const r = spawnSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' });
-  const cache = r.status === 0 && r.stdout.trim() ? r.stdout.trim() : '$(go env GOMODCACHE)';
+  const r = runSync(['go', 'env', 'GOMODCACHE'], { timeoutMs: 30_000 });
+  const cache = r.code === 0 && r.stdout.trim() ? r.stdout.trim() : '$(go env GOMODCACHE)';
   const escaped = up.goModule.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
   return join(cache, `${escaped}@${up.version}`, up.path);
 }

@@ -3,8 +3,7 @@
 // IPv4 forwarding stays off). Per-namespace sysctls (net.core.somaxconn is per
 // namespace) and, where the kernel has it, tc netem delay between "nodes".
 // Everything is named tgl<id>… so cleanup, also of a crashed earlier run, is exact.
-import { spawnSync } from 'node:child_process';
-import { InfraError } from '../../errors.js';
+import { failure, runSync } from '../../exec/run.js';
 
 const PREFIX = 'tgl';
 
@@ -16,14 +15,14 @@ export function inNamespace(ns, cmd, args) {
 
 function sh([cmd, ...args], { ns, allowFail = false } = {}) {
   const [file, argv] = inNamespace(ns, cmd, args);
-  const r = spawnSync(file, argv, { encoding: 'utf8' });
-  if (r.status !== 0 && !allowFail) throw new InfraError(`netns setup failed: ${[file, ...argv].join(' ')}`, { details: [`${r.stderr ?? ''}${r.error?.message ?? ''}`.trim()] });
+  const r = runSync([file, ...argv], { timeoutMs: 30_000 });
+  if (r.code !== 0 && !allowFail) throw failure('netns setup failed', r);
   return r;
 }
 
 export function netnsAvailable() {
   if (process.getuid?.() !== 0) return 'isolation: netns needs root (ip netns, veth, bridge)';
-  if (spawnSync('ip', ['-V']).status !== 0) return 'isolation: netns needs iproute2 (apt-get install iproute2)';
+  if (runSync(['ip', '-V'], { timeoutMs: 5000 }).code !== 0) return 'isolation: netns needs iproute2 (apt-get install iproute2)';
   return null;
 }
 
@@ -69,7 +68,7 @@ export class Network {
       const half = `${delayMs / 2}ms`;
       for (const [dev, where] of [[hostSide, undefined], [nsSide, ns]]) {
         const r = sh(['tc', 'qdisc', 'add', 'dev', dev, 'root', 'netem', 'delay', half], { ns: where, allowFail: true });
-        if (r.status !== 0) throw new InfraError(`nodeLatency needs tc netem, which this kernel lacks (${r.stderr.trim()}); set nodeLatency: 0ms`);
+        if (r.code !== 0) throw failure('nodeLatency needs tc netem, which this kernel lacks', r, { hint: 'set nodeLatency: 0ms' });
       }
     }
     return { ns, address };

@@ -1,10 +1,9 @@
 // Child processes of a run: each in its own process group (detached), so a kill
 // takes the nginx master and its workers together, and a registry so that every
 // process is stopped on success, failure and Ctrl-C alike.
-import { spawn } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { openSync } from 'node:fs';
 import { InfraError } from '../../errors.js';
+import { startProcess } from '../../exec/start.js';
 import { inNamespace } from './netns.js';
 
 export class ProcessGroup {
@@ -13,18 +12,12 @@ export class ProcessGroup {
   }
 
   /** Starts cmd with stdout/stderr to logFile. Resolves once the process has spawned. */
-  start(cmd, args, { logFile, env, name = cmd, ns } = {}) {
-    const fd = logFile ? openSync(logFile, 'a') : 'ignore';
+  async start(cmd, args, { logFile, env, name = cmd, ns } = {}) {
     const [file, argv] = inNamespace(ns, cmd, args);
-    const child = spawn(file, argv, { detached: true, stdio: ['ignore', fd, fd], env });
-    child.tgName = name;
-    child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const child = await startProcess([file, ...argv], { logFile, env, name, detached: true });
     this.children.add(child);
     child.exited.then(() => this.children.delete(child));
-    return new Promise((resolve, reject) => {
-      child.once('spawn', () => resolve(child));
-      child.once('error', (err) => reject(new InfraError(`cannot start ${name}: ${cmd} ${args.join(' ')}: ${err.message}`)));
-    });
+    return child;
   }
 
   /** SIGKILL the whole process group: killing only an nginx master leaves its worker serving. */

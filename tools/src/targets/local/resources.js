@@ -1,11 +1,11 @@
 // Data-plane CPU and memory from /proc, summed over the proxy's process group:
 // workers that exit during a reload are counted through the master's cutime/cstime.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { runSync } from '../../exec/run.js';
 import { round } from '../../numbers.js';
 
-const TICK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-const PAGE = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }).trim()) || 4096;
+const TICK = Number(runSync(['getconf', 'CLK_TCK'], { timeoutMs: 5000 }).stdout.trim()) || 100;
+const PAGE = Number(runSync(['getconf', 'PAGESIZE'], { timeoutMs: 5000 }).stdout.trim()) || 4096;
 
 function stat(pid) {
   try {

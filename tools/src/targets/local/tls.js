@@ -1,15 +1,14 @@
 // A self-signed certificate per cell for `tls: true` scenarios (the OpenShift report
 // terminated TLS 1.3 at the proxy with an RSA 2048 key); k6 skips verification.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InfraError } from '../../errors.js';
+import { check, runSync } from '../../exec/run.js';
 
 export function selfSignedCert(dir) {
   const cert = join(dir, 'tls.crt');
   const key = join(dir, 'tls.key');
-  const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=bench.local'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new InfraError(`cannot create a self-signed certificate with openssl: ${r.stderr ?? r.error?.message}`);
+  const argv = ['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=bench.local'];
+  check(runSync(argv, { timeoutMs: 30_000 }), 'cannot create a self-signed certificate with openssl', { hint: 'apt-get install openssl' });
   const pem = join(dir, 'tls.pem'); // HAProxy wants certificate and key in one file
   writeFileSync(pem, readFileSync(cert, 'utf8') + readFileSync(key, 'utf8'));
   return { cert, key, pem };

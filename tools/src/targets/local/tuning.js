@@ -1,12 +1,12 @@
 // bench.yaml tuning knobs -> nginx and HAProxy settings. "default" means the
 // proxy's own compiled-in defaults (stock nginx: 1 worker, no upstream keep-alive),
 // so a tuning set shows exactly what the tuning guide's knobs buy.
-import { spawnSync } from 'node:child_process';
 import { parseDuration } from '../../config/units.js';
+import { runSync } from '../../exec/run.js';
 
 // HAProxy refuses to start when maxconn needs more descriptors than the process
 // may open (about two per connection); the tuning's value is clamped to fit.
-const NOFILE = Number(spawnSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).stdout.trim()) || 1024;
+const NOFILE = Number(runSync(['sh', '-c', 'ulimit -n'], { timeoutMs: 5000 }).stdout.trim()) || 1024;
 export const HAPROXY_MAXCONN_LIMIT = Math.max(256, Math.floor((NOFILE - 200) / 2));
 
 export function nginxSettings(tuning = {}, { retries = 'on' } = {}) {

@@ -1,20 +1,18 @@
 // HAProxy in master-worker mode: config checked with `haproxy -c` first, the
 // runtime API on the admin socket, reloads through the master CLI socket.
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
+import { check, runSync } from '../../../exec/run.js';
 import { InfraError } from '../../../errors.js';
 import { sleep, waitForPort } from '../proc.js';
 
 export function writeConfig(dir, text) {
   const cfg = join(dir, 'haproxy.cfg');
   writeFileSync(cfg, text);
-  const check = spawnSync('haproxy', ['-c', '-f', cfg], { encoding: 'utf8' });
-  if (check.error) throw new InfraError(`cannot run haproxy (${check.error.code}): apt-get install haproxy, or run make setup`);
-  if (check.status !== 0) {
-    throw new InfraError(`haproxy rejected the generated config ${cfg}`, { details: [`command: haproxy -c -f ${cfg}`, ...`${check.stdout}${check.stderr}`.trim().split('\n')] });
-  }
+  const r = runSync(['haproxy', '-c', '-f', cfg], { timeoutMs: 30_000 });
+  if (r.code === 127) check(r, 'cannot run haproxy', { hint: 'apt-get install haproxy, or run make setup' });
+  check(r, `haproxy rejected the generated config ${cfg}`);
   return cfg;
 }
 
