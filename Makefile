@@ -14,6 +14,7 @@ setup-bench:
 	@tools/scripts/setup.sh bench
 
 test: setup
+	tools/scripts/lint.sh
 	node --test --test-concurrency=1 --test-reporter=spec tools/test/unit/ tools/test/integration/
 
 # Unit tests only (no k6, no proxies): seconds.

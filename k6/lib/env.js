@@ -9,7 +9,8 @@ export function envInt(name, fallback) {
   const raw = env(name, undefined);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -18,7 +19,8 @@ export function envList(name, fallback) {
   if (raw === undefined) return fallback;
   return raw.split(',').map((s) => {
     const n = Number(s.trim());
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a comma-separated list of positive integers, got ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new Error(`${name} must be a comma-separated list of positive integers, got ${JSON.stringify(raw)}`);
     return n;
   });
 }

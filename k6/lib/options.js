@@ -24,8 +24,15 @@ export function withWarmup(warmup, measured) {
   if (seconds > 0) {
     out.warmup = { ...measured, duration: warmup, tags: { phase: 'warmup' } };
     if (measured.executor === 'ramping-arrival-rate') {
-      out.warmup = { executor: 'constant-arrival-rate', rate: measured.startRate, timeUnit: '1s', duration: warmup,
-        preAllocatedVUs: measured.preAllocatedVUs, maxVUs: measured.maxVUs, tags: { phase: 'warmup' } };
+      out.warmup = {
+        executor: 'constant-arrival-rate',
+        rate: measured.startRate,
+        timeUnit: '1s',
+        duration: warmup,
+        preAllocatedVUs: measured.preAllocatedVUs,
+        maxVUs: measured.maxVUs,
+        tags: { phase: 'warmup' },
+      };
     }
   }
   out.measure = { ...measured, startTime: `${seconds}s`, tags: { phase: 'measure', ...(measured.tags || {}) } };

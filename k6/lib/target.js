@@ -5,7 +5,8 @@ import { env } from './env.js';
 
 const base = env('TG_TARGET_URL', 'http://127.0.0.1:8080').replace(/\/$/, '');
 const payload = env('TG_PAYLOAD', '0KiB');
-if (!['0KiB', '1KiB'].includes(payload)) throw new Error(`TG_PAYLOAD must be 0KiB or 1KiB, got ${JSON.stringify(payload)}`);
+if (!['0KiB', '1KiB'].includes(payload))
+  throw new Error(`TG_PAYLOAD must be 0KiB or 1KiB, got ${JSON.stringify(payload)}`);
 
 const baseB = env('TG_TARGET_URL_B', '').replace(/\/$/, '');
 
@@ -19,7 +20,10 @@ export const target = {
 };
 
 const params = { headers: { Host: target.host }, timeout: target.timeout };
-const sideParams = target.urlB && [{ ...params, tags: { side: 'a' } }, { ...params, tags: { side: 'b' } }];
+const sideParams = target.urlB && [
+  { ...params, tags: { side: 'a' } },
+  { ...params, tags: { side: 'b' } },
+];
 
 export function hit() {
   if (!sideParams) return http.get(target.url, params);
@@ -32,7 +36,9 @@ export function preflight() {
   for (const url of [target.url, target.urlB].filter(Boolean)) {
     const res = http.get(url, params);
     if (res.status !== 200) {
-      throw new Error(`preflight: expected 200 from ${url} (Host: ${target.host}), got status ${res.status} ${res.error || ''}`.trim());
+      throw new Error(
+        `preflight: expected 200 from ${url} (Host: ${target.host}), got status ${res.status} ${res.error || ''}`.trim(),
+      );
     }
   }
 }

@@ -9,14 +9,16 @@ export { handleSummary } from '../lib/summary.js';
 
 const start = Math.max(1, Math.floor(load.maxRate / 10));
 
-export const options = baseOptions(withWarmup(load.warmup, {
-  executor: 'ramping-arrival-rate',
-  startRate: start,
-  timeUnit: '1s',
-  preAllocatedVUs: load.vus,
-  maxVUs: load.maxVus,
-  stages: [{ target: load.maxRate, duration: load.duration }],
-}));
+export const options = baseOptions(
+  withWarmup(load.warmup, {
+    executor: 'ramping-arrival-rate',
+    startRate: start,
+    timeUnit: '1s',
+    preAllocatedVUs: load.vus,
+    maxVUs: load.maxVus,
+    stages: [{ target: load.maxRate, duration: load.duration }],
+  }),
+);
 
 export function setup() {
   preflight();

@@ -8,11 +8,13 @@ import { hit, preflight } from '../lib/target.js';
 
 export { handleSummary } from '../lib/summary.js';
 
-export const options = baseOptions(withWarmup(load.warmup, {
-  executor: 'constant-vus',
-  vus: 1,
-  duration: load.duration,
-}));
+export const options = baseOptions(
+  withWarmup(load.warmup, {
+    executor: 'constant-vus',
+    vus: 1,
+    duration: load.duration,
+  }),
+);
 
 export function setup() {
   preflight();

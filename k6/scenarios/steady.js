@@ -6,14 +6,16 @@ import { hit, preflight } from '../lib/target.js';
 
 export { handleSummary } from '../lib/summary.js';
 
-export const options = baseOptions(withWarmup(load.warmup, {
-  executor: 'constant-arrival-rate',
-  rate: load.rate,
-  timeUnit: '1s',
-  duration: load.duration,
-  preAllocatedVUs: load.vus,
-  maxVUs: load.maxVus,
-}));
+export const options = baseOptions(
+  withWarmup(load.warmup, {
+    executor: 'constant-arrival-rate',
+    rate: load.rate,
+    timeUnit: '1s',
+    duration: load.duration,
+    preAllocatedVUs: load.vus,
+    maxVUs: load.maxVus,
+  }),
+);
 
 export function setup() {
   preflight();

@@ -31,7 +31,14 @@ async function concurrentPair(spec, head = spec) {
   const pair = ++pairNo;
   const startedAt = new Date(run.k6.startedAt).toISOString();
   const side = async (s) => {
-    const rep = resultRep(await ingest({ k6Output: join(dir, 'k6.json.gz'), meta: { rate: spec.scenario.rate, durationMs: SECONDS * 1000, k6ExitCode: run.k6.exitCode }, side: s }), `${dir}#${s}`);
+    const rep = resultRep(
+      await ingest({
+        k6Output: join(dir, 'k6.json.gz'),
+        meta: { rate: spec.scenario.rate, durationMs: SECONDS * 1000, k6ExitCode: run.k6.exitCode },
+        side: s,
+      }),
+      `${dir}#${s}`,
+    );
     return { ...rep, meta: { ...rep.meta, pair, startedAt, scenario: { vus: 50 } } };
   };
   return { base: await side('a'), head: await side('b') };
@@ -73,17 +80,34 @@ export async function concurrentBench({ log = console.log, interleaved = null } 
     const sd = Math.sqrt(mean(d.map((x) => x * x)));
     const row = { cell: spec.cell, pairs: AA_PAIRS, sdLogPairRatio: Number(sd.toFixed(3)) };
     const inter = interleaved?.find((n) => n.cell === spec.cell);
-    if (inter) Object.assign(row, { interleavedSdLogPairRatio: inter.sdLogPairRatio, varianceRatio: Number(((sd / inter.sdLogPairRatio) ** 2).toFixed(2)) });
-    log(`  concurrent A/A ${spec.cell}: sd(log head/base p99) ${row.sdLogPairRatio}${inter ? ` (interleaved: ${inter.sdLogPairRatio})` : ''}`);
+    if (inter)
+      Object.assign(row, {
+        interleavedSdLogPairRatio: inter.sdLogPairRatio,
+        varianceRatio: Number(((sd / inter.sdLogPairRatio) ** 2).toFixed(2)),
+      });
+    log(
+      `  concurrent A/A ${spec.cell}: sd(log head/base p99) ${row.sdLogPairRatio}${inter ? ` (interleaved: ${inter.sdLogPairRatio})` : ''}`,
+    );
     noise.push(row);
   }
   // No-op PRs from the A/A pairs, 3 pairs per cell each.
-  const slice = (p, k) => ({ base: p.base.slice(k * PAIRS, (k + 1) * PAIRS), head: p.head.slice(k * PAIRS, (k + 1) * PAIRS) });
+  const slice = (p, k) => ({
+    base: p.base.slice(k * PAIRS, (k + 1) * PAIRS),
+    head: p.head.slice(k * PAIRS, (k + 1) * PAIRS),
+  });
   const prs = Math.floor(AA_PAIRS / PAIRS);
   const noop = [];
   for (let k = 0; k < prs; k++) {
-    noop.push(await gatePr(aa.map((p) => slice(p, k)), CELLS, gate));
-    log(`  concurrent no-op PR ${k + 1}/${prs}: ${noop.at(-1).failed.length ? `FAIL ${noop.at(-1).failed.join(', ')}` : 'pass'}${noop.at(-1).rounds ? ' (confirmation round)' : ''}`);
+    noop.push(
+      await gatePr(
+        aa.map((p) => slice(p, k)),
+        CELLS,
+        gate,
+      ),
+    );
+    log(
+      `  concurrent no-op PR ${k + 1}/${prs}: ${noop.at(-1).failed.length ? `FAIL ${noop.at(-1).failed.join(', ')}` : 'pass'}${noop.at(-1).rounds ? ' (confirmation round)' : ''}`,
+    );
   }
   // Canary PRs: only the head's proxy of the first cell adds CANARY_DELAY.
   const canaryHead = { ...CELLS[0], controller: { ...CELLS[0].controller, proxyDelay: CANARY_DELAY } };
@@ -95,12 +119,23 @@ export async function concurrentBench({ log = console.log, interleaved = null } 
     cells[0] = await pairs(CELLS[0], canaryHead, PAIRS);
     ratio.push(...cells[0].base.map((b, j) => cells[0].head[j].percentiles.p99 / b.percentiles.p99));
     canary.push(await gatePr(cells, heads, gate));
-    log(`  concurrent p99 canary PR ${k + 1}/${CANARY_PRS} (+${CANARY_DELAY} in the head's proxy): ${canary.at(-1).failed.includes(CELLS[0].cell) ? 'caught' : 'missed'}${canary.at(-1).rounds ? ' (confirmation round)' : ''}`);
+    log(
+      `  concurrent p99 canary PR ${k + 1}/${CANARY_PRS} (+${CANARY_DELAY} in the head's proxy): ${canary.at(-1).failed.includes(CELLS[0].cell) ? 'caught' : 'missed'}${canary.at(-1).rounds ? ' (confirmation round)' : ''}`,
+    );
   }
   ratio = Math.exp(mean(ratio.map(Math.log)));
   return {
     noise,
-    noop: { prs: noop.length, failed: noop.filter((v) => v.failed.length).length, rounds: noop.filter((v) => v.rounds).length },
-    canary: { delay: CANARY_DELAY, p99Ratio: Number(ratio.toFixed(2)), prs: canary.length, caught: canary.filter((v) => v.failed.includes(CELLS[0].cell)).length },
+    noop: {
+      prs: noop.length,
+      failed: noop.filter((v) => v.failed.length).length,
+      rounds: noop.filter((v) => v.rounds).length,
+    },
+    canary: {
+      delay: CANARY_DELAY,
+      p99Ratio: Number(ratio.toFixed(2)),
+      prs: canary.length,
+      caught: canary.filter((v) => v.failed.includes(CELLS[0].cell)).length,
+    },
   };
 }

@@ -16,9 +16,17 @@ export const SECONDS = Number(process.env.PERF_GATE_SECONDS ?? 8);
 const steady = { script: 'steady', rate: 500, duration: `${SECONDS}s`, warmup: '1s', replicas: 2 };
 export const CELLS = [
   { cell: 'nginx-dynamic/default/steady', controller: { variant: 'nginx-dynamic' }, scenario: steady },
-  { cell: 'haproxy-runtime/default/steady-errors', controller: { variant: 'haproxy-runtime', backendErrorRate: 0.004 }, scenario: steady },
+  {
+    cell: 'haproxy-runtime/default/steady-errors',
+    controller: { variant: 'haproxy-runtime', backendErrorRate: 0.004 },
+    scenario: steady,
+  },
   { cell: 'nginx-reload/default/steady', controller: { variant: 'nginx-reload' }, scenario: steady },
-  { cell: 'nginx-dynamic/default/churn', controller: { variant: 'nginx-dynamic', retries: 'off' }, scenario: { ...steady, replicas: 4, faults: [{ type: 'churn', between: [4, 2], every: '1s' }] } },
+  {
+    cell: 'nginx-dynamic/default/churn',
+    controller: { variant: 'nginx-dynamic', retries: 'off' },
+    scenario: { ...steady, replicas: 4, faults: [{ type: 'churn', between: [4, 2], every: '1s' }] },
+  },
 ];
 
 let runs = 0;
@@ -61,8 +69,19 @@ async function gatePr(label, cells, heads, gate, log) {
   }
   const failed = res.cells.filter((c) => c.verdict === 'regression').map((c) => c.cell);
   saved.prs.push({ label, cells, confirmed });
-  log(`  ${label}: ${failed.length ? `FAIL ${failed.join(', ')}` : 'pass'}${confirmed.length ? ` (confirmation round: ${confirmed.map((c) => c.cell).join(', ')})` : ''} [${runs} runs so far]`);
-  return { failed, confirmed, cells: res.cells.map((c) => ({ cell: c.cell, verdict: c.verdict, reasons: c.reasons, p99: c.metrics.find((m) => m.metric === 'p99') })) };
+  log(
+    `  ${label}: ${failed.length ? `FAIL ${failed.join(', ')}` : 'pass'}${confirmed.length ? ` (confirmation round: ${confirmed.map((c) => c.cell).join(', ')})` : ''} [${runs} runs so far]`,
+  );
+  return {
+    failed,
+    confirmed,
+    cells: res.cells.map((c) => ({
+      cell: c.cell,
+      verdict: c.verdict,
+      reasons: c.reasons,
+      p99: c.metrics.find((m) => m.metric === 'p99'),
+    })),
+  };
 }
 
 export async function gateBench({ log = console.log, rawFile = null } = {}) {
@@ -86,13 +105,29 @@ export async function gateBench({ log = console.log, rawFile = null } = {}) {
       out.push(await gatePr(`${name} ${k + 1}/${CANARY_PRS}`, cells, heads, gate, log));
       if (rawFile) writeFileSync(rawFile, JSON.stringify(saved));
     }
-    return { caught: out.filter((v) => v.failed.includes(CELLS[index].cell)).length, prs: out.length, otherCellsFailed: out.filter((v) => v.failed.some((c) => c !== CELLS[index].cell)).length, verdicts: out };
+    return {
+      caught: out.filter((v) => v.failed.includes(CELLS[index].cell)).length,
+      prs: out.length,
+      otherCellsFailed: out.filter((v) => v.failed.some((c) => c !== CELLS[index].cell)).length,
+      verdicts: out,
+    };
   };
-  const slow = await canary(`p99 canary (+${delayMs} ms backend delay)`, 0, { ...CELLS[0], controller: { ...CELLS[0].controller, backendDelay: `${delayMs}ms` } });
-  const errors = await canary('error canary (backend errors ×3)', 1, { ...CELLS[1], controller: { ...CELLS[1].controller, backendErrorRate: 0.012 } });
+  const slow = await canary(`p99 canary (+${delayMs} ms backend delay)`, 0, {
+    ...CELLS[0],
+    controller: { ...CELLS[0].controller, backendDelay: `${delayMs}ms` },
+  });
+  const errors = await canary('error canary (backend errors ×3)', 1, {
+    ...CELLS[1],
+    controller: { ...CELLS[1].controller, backendErrorRate: 0.012 },
+  });
   return {
     shape: { cells: CELLS.map((c) => c.cell), pairs: PAIRS, rate: steady.rate, seconds: SECONDS },
-    aa: { prs: aa.length, failed: aa.filter((p) => p.verdict.failed.length).length, confirmationRounds: aa.filter((p) => p.verdict.confirmed.length).length, verdicts: aa.map((p) => p.verdict) },
+    aa: {
+      prs: aa.length,
+      failed: aa.filter((p) => p.verdict.failed.length).length,
+      confirmationRounds: aa.filter((p) => p.verdict.confirmed.length).length,
+      verdicts: aa.map((p) => p.verdict),
+    },
     noise: sharedNoise(aa),
     canaries: { delayMs, slow, errors },
     runs,
@@ -107,10 +142,18 @@ function sharedNoise(aa) {
     // Subtract each PR's mean so that drift across PRs does not count as run noise.
     const perPr = aa.map((pr) => [...pr.cells[i].base, ...pr.cells[i].head].map((r) => Math.log(r.percentiles.p99)));
     const within = perPr.flatMap((xs) => xs.map((x) => x - mean(xs)));
-    const runVar = variance(within) * (within.length - 1) / (within.length - aa.length);
-    const d = aa.flatMap((pr) => pr.cells[i].base.map((b, j) => Math.log(pr.cells[i].head[j].percentiles.p99) - Math.log(b.percentiles.p99)));
+    const runVar = (variance(within) * (within.length - 1)) / (within.length - aa.length);
+    const d = aa.flatMap((pr) =>
+      pr.cells[i].base.map((b, j) => Math.log(pr.cells[i].head[j].percentiles.p99) - Math.log(b.percentiles.p99)),
+    );
     const ratioVar = mean(d.map((x) => x * x));
-    return { cell: spec.cell, p99MedianMs: Number(Math.exp(median(all)).toFixed(3)), sdLogRun: Number(Math.sqrt(runVar).toFixed(3)), sdLogPairRatio: Number(Math.sqrt(ratioVar).toFixed(3)), shared: Number((1 - ratioVar / (2 * runVar)).toFixed(2)) };
+    return {
+      cell: spec.cell,
+      p99MedianMs: Number(Math.exp(median(all)).toFixed(3)),
+      sdLogRun: Number(Math.sqrt(runVar).toFixed(3)),
+      sdLogPairRatio: Number(Math.sqrt(ratioVar).toFixed(3)),
+      shared: Number((1 - ratioVar / (2 * runVar)).toFixed(2)),
+    };
   });
 }
 
@@ -124,7 +167,9 @@ export function reanalyse(saved, gate = applyDefaults({ controllers: {}, scenari
     const kind = pr.label.replace(/ \d+\/\d+$/, '');
     const inputs = pr.cells.map((c, i) => ({ cell: CELLS[i].cell, ...c }));
     const first = gateCells(inputs, gate, { mode: 'paired' });
-    const fresh = new Map(pr.confirmed.filter((c) => first.confirm.some((x) => x.cell === c.cell)).map((c) => [c.cell, c.runs]));
+    const fresh = new Map(
+      pr.confirmed.filter((c) => first.confirm.some((x) => x.cell === c.cell)).map((c) => [c.cell, c.runs]),
+    );
     const res = fresh.size ? gateCells(inputs, gate, { mode: 'paired', confirm: fresh }) : first;
     const failed = res.cells.filter((c) => c.verdict === 'regression').map((c) => c.cell);
     const row = (out[kind] ??= { prs: 0, failed: 0, byCell: {}, rounds: 0, missingRounds: 0 });

@@ -5,7 +5,17 @@ import { createWriteStream } from 'node:fs';
 import { createGzip, constants } from 'node:zlib';
 import { rng } from '../test/helpers/synthetic.js';
 
-const HTTP = ['http_reqs', 'http_req_duration', 'http_req_blocked', 'http_req_connecting', 'http_req_tls_handshaking', 'http_req_sending', 'http_req_waiting', 'http_req_receiving', 'http_req_failed'];
+const HTTP = [
+  'http_reqs',
+  'http_req_duration',
+  'http_req_blocked',
+  'http_req_connecting',
+  'http_req_tls_handshaking',
+  'http_req_sending',
+  'http_req_waiting',
+  'http_req_receiving',
+  'http_req_failed',
+];
 const ITER = ['data_sent', 'data_received', 'iterations', 'iteration_duration'];
 
 export async function generate(file, requests) {
@@ -13,14 +23,17 @@ export async function generate(file, requests) {
   const out = gz.pipe(createWriteStream(file));
   const rand = rng(42);
   const t0 = Date.parse('2026-11-22T10:00:00Z');
-  const decl = (name, type) => `{"type":"Metric","data":{"name":"${name}","type":"${type}","contains":"time","thresholds":[],"submetrics":null},"metric":"${name}"}\n`;
+  const decl = (name, type) =>
+    `{"type":"Metric","data":{"name":"${name}","type":"${type}","contains":"time","thresholds":[],"submetrics":null},"metric":"${name}"}\n`;
   let buf = [...HTTP, ...ITER].map((m) => decl(m, m === 'http_reqs' ? 'counter' : 'trend')).join('');
   for (let i = 0; i < requests; i++) {
     const iso = new Date(t0 + i).toISOString().replace('Z', '345678Z');
     const ms = (0.2 + rand() * 0.3 + (rand() < 0.01 ? rand() * 20 : 0)).toFixed(6);
     const tags = `{"expected_response":"true","method":"GET","phase":"measure","scenario":"measure","status":"200"}`;
-    for (const m of HTTP) buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":${m === 'http_req_duration' ? ms : m === 'http_reqs' || m === 'http_req_failed' ? (m === 'http_reqs' ? 1 : 0) : '0.012'},"tags":${tags}}}\n`;
-    for (const m of ITER) buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":1,"tags":{"phase":"measure","scenario":"measure"}}}\n`;
+    for (const m of HTTP)
+      buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":${m === 'http_req_duration' ? ms : m === 'http_reqs' || m === 'http_req_failed' ? (m === 'http_reqs' ? 1 : 0) : '0.012'},"tags":${tags}}}\n`;
+    for (const m of ITER)
+      buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":1,"tags":{"phase":"measure","scenario":"measure"}}}\n`;
     if (buf.length > 1 << 20) {
       if (!gz.write(buf)) await new Promise((r) => gz.once('drain', r));
       buf = '';

@@ -15,7 +15,8 @@ export async function ingestBench(file, requests) {
   }
   const cpu = median(runs.map((r) => r.cpuMs));
   const zcatMs = median(zcat);
-  if (runs[0].requests !== requests) throw new Error(`ingest counted ${runs[0].requests} requests, expected ${requests}`);
+  if (runs[0].requests !== requests)
+    throw new Error(`ingest counted ${runs[0].requests} requests, expected ${requests}`);
   return {
     requests,
     fileMB: statSync(file).size / 2 ** 20,

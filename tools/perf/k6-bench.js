@@ -25,11 +25,28 @@ export async function k6Bench() {
   const pod = await startPod(group, { name: 'perf', dir: join(dir, 'pod'), address: '127.0.99.10' });
   const k6 = which('k6');
   const steady = join(ROOT, 'k6', 'scenarios', 'steady.js');
-  const env = toolEnv({ TG_TARGET_URL: `http://${pod.address}:${pod.port}`, TG_RATE: String(RATE), TG_DURATION: `${SECONDS}s`, TG_PAYLOAD: '0KiB', K6_NO_USAGE_REPORT: 'true' });
+  const env = toolEnv({
+    TG_TARGET_URL: `http://${pod.address}:${pod.port}`,
+    TG_RATE: String(RATE),
+    TG_DURATION: `${SECONDS}s`,
+    TG_PAYLOAD: '0KiB',
+    K6_NO_USAGE_REPORT: 'true',
+  });
   const variants = [
-    { label: 'minimal script (one http.get, arrival-rate)', cmd: `'${k6}' run -q --no-usage-report --summary-export='${dir}/s.json' '${minimal}'` },
-    { label: 'tailgate steady.js', cmd: `'${k6}' run -q --no-usage-report '${steady}'`, env: { TG_SUMMARY: `${dir}/s.json` } },
-    { label: 'tailgate steady.js + --out json=….gz', cmd: `'${k6}' run -q --no-usage-report --out json='${dir}/out.json.gz' '${steady}'`, env: { TG_SUMMARY: `${dir}/s.json` } },
+    {
+      label: 'minimal script (one http.get, arrival-rate)',
+      cmd: `'${k6}' run -q --no-usage-report --summary-export='${dir}/s.json' '${minimal}'`,
+    },
+    {
+      label: 'tailgate steady.js',
+      cmd: `'${k6}' run -q --no-usage-report '${steady}'`,
+      env: { TG_SUMMARY: `${dir}/s.json` },
+    },
+    {
+      label: 'tailgate steady.js + --out json=….gz',
+      cmd: `'${k6}' run -q --no-usage-report --out json='${dir}/out.json.gz' '${steady}'`,
+      env: { TG_SUMMARY: `${dir}/s.json` },
+    },
   ];
   try {
     for (const v of variants) {
@@ -50,5 +67,10 @@ export async function k6Bench() {
     await group.stopAll();
   }
   for (const v of variants) v.ratio = v.cpuPer1k / variants[0].cpuPer1k;
-  return { rate: RATE, seconds: SECONDS, reps: REPS, variants: variants.map(({ label, cpuPer1k, ratio, dropped }) => ({ label, cpuPer1k, ratio, dropped })) };
+  return {
+    rate: RATE,
+    seconds: SECONDS,
+    reps: REPS,
+    variants: variants.map(({ label, cpuPer1k, ratio, dropped }) => ({ label, cpuPer1k, ratio, dropped })),
+  };
 }

@@ -6,7 +6,13 @@ const TICK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).t
 
 export function timed(command, { env = process.env, cwd } = {}) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync('sh', ['-c', `${command}\nrc=$?\ncat /proc/$$/stat >&3\nexit $rc`], { env, cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+  const r = spawnSync('sh', ['-c', `${command}\nrc=$?\ncat /proc/$$/stat >&3\nexit $rc`], {
+    env,
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    maxBuffer: 64 << 20,
+  });
   const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const stat = r.output[3] ?? '';
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -36,10 +36,14 @@ if (only.includes('ingest')) {
   }
   say('**Ingest** (k6 `--out json` gzipped, 13 lines per request, median of 3 runs in one session):');
   say('');
-  say('| requests | file | zcat > /dev/null | tailgate ingest (CPU) | ratio to zcat | requests per CPU-second | peak RSS |');
+  say(
+    '| requests | file | zcat > /dev/null | tailgate ingest (CPU) | ratio to zcat | requests per CPU-second | peak RSS |',
+  );
   say('|--:|--:|--:|--:|--:|--:|--:|');
   for (const r of figures.ingest) {
-    say(`| ${(r.requests / 1e6).toFixed(0)}M | ${r.fileMB.toFixed(0)} MB gz | ${(r.zcatMs / 1000).toFixed(2)} s | ${(r.ingestCpuMs / 1000).toFixed(2)} s | ${r.ratio.toFixed(2)}× | ${Math.round(r.requestsPerCpuSecond).toLocaleString('en')} | ${r.maxRssMB.toFixed(0)} MB |`);
+    say(
+      `| ${(r.requests / 1e6).toFixed(0)}M | ${r.fileMB.toFixed(0)} MB gz | ${(r.zcatMs / 1000).toFixed(2)} s | ${(r.ingestCpuMs / 1000).toFixed(2)} s | ${r.ratio.toFixed(2)}× | ${Math.round(r.requestsPerCpuSecond).toLocaleString('en')} | ${r.maxRssMB.toFixed(0)} MB |`,
+    );
   }
   say('');
 }
@@ -51,7 +55,8 @@ if (only.includes('k6')) {
   say('');
   say('| script | k6 CPU per 1k requests | ratio | dropped iterations |');
   say('|---|--:|--:|--:|');
-  for (const v of k.variants) say(`| ${v.label} | ${v.cpuPer1k.toFixed(3)} s | ${v.ratio.toFixed(2)}× | ${v.dropped} |`);
+  for (const v of k.variants)
+    say(`| ${v.label} | ${v.cpuPer1k.toFixed(3)} s | ${v.ratio.toFixed(2)}× | ${v.dropped} |`);
   say('');
 }
 
@@ -59,28 +64,46 @@ if (only.includes('gate')) {
   figures.gate = await gateBench({ rawFile: join(dataDir, 'gate-runs.json') });
   const g = figures.gate;
   const pct = (a, b) => `${a}/${b} (${((100 * a) / b).toFixed(0)}%)`;
-  say(`**Gate on this machine**: PRs of ${g.shape.cells.length} cells × ${g.shape.pairs} interleaved base/head pairs on the local target (steady ${g.shape.rate} requests/s × ${g.shape.seconds} s; one cell with backend errors, one with churn), gated as the PR workflow gates — paired, Holm over every blocking test, a confirmation round with ${g.shape.pairs} fresh pairs for candidate cells; ${g.runs} real runs:`);
+  say(
+    `**Gate on this machine**: PRs of ${g.shape.cells.length} cells × ${g.shape.pairs} interleaved base/head pairs on the local target (steady ${g.shape.rate} requests/s × ${g.shape.seconds} s; one cell with backend errors, one with churn), gated as the PR workflow gates — paired, Holm over every blocking test, a confirmation round with ${g.shape.pairs} fresh pairs for candidate cells; ${g.runs} real runs:`,
+  );
   say('');
-  say(`- No-op PRs (A/A) failed: ${pct(g.aa.failed, g.aa.prs)}; needed a confirmation round: ${pct(g.aa.confirmationRounds, g.aa.prs)}.`);
-  say(`- p99 canary (+${g.canaries.delayMs} ms backend delay in one cell, ≈ +50% p99) caught: ${pct(g.canaries.slow.caught, g.canaries.slow.prs)}; error canary (backend error rate ×3 in one cell) caught: ${pct(g.canaries.errors.caught, g.canaries.errors.prs)}.`);
+  say(
+    `- No-op PRs (A/A) failed: ${pct(g.aa.failed, g.aa.prs)}; needed a confirmation round: ${pct(g.aa.confirmationRounds, g.aa.prs)}.`,
+  );
+  say(
+    `- p99 canary (+${g.canaries.delayMs} ms backend delay in one cell, ≈ +50% p99) caught: ${pct(g.canaries.slow.caught, g.canaries.slow.prs)}; error canary (backend error rate ×3 in one cell) caught: ${pct(g.canaries.errors.caught, g.canaries.errors.prs)}.`,
+  );
   say('');
-  say('| cell | p99 median | sd of log p99, run to run | sd of log(head/base) in a pair | share of the noise a pair shares |');
+  say(
+    '| cell | p99 median | sd of log p99, run to run | sd of log(head/base) in a pair | share of the noise a pair shares |',
+  );
   say('|---|--:|--:|--:|--:|');
-  for (const n of g.noise) say(`| ${n.cell} | ${n.p99MedianMs} ms | ${n.sdLogRun} | ${n.sdLogPairRatio} | ${n.shared} |`);
+  for (const n of g.noise)
+    say(`| ${n.cell} | ${n.p99MedianMs} ms | ${n.sdLogRun} | ${n.sdLogPairRatio} | ${n.shared} |`);
   say('');
 }
 
 if (only.includes('concurrent')) {
   figures.concurrent = await concurrentBench({ interleaved: figures.gate?.noise });
   const c = figures.concurrent;
-  say('**Concurrent A/B** (base and head data planes live at once in front of the same pods, k6 alternating requests; same cells and load per side; each pair is one run):');
+  say(
+    '**Concurrent A/B** (base and head data planes live at once in front of the same pods, k6 alternating requests; same cells and load per side; each pair is one run):',
+  );
   say('');
   say('| cell | A/A pairs | sd of log(head/base) p99, concurrent | interleaved (above) | variance ratio |');
   say('|---|--:|--:|--:|--:|');
-  for (const r of c.noise) say(`| ${r.cell} | ${r.pairs} | ${r.sdLogPairRatio} | ${r.interleavedSdLogPairRatio ?? '–'} | ${r.varianceRatio ?? '–'} |`);
+  for (const r of c.noise)
+    say(
+      `| ${r.cell} | ${r.pairs} | ${r.sdLogPairRatio} | ${r.interleavedSdLogPairRatio ?? '–'} | ${r.varianceRatio ?? '–'} |`,
+    );
   say('');
-  say(`- No-op PRs (concurrent pairs) failed: ${c.noop.failed}/${c.noop.prs}; confirmation rounds: ${c.noop.rounds}/${c.noop.prs}.`);
-  say(`- p99 canary (+${c.canary.delay} in the head's proxy only, measured p99 ×${c.canary.p99Ratio}) caught: ${c.canary.caught}/${c.canary.prs}.`);
+  say(
+    `- No-op PRs (concurrent pairs) failed: ${c.noop.failed}/${c.noop.prs}; confirmation rounds: ${c.noop.rounds}/${c.noop.prs}.`,
+  );
+  say(
+    `- p99 canary (+${c.canary.delay} in the head's proxy only, measured p99 ×${c.canary.p99Ratio}) caught: ${c.canary.caught}/${c.canary.prs}.`,
+  );
   say('');
 }
 

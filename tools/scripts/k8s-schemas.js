@@ -20,7 +20,8 @@ function inline(node, seen) {
   if (!node || typeof node !== 'object') return node;
   // Fields YAML writes as numbers or strings (maxSurge: 1, cpu: 0.5).
   if (node.format === 'int-or-string') return { oneOf: [{ type: 'string' }, { type: 'integer' }] };
-  if (node.$ref === '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity') return { oneOf: [{ type: 'string' }, { type: 'number' }] };
+  if (node.$ref === '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity')
+    return { oneOf: [{ type: 'string' }, { type: 'number' }] };
   if (node.$ref) {
     const name = node.$ref.replace('#/definitions/', '');
     if (seen.includes(name)) return {};
@@ -29,7 +30,10 @@ function inline(node, seen) {
   const out = {};
   for (const [k, v] of Object.entries(node)) {
     if (k.startsWith('x-kubernetes')) continue;
-    out[k] = k === 'properties' ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, inline(s, seen)])) : inline(v, seen);
+    out[k] =
+      k === 'properties'
+        ? Object.fromEntries(Object.entries(v).map(([p, s]) => [p, inline(s, seen)]))
+        : inline(v, seen);
   }
   // kubeconform -strict: unknown fields are errors.
   if (out.properties && out.additionalProperties === undefined) out.additionalProperties = false;

@@ -53,17 +53,23 @@ else
   have_k6 "$LOCAL_BIN/k6" || { echo "setup: built k6 does not report ${K6_VERSION}" >&2; exit 4; }
 fi
 
+# The bench layer installs the run-time dependencies only; the test layer adds the
+# formatter and linter. A stamp per layer: the test layer's install serves both.
 npm_deps() {
-  stamp=node_modules/.tailgate-lock-stamp
+  local layer=$1 stamp=node_modules/.tailgate-lock-stamp-$1
   if [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then
     step "npm dependencies up to date"
+  elif [ "$layer" = bench ] && [ -f node_modules/.tailgate-lock-stamp-test ] && cmp -s package-lock.json node_modules/.tailgate-lock-stamp-test; then
+    step "npm dependencies up to date (test layer)"
   else
-    step "npm ci"
-    npm ci --no-audit --no-fund --loglevel=error
+    step "npm ci${layer:+ ($layer layer)}"
+    if [ "$layer" = bench ]; then npm ci --omit=dev --no-audit --no-fund --loglevel=error
+    else npm ci --no-audit --no-fund --loglevel=error; fi
+    rm -f node_modules/.tailgate-lock-stamp-*
     cp package-lock.json "$stamp"
   fi
 }
-if [ "$LAYER" = bench ]; then npm_deps; step "bench layer ready"; exit 0; fi
+if [ "$LAYER" = bench ]; then npm_deps bench; step "bench layer ready"; exit 0; fi
 
 # Test-only tools: workflow linters and helm (chart lint/template), pinned.
 ACTIONLINT_VERSION=$(pin actionlint)
@@ -105,5 +111,5 @@ else
   ln -sf ../venv/bin/zizmor "$LOCAL_BIN/zizmor"
 fi
 
-npm_deps
+npm_deps test
 step "test layer ready"

@@ -7,14 +7,62 @@ import { PINS } from './version.js';
 export const K6_VERSION = PINS.k6;
 
 export const DEPENDENCIES = [
-  { name: 'k6', args: ['version'], pattern: /k6 (v[\d.]+)/, install: `make setup (go install go.k6.io/k6@${K6_VERSION} into .tools/bin)`, needed: 'all targets' },
-  { name: 'nginx', args: ['-v'], pattern: /nginx\/([\d.]+)/, install: 'apt-get install nginx libnginx-mod-http-lua lua-resty-core', needed: 'local target' },
-  { name: 'haproxy', args: ['-v'], pattern: /version ([\d.]+)/, install: 'apt-get install haproxy', needed: 'local target' },
-  { name: 'gnuplot', args: ['--version'], pattern: /gnuplot ([\d.]+ patchlevel \d+)/, install: 'apt-get install gnuplot-nox', needed: 'charts' },
-  { name: 'docker', args: ['version', '--format', '{{.Server.Version}}'], pattern: /^([\d.]+)/, install: 'apt-get install docker.io, then start dockerd', needed: 'kind target' },
-  { name: 'kind', args: ['version'], pattern: /kind (v[\d.]+)/, install: `go install sigs.k8s.io/kind@${PINS.kind} (offline: ../shared/offline-kind)`, needed: 'kind target' },
-  { name: 'helm', args: ['version', '--short'], pattern: /(v[\d.]+)/, install: `https://helm.sh/docs/intro/install/ (or go install helm.sh/helm/v3/cmd/helm@${PINS.helm})`, needed: 'kind and cluster targets' },
-  { name: 'kubectl', args: ['version', '--client'], pattern: /Client Version: (v[\d.]+)/, install: 'go install k8s.io/kubernetes/cmd/kubectl or your distribution package', needed: 'kind and cluster targets' },
+  {
+    name: 'k6',
+    args: ['version'],
+    pattern: /k6 (v[\d.]+)/,
+    install: `make setup (go install go.k6.io/k6@${K6_VERSION} into .tools/bin)`,
+    needed: 'all targets',
+  },
+  {
+    name: 'nginx',
+    args: ['-v'],
+    pattern: /nginx\/([\d.]+)/,
+    install: 'apt-get install nginx libnginx-mod-http-lua lua-resty-core',
+    needed: 'local target',
+  },
+  {
+    name: 'haproxy',
+    args: ['-v'],
+    pattern: /version ([\d.]+)/,
+    install: 'apt-get install haproxy',
+    needed: 'local target',
+  },
+  {
+    name: 'gnuplot',
+    args: ['--version'],
+    pattern: /gnuplot ([\d.]+ patchlevel \d+)/,
+    install: 'apt-get install gnuplot-nox',
+    needed: 'charts',
+  },
+  {
+    name: 'docker',
+    args: ['version', '--format', '{{.Server.Version}}'],
+    pattern: /^([\d.]+)/,
+    install: 'apt-get install docker.io, then start dockerd',
+    needed: 'kind target',
+  },
+  {
+    name: 'kind',
+    args: ['version'],
+    pattern: /kind (v[\d.]+)/,
+    install: `go install sigs.k8s.io/kind@${PINS.kind} (offline: ../shared/offline-kind)`,
+    needed: 'kind target',
+  },
+  {
+    name: 'helm',
+    args: ['version', '--short'],
+    pattern: /(v[\d.]+)/,
+    install: `https://helm.sh/docs/intro/install/ (or go install helm.sh/helm/v3/cmd/helm@${PINS.helm})`,
+    needed: 'kind and cluster targets',
+  },
+  {
+    name: 'kubectl',
+    args: ['version', '--client'],
+    pattern: /Client Version: (v[\d.]+)/,
+    install: 'go install k8s.io/kubernetes/cmd/kubectl or your distribution package',
+    needed: 'kind and cluster targets',
+  },
 ];
 
 export function probe(dep) {

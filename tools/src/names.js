@@ -9,7 +9,9 @@ export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** Returns the name, or throws naming where it came from and the rule. */
 export function checkName(value, where) {
   if (typeof value !== 'string' || !NAME.test(value) || value.includes('..')) {
-    throw new InputError(`${where}: ${typeof value === 'string' ? `"${value.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}"` : typeof value} is not a valid name; names must match ${NAME.source} and contain no ".."`);
+    throw new InputError(
+      `${where}: ${typeof value === 'string' ? `"${value.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}"` : typeof value} is not a valid name; names must match ${NAME.source} and contain no ".."`,
+    );
   }
   return value;
 }
@@ -17,7 +19,8 @@ export function checkName(value, where) {
 /** A cell key "controller/tuning/scenario" with each part a valid name. */
 export function checkCellKey(key, where) {
   const parts = String(key).split('/');
-  if (parts.length !== 3) throw new InputError(`${where}: cell "${String(key).slice(0, 80)}" is not <controller>/<tuning>/<scenario>`);
+  if (parts.length !== 3)
+    throw new InputError(`${where}: cell "${String(key).slice(0, 80)}" is not <controller>/<tuning>/<scenario>`);
   parts.forEach((p, i) => checkName(p, `${where} (${['controller', 'tuning', 'scenario'][i]})`));
   return key;
 }

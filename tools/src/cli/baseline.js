@@ -26,7 +26,8 @@ export const options = {
 };
 
 export function run(opts, positionals) {
-  if (positionals[0] !== 'update') throw new InputError(`expected "baseline update", got ${JSON.stringify(positionals[0] ?? '')}\n\n${usage}`);
+  if (positionals[0] !== 'update')
+    throw new InputError(`expected "baseline update", got ${JSON.stringify(positionals[0] ?? '')}\n\n${usage}`);
   if (!opts.results) throw new InputError('--results <run-dir> is required');
   const only = list(opts.cells, 'cells');
   const cells = collectRun(opts.results).filter((c) => !only || only.includes(c.key));
@@ -35,7 +36,8 @@ export function run(opts, positionals) {
     if (missing.length) throw new InputError(`--cells: not in ${opts.results}: ${missing.join(', ')}`);
   }
   const broken = cells.filter((c) => c.errors.length || !c.reps.length);
-  if (broken.length) throw new InputError(`refusing to record baselines from cells that failed: ${broken.map((c) => c.key).join(', ')}`);
+  if (broken.length)
+    throw new InputError(`refusing to record baselines from cells that failed: ${broken.map((c) => c.key).join(', ')}`);
   const planned = cells.map((c) => {
     const profile = checkName(opts.profile ?? c.profile, opts.profile ? '--profile' : `${c.key}: meta.profile`);
     const file = baselinePath(opts.baselines, profile, c.key);
@@ -43,14 +45,17 @@ export function run(opts, positionals) {
   });
   const clash = planned.filter((p) => existsSync(p.file));
   if (clash.length && !opts.force) {
-    throw new InputError(`baselines exist and are never overwritten silently; pass --force to replace:`, { details: clash.map((p) => p.file) });
+    throw new InputError(`baselines exist and are never overwritten silently; pass --force to replace:`, {
+      details: clash.map((p) => p.file),
+    });
   }
   // All or nothing: every baseline is built and staged before any replaces an old one.
   const olds = planned.map((p) => (existsSync(p.file) ? toReps(readJsonFile(p.file), p.file).doc : null));
   writeAllAtomic(planned.map((p) => ({ file: p.file, text: `${JSON.stringify(p.doc, null, 1)}\n` })));
   planned.forEach(({ c, file, doc }, i) => {
     console.log(`${file}: ${doc.repetitions.length} rep(s), ${doc.merged.requests} requests — ${change(olds[i], doc)}`);
-    if (c.reps.some((r) => r.load.droppedIterations > 0)) console.log(`  warning: ${c.key} has dropped iterations; the baseline load was not fully delivered`);
+    if (c.reps.some((r) => r.load.droppedIterations > 0))
+      console.log(`  warning: ${c.key} has dropped iterations; the baseline load was not fully delivered`);
   });
   return 0;
 }

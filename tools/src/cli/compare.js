@@ -64,26 +64,51 @@ export const options = {
 
 // Non-inferiority of a candidate against `from`, cell by cell (compare/noninferiority.js).
 function migration(opts, gate) {
-  if (!opts['base-results'] || !opts['head-results']) throw new InputError('--migration needs --base-results <from> and --head-results <candidate>');
+  if (!opts['base-results'] || !opts['head-results'])
+    throw new InputError('--migration needs --base-results <from> and --head-results <candidate>');
   const margins = { ...DEFAULT_MARGINS };
   for (const item of list(opts.margin, 'margin') ?? []) {
     const m = /^(p50|p90|p99|p99\.9|p99\.99|errors)=(\d+(\.\d+)?%)$/.exec(item);
-    if (!m) throw new InputError(`--margin: expected <p99|p99.99|…|errors>=<percent> like p99=10%, got ${JSON.stringify(item)}`);
+    if (!m)
+      throw new InputError(
+        `--margin: expected <p99|p99.99|…|errors>=<percent> like p99=10%, got ${JSON.stringify(item)}`,
+      );
     margins[m[1]] = m[2];
   }
   const base = new Map(collectRun(opts['base-results']).map((c) => [c.key, c]));
-  const inputs = collectRun(opts['head-results']).filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length).map((h) => ({ cell: h.key, base: base.get(h.key).reps, head: h.reps }));
-  if (!inputs.length) throw new InputError(`--migration: no cell has results on both sides (${opts['base-results']} vs ${opts['head-results']})`);
-  const doc = { schemaVersion: 1, kind: 'tailgate.migration', generatedAt: new Date().toISOString(), from: opts['base-results'], candidate: opts['head-results'], ...nonInferiority(inputs, gate, { margins }) };
-  const overall = doc.cells.some((c) => c.verdict === 'worse') ? 'worse' : doc.cells.every((c) => c.verdict === 'no-worse') ? 'no-worse' : 'inconclusive';
+  const inputs = collectRun(opts['head-results'])
+    .filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length)
+    .map((h) => ({ cell: h.key, base: base.get(h.key).reps, head: h.reps }));
+  if (!inputs.length)
+    throw new InputError(
+      `--migration: no cell has results on both sides (${opts['base-results']} vs ${opts['head-results']})`,
+    );
+  const doc = {
+    schemaVersion: 1,
+    kind: 'tailgate.migration',
+    generatedAt: new Date().toISOString(),
+    from: opts['base-results'],
+    candidate: opts['head-results'],
+    ...nonInferiority(inputs, gate, { margins }),
+  };
+  const overall = doc.cells.some((c) => c.verdict === 'worse')
+    ? 'worse'
+    : doc.cells.every((c) => c.verdict === 'no-worse')
+      ? 'no-worse'
+      : 'inconclusive';
   Object.assign(doc, { overall, exitCode: { worse: 1, 'no-worse': 0, inconclusive: 3 }[overall] });
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   const pct = (x) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(0)}%`;
   for (const c of doc.cells) {
     console.log(`${c.cell}: ${c.verdict.toUpperCase()}`);
-    for (const m of c.metrics) console.log(`  ${m.metric.padEnd(7)} ×${m.ratio} (${Math.round(m.intervalLevel * 100)}% interval ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`);
+    for (const m of c.metrics)
+      console.log(
+        `  ${m.metric.padEnd(7)} ×${m.ratio} (${Math.round(m.intervalLevel * 100)}% interval ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`,
+      );
   }
-  console.log(`\nmigration verdict: ${overall.toUpperCase()} (candidate ${opts['head-results']} vs ${opts['base-results']}) — exit ${doc.exitCode}`);
+  console.log(
+    `\nmigration verdict: ${overall.toUpperCase()} (candidate ${opts['head-results']} vs ${opts['base-results']}) — exit ${doc.exitCode}`,
+  );
   return doc.exitCode;
 }
 
@@ -110,21 +135,50 @@ export function run(opts, positionals) {
   let doc;
   if (opts.migration) return migration(opts, gate);
   if (opts.results) {
-    doc = compareRunToBaselines({ runDir: opts.results, gate, baselinesDir: opts.baselines, baseRef: opts['base-ref'], allowMachineMismatch, confirmDir: opts['confirm-results'] ?? null, expected });
+    doc = compareRunToBaselines({
+      runDir: opts.results,
+      gate,
+      baselinesDir: opts.baselines,
+      baseRef: opts['base-ref'],
+      allowMachineMismatch,
+      confirmDir: opts['confirm-results'] ?? null,
+      expected,
+    });
   } else if (opts.paired && (opts['base-results'] || opts['head-results'])) {
-    if (!opts['base-results'] || !opts['head-results']) throw new InputError('--paired with folders needs both --base-results and --head-results');
-    if (Boolean(opts['confirm-base-results']) !== Boolean(opts['confirm-head-results'])) throw new InputError('--confirm-base-results and --confirm-head-results go together');
-    doc = comparePairedRuns({ baseDir: opts['base-results'], headDir: opts['head-results'], gate, confirmBaseDir: opts['confirm-base-results'] ?? null, confirmHeadDir: opts['confirm-head-results'] ?? null });
+    if (!opts['base-results'] || !opts['head-results'])
+      throw new InputError('--paired with folders needs both --base-results and --head-results');
+    if (Boolean(opts['confirm-base-results']) !== Boolean(opts['confirm-head-results']))
+      throw new InputError('--confirm-base-results and --confirm-head-results go together');
+    doc = comparePairedRuns({
+      baseDir: opts['base-results'],
+      headDir: opts['head-results'],
+      gate,
+      confirmBaseDir: opts['confirm-base-results'] ?? null,
+      confirmHeadDir: opts['confirm-head-results'] ?? null,
+    });
   } else {
     const baseFiles = opts.paired ? opts.base : opts.baseline;
     const headFiles = opts.paired ? opts.head : positionals;
-    if (!baseFiles?.length || !headFiles?.length) throw new InputError(`nothing to compare: need base and head files\n\n${usage}`);
+    if (!baseFiles?.length || !headFiles?.length)
+      throw new InputError(`nothing to compare: need base and head files\n\n${usage}`);
     const base = baseFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
     const head = headFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
-    const cell = head[0].meta?.controller?.name ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}` : 'unnamed/default/cell';
+    const cell = head[0].meta?.controller?.name
+      ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}`
+      : 'unnamed/default/cell';
     const mode = opts.paired ? 'paired' : 'baseline';
     const read = (files) => (files ?? []).flatMap((f) => toReps(readJsonFile(f), f).reps);
-    const confirm = opts['confirm-head']?.length ? new Map([[cell, { base: opts['confirm-base']?.length ? read(opts['confirm-base']) : base, head: read(opts['confirm-head']) }]]) : null;
+    const confirm = opts['confirm-head']?.length
+      ? new Map([
+          [
+            cell,
+            {
+              base: opts['confirm-base']?.length ? read(opts['confirm-base']) : base,
+              head: read(opts['confirm-head']),
+            },
+          ],
+        ])
+      : null;
     const gated = gateCells([{ cell, base, head }], gate, { mode, allowMachineMismatch, confirm });
     doc = verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm });
   }

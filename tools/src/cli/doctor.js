@@ -17,7 +17,8 @@ export function run() {
     if (!r.path) status = `missing — ${r.install}`;
     else if (!r.version) status = `found at ${r.path} but not working: ${r.problem}`;
     else status = `${r.version}  (${r.path})`;
-    if (r.name === 'k6' && r.version && r.version !== K6_VERSION) status += `  [tailgate pins ${K6_VERSION}; run make setup]`;
+    if (r.name === 'k6' && r.version && r.version !== K6_VERSION)
+      status += `  [tailgate pins ${K6_VERSION}; run make setup]`;
     console.log(`${r.path && r.version ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`);
   }
   const missing = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.version);

@@ -27,18 +27,25 @@ export const options = {
 };
 
 export async function run(opts, positionals) {
-  if (positionals.length !== 1) throw new InputError(`expected exactly one k6 output file, got ${positionals.length}\n\n${usage}`);
+  if (positionals.length !== 1)
+    throw new InputError(`expected exactly one k6 output file, got ${positionals.length}\n\n${usage}`);
   if (!opts.out) throw new InputError('--out <result.json> is required');
   const meta = opts.meta ? checkMeta(readJsonFile(opts.meta), opts.meta) : {};
-  if (opts.side !== undefined && !['a', 'b'].includes(opts.side)) throw new InputError(`--side: expected a or b, got ${JSON.stringify(opts.side)}`);
-  if (opts.side && opts.summary) throw new InputError('--summary counts both sides of a concurrent run: leave it out with --side');
+  if (opts.side !== undefined && !['a', 'b'].includes(opts.side))
+    throw new InputError(`--side: expected a or b, got ${JSON.stringify(opts.side)}`);
+  if (opts.side && opts.summary)
+    throw new InputError('--summary counts both sides of a concurrent run: leave it out with --side');
   const result = await ingest({ k6Output: positionals[0], events: opts.events, meta, side: opts.side ?? null });
   if (opts.summary) crossCheck(result, readJsonFile(opts.summary), opts.summary);
   writeJsonAtomic(opts.out, result, { force: opts.force });
   const p = result.latency.percentiles;
-  console.log(`${opts.out}: ${result.requests.total} requests, ${result.errors.total} errors, p99 ${fmt(p.p99)} ms, p99.99 ${fmt(p['p99.99'])} ms, dropped ${result.load.droppedIterations}`);
+  console.log(
+    `${opts.out}: ${result.requests.total} requests, ${result.errors.total} errors, p99 ${fmt(p.p99)} ms, p99.99 ${fmt(p['p99.99'])} ms, dropped ${result.load.droppedIterations}`,
+  );
   if (result.requests.total === 0) {
-    console.error('tailgate ingest: 0 request samples in the measured phase: inconclusive (an empty k6 trend reports 0, which is not a pass)');
+    console.error(
+      'tailgate ingest: 0 request samples in the measured phase: inconclusive (an empty k6 trend reports 0, which is not a pass)',
+    );
     return EXIT.INCONCLUSIVE;
   }
   return EXIT.OK;
@@ -49,16 +56,23 @@ export async function run(opts, positionals) {
 function checkMeta(m, file) {
   if (!m || typeof m !== 'object' || Array.isArray(m)) throw new InputError(`${file}: --meta must be a JSON object`);
   const problems = [];
-  const intIn = (k, lo, hi) => m[k] !== undefined && m[k] !== null && (!Number.isInteger(m[k]) || m[k] < lo || m[k] > hi) && problems.push(`${k}: expected an integer from ${lo} to ${hi}, got ${JSON.stringify(m[k])}`);
+  const intIn = (k, lo, hi) =>
+    m[k] !== undefined &&
+    m[k] !== null &&
+    (!Number.isInteger(m[k]) || m[k] < lo || m[k] > hi) &&
+    problems.push(`${k}: expected an integer from ${lo} to ${hi}, got ${JSON.stringify(m[k])}`);
   intIn('rate', 1, 1_000_000);
   intIn('durationMs', 1000, 7 * 86_400_000);
   intIn('k6ExitCode', 0, 255);
   intIn('repetition', 1, 10_000);
   intIn('pair', 1, 10_000);
-  for (const k of ['profile', 'target']) if (m[k] !== undefined && (typeof m[k] !== 'string' || !NAME.test(m[k]))) problems.push(`${k}: expected a name matching ${NAME.source}`);
+  for (const k of ['profile', 'target'])
+    if (m[k] !== undefined && (typeof m[k] !== 'string' || !NAME.test(m[k])))
+      problems.push(`${k}: expected a name matching ${NAME.source}`);
   for (const k of ['controller', 'tuning', 'scenario']) {
     if (m[k] === undefined) continue;
-    if (!m[k] || typeof m[k] !== 'object' || (m[k].name !== undefined && !NAME.test(String(m[k].name)))) problems.push(`${k}: expected {name: <name matching ${NAME.source}>, …}`);
+    if (!m[k] || typeof m[k] !== 'object' || (m[k].name !== undefined && !NAME.test(String(m[k].name))))
+      problems.push(`${k}: expected {name: <name matching ${NAME.source}>, …}`);
   }
   if (problems.length) throw new InputError(`${file}: --meta has ${problems.length} problem(s)`, { details: problems });
   return m;
@@ -69,7 +83,9 @@ function crossCheck(result, summaryJson, file) {
   const k6Count = k6RequestCount(summaryJson);
   if (k6Count === undefined) throw new InputError(`${file}: not a k6 summary (no metrics.http_reqs.values.count)`);
   if (k6Count !== result.wholeRun.requests) {
-    throw new InputError(`${file}: k6 counted ${k6Count} requests but the raw output holds ${result.wholeRun.requests}: raw output truncated or from another run`);
+    throw new InputError(
+      `${file}: k6 counted ${k6Count} requests but the raw output holds ${result.wholeRun.requests}: raw output truncated or from another run`,
+    );
   }
 }
 

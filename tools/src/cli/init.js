@@ -21,15 +21,20 @@ export const options = {
 };
 
 function catalog() {
-  return readdirSync(CATALOG_DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  return readdirSync(CATALOG_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
 }
 
 export function run(opts) {
   const name = opts.controller;
-  if (!catalog().includes(name)) throw new InputError(`--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}`);
+  if (!catalog().includes(name))
+    throw new InputError(`--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}`);
   const entry = parse(readFileSync(join(CATALOG_DIR, name, 'controller.yaml'), 'utf8'));
   const file = join(opts.dir, 'bench.yaml');
-  if (existsSync(file)) throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
+  if (existsSync(file))
+    throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
   const text = `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
 # Written by \`tailgate init\`. Reference: tailgate's README ("bench.yaml").
 apiVersion: tailgate/v1
@@ -71,6 +76,8 @@ matrices:
 `;
   writeTextAtomic(file, text);
   loadBench(file); // what init writes must validate
-  console.log(`${file}: written (controller ${name}, chart ${entry.chart.version}); next: npx tailgate validate, npx tailgate run --matrix local`);
+  console.log(
+    `${file}: written (controller ${name}, chart ${entry.chart.version}); next: npx tailgate validate, npx tailgate run --matrix local`,
+  );
   return 0;
 }

@@ -35,7 +35,12 @@ export async function main(argv) {
   }
   let args;
   try {
-    args = parseArgs({ args: rest, options: { help: { type: 'boolean', short: 'h' }, ...cmd.options }, allowPositionals: true, strict: true });
+    args = parseArgs({
+      args: rest,
+      options: { help: { type: 'boolean', short: 'h' }, ...cmd.options },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (err) {
     console.error(`tailgate ${name}: ${err.message}\n\n${cmd.usage}`);
     return EXIT.BAD_INPUT;
@@ -63,11 +68,14 @@ function report(name, err) {
 
 function usage() {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`).join('\n');
+  const lines = Object.entries(COMMANDS)
+    .map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`)
+    .join('\n');
   return USAGE.replace('{commands}', `${lines}\n`);
 }
 
 // Commands that pull in heavy modules are imported lazily so `tailgate doctor` stays fast.
 async function loadLateCommands() {
-  for (const name of ['init', 'plan', 'run', 'compare', 'report', 'baseline']) COMMANDS[name] ??= await import(`./${name}.js`);
+  for (const name of ['init', 'plan', 'run', 'compare', 'report', 'baseline'])
+    COMMANDS[name] ??= await import(`./${name}.js`);
 }

@@ -22,7 +22,10 @@ export function planOverrides(opts) {
 
 export function list(value, flag) {
   if (value === undefined) return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items.length) throw new InputError(`--${flag}: expected a comma-separated list, got ${JSON.stringify(value)}`);
   return items;
 }
@@ -30,14 +33,17 @@ export function list(value, flag) {
 export function int(value, flag, { min, max }) {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) throw new InputError(`--${flag}: expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new InputError(`--${flag}: expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 
 export function duration(value, flag) {
   if (value === undefined) return undefined;
-  if (!isDuration(value)) throw new InputError(`--${flag}: expected a duration like 30s or 1m, got ${JSON.stringify(value)}`);
+  if (!isDuration(value))
+    throw new InputError(`--${flag}: expected a duration like 30s or 1m, got ${JSON.stringify(value)}`);
   const ms = parseDuration(value);
-  if (!(ms >= 1000 && ms <= MAX_RUN_MS)) throw new InputError(`--${flag}: expected from 1s to 24h, got ${JSON.stringify(value)}`);
+  if (!(ms >= 1000 && ms <= MAX_RUN_MS))
+    throw new InputError(`--${flag}: expected from 1s to 24h, got ${JSON.stringify(value)}`);
   return value;
 }

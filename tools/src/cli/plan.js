@@ -29,7 +29,17 @@ export function run(opts) {
   const cfg = loadBench(opts.config);
   const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
   // One entry per controller x tuning x scenario: repetitions run inside one job.
-  const matrix = () => JSON.stringify({ include: [...new Map(plan.cells.map((c) => [c.key, { controller: c.controllerName, tuning: c.tuningName, scenario: c.scenarioName }])).values()] });
+  const matrix = () =>
+    JSON.stringify({
+      include: [
+        ...new Map(
+          plan.cells.map((c) => [
+            c.key,
+            { controller: c.controllerName, tuning: c.tuningName, scenario: c.scenarioName },
+          ]),
+        ).values(),
+      ],
+    });
   if (opts['github-output']) {
     const lines = `matrix=${matrix()}\ncompare=${cfg.matrices[opts.matrix].compare}\n`;
     if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, lines);

@@ -49,22 +49,38 @@ export function run(opts, positionals) {
     const table = runTable(cells);
     console.log(table);
     // No verdict for a bare run: the markdown is its table, for a job summary or a note.
-    if (opts.markdown) writeTextAtomic(opts.markdown, `### tailgate run ${basename(input)}\n\n\`\`\`\n${table}\n\`\`\`\n`, { force: opts.force });
+    if (opts.markdown)
+      writeTextAtomic(opts.markdown, `### tailgate run ${basename(input)}\n\n\`\`\`\n${table}\n\`\`\`\n`, {
+        force: opts.force,
+      });
     if (opts.charts) for (const c of cells.filter((x) => x.reps.length)) chartsForCell(opts.charts, c.key, c.reps);
     return 0;
   }
   const doc = readJsonFile(input);
-  if (doc?.kind !== 'tailgate.verdict') throw new InputError(`${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`);
+  if (doc?.kind !== 'tailgate.verdict')
+    throw new InputError(
+      `${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`,
+    );
   const problems = schemaProblems('verdict', doc);
-  if (problems.length) throw new InputError(`${input}: does not match schemas/verdict.schema.json`, { details: problems.slice(0, 20).map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`) });
+  if (problems.length)
+    throw new InputError(`${input}: does not match schemas/verdict.schema.json`, {
+      details: problems.slice(0, 20).map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`),
+    });
   console.log(renderTerminal(doc));
   if (opts.markdown) {
-    if (resolve(opts.markdown) === realpathSync(input)) throw new InputError(`--markdown ${opts.markdown} is the input file`);
+    if (resolve(opts.markdown) === realpathSync(input))
+      throw new InputError(`--markdown ${opts.markdown} is the input file`);
     writeTextAtomic(opts.markdown, renderMarkdown(doc, { runUrl: opts['run-url'] }), { force: opts.force });
   }
   if (opts.charts) drawVerdictCharts(doc, opts);
-  if (opts.meta) writeTextAtomic(opts.meta, JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: doc.overall, exitCode: doc.exitCode }), { force: opts.force });
-  if (opts['confirm-matrix']) writeTextAtomic(opts['confirm-matrix'], JSON.stringify(confirmMatrix(doc)), { force: opts.force });
+  if (opts.meta)
+    writeTextAtomic(
+      opts.meta,
+      JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: doc.overall, exitCode: doc.exitCode }),
+      { force: opts.force },
+    );
+  if (opts['confirm-matrix'])
+    writeTextAtomic(opts['confirm-matrix'], JSON.stringify(confirmMatrix(doc)), { force: opts.force });
   return doc.exitCode;
 }
 
@@ -80,7 +96,12 @@ function confirmMatrix(doc) {
 function drawVerdictCharts(doc, opts) {
   // The folders a verdict names come from a file: they must lie below the working
   // directory (where the gate ran), never anywhere else on the machine.
-  const inside = (dir, field) => (dir === undefined || dir === null ? null : (typeof dir === 'string' ? under(process.cwd(), dir) && dir : checkName(null, field)));
+  const inside = (dir, field) =>
+    dir === undefined || dir === null
+      ? null
+      : typeof dir === 'string'
+        ? under(process.cwd(), dir) && dir
+        : checkName(null, field);
   const headDir = inside(doc.runDir, 'runDir') ?? inside(doc.headDir, 'headDir');
   if (!headDir) return;
   const heads = new Map(collectRun(headDir).map((c) => [c.key, c]));
@@ -89,13 +110,18 @@ function drawVerdictCharts(doc, opts) {
   for (const cell of doc.cells) {
     const h = heads.get(cell.cell);
     if (!h?.reps.length) continue;
-    const baseReps = bases ? bases.get(cell.cell)?.reps ?? [] : baselineReps(cell, h, opts, doc);
+    const baseReps = bases ? (bases.get(cell.cell)?.reps ?? []) : baselineReps(cell, h, opts, doc);
     chartsForCell(opts.charts, cell.cell, h.reps, baseReps);
   }
 }
 
 // A baseline keeps one merged histogram, not one per repetition.
 function baselineReps(cell, head, opts, doc) {
-  const b = readBaseline({ dir: opts.baselines, profile: head.profile, cellKey: cell.cell, baseRef: opts['base-ref'] ?? doc.baseRef ?? undefined });
+  const b = readBaseline({
+    dir: opts.baselines,
+    profile: head.profile,
+    cellKey: cell.cell,
+    baseRef: opts['base-ref'] ?? doc.baseRef ?? undefined,
+  });
   return b ? [{ histogram: b.doc.merged.histogram }] : [];
 }

@@ -45,12 +45,28 @@ export const options = {
 // Concurrent A/B: every cell gets the head's controller and tuning beside its own.
 function concurrentHead(cfg, plan, spec) {
   const [controller, tuning = 'default'] = spec.split(':');
-  if (plan.matrix.target !== 'local') throw new InputError(`--ab-head: concurrent A/B runs on target "local" only (matrix "${plan.matrixName}" is ${plan.matrix.target})`);
-  if (!Object.hasOwn(cfg.controllers, controller) || cfg.controllers[controller].type !== 'local') throw new InputError(`--ab-head: "${controller}" is not a local controller of ${cfg.source}; choose from ${Object.keys(cfg.controllers).filter((c) => cfg.controllers[c].type === 'local').join(', ')}`);
-  if (!Object.hasOwn(cfg.tunings, tuning)) throw new InputError(`--ab-head: no tuning "${tuning}"; defined: ${Object.keys(cfg.tunings).join(', ')}`);
-  if (plan.matrix.isolation === 'netns') throw new InputError('--ab-head: concurrent A/B runs with isolation "loopback" only');
+  if (plan.matrix.target !== 'local')
+    throw new InputError(
+      `--ab-head: concurrent A/B runs on target "local" only (matrix "${plan.matrixName}" is ${plan.matrix.target})`,
+    );
+  if (!Object.hasOwn(cfg.controllers, controller) || cfg.controllers[controller].type !== 'local')
+    throw new InputError(
+      `--ab-head: "${controller}" is not a local controller of ${cfg.source}; choose from ${Object.keys(cfg.controllers)
+        .filter((c) => cfg.controllers[c].type === 'local')
+        .join(', ')}`,
+    );
+  if (!Object.hasOwn(cfg.tunings, tuning))
+    throw new InputError(`--ab-head: no tuning "${tuning}"; defined: ${Object.keys(cfg.tunings).join(', ')}`);
+  if (plan.matrix.isolation === 'netns')
+    throw new InputError('--ab-head: concurrent A/B runs with isolation "loopback" only');
   plan.ab = { controller, tuning };
-  for (const c of plan.cells) c.concurrent = { name: controller, controller: cfg.controllers[controller], tuningName: tuning, tuning: cfg.tunings[tuning] };
+  for (const c of plan.cells)
+    c.concurrent = {
+      name: controller,
+      controller: cfg.controllers[controller],
+      tuningName: tuning,
+      tuning: cfg.tunings[tuning],
+    };
 }
 
 export async function run(opts) {
@@ -65,8 +81,13 @@ export async function run(opts) {
   }
   // Absolute, so generated configs and process command lines name real paths.
   const runDir = newRunDir(resolve(opts.out));
-  writeFileSync(join(runDir, 'plan.json'), `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`);
-  console.log(`tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan).longestJobS / 60)} min; results in ${runDir}`);
+  writeFileSync(
+    join(runDir, 'plan.json'),
+    `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`,
+  );
+  console.log(
+    `tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan).longestJobS / 60)} min; results in ${runDir}`,
+  );
 
   const abort = new AbortController();
   const onSigint = () => {

@@ -9,5 +9,7 @@ export const options = { config: { type: 'string', default: process.env.TAILGATE
 export function run(opts) {
   const cfg = loadBench(opts.config);
   const n = (o) => Object.keys(o).length;
-  console.log(`${opts.config}: valid — ${n(cfg.controllers)} controllers, ${n(cfg.tunings)} tunings, ${n(cfg.scenarios)} scenarios, matrices: ${Object.keys(cfg.matrices).join(', ')}`);
+  console.log(
+    `${opts.config}: valid — ${n(cfg.controllers)} controllers, ${n(cfg.tunings)} tunings, ${n(cfg.scenarios)} scenarios, matrices: ${Object.keys(cfg.matrices).join(', ')}`,
+  );
 }

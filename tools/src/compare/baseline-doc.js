@@ -7,10 +7,15 @@ import { BASELINE_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 export function buildBaseline({ cellKey, profile, reps }) {
   const profiles = new Set(reps.map((r) => r.meta?.profile));
   if (profiles.size !== 1 || !profiles.has(profile)) {
-    throw new InputError(`${cellKey}: results are from profile(s) ${[...profiles].join(', ')}, not "${profile}"; a baseline holds one profile's numbers only`);
+    throw new InputError(
+      `${cellKey}: results are from profile(s) ${[...profiles].join(', ')}, not "${profile}"; a baseline holds one profile's numbers only`,
+    );
   }
   const prints = new Set(reps.map((r) => r.meta?.machine?.fingerprint));
-  if (prints.size !== 1) throw new InputError(`${cellKey}: results come from ${prints.size} different machines (${[...prints].join(', ')}); record a baseline from one machine`);
+  if (prints.size !== 1)
+    throw new InputError(
+      `${cellKey}: results come from ${prints.size} different machines (${[...prints].join(', ')}); record a baseline from one machine`,
+    );
   const hist = merge(reps.map((r) => decode(r.histogram)));
   const s = summarize(hist);
   const byClass = {};
@@ -33,7 +38,11 @@ export function buildBaseline({ cellKey, profile, reps }) {
       sources: reps.map((r) => r.source),
     },
     repetitions: reps.map((r) => ({
-      percentiles: r.percentiles, intervals: r.intervals, requests: r.requests, errors: r.errors, load: r.load,
+      percentiles: r.percentiles,
+      intervals: r.intervals,
+      requests: r.requests,
+      errors: r.errors,
+      load: r.load,
       meta: { repetition: r.meta?.repetition, startedAt: r.meta?.startedAt, gitSha: r.meta?.gitSha },
     })),
     merged: {

@@ -18,14 +18,43 @@ export function finish(p, tests, gate) {
   } else if (out.metrics.some((m) => m.blocking && m.status === 'improvement')) {
     out.verdict = 'improvement';
   }
-  const advisory = out.metrics.filter((m) => (!m.blocking && m.status === 'regression') || m.status === 'unreliable-regression');
-  out.warnings.push(...advisory.map((m) => `${describe(m)}${m.status.startsWith('unreliable') ? ' (too few tail samples to gate on)' : ' (advisory)'}`));
+  const advisory = out.metrics.filter(
+    (m) => (!m.blocking && m.status === 'regression') || m.status === 'unreliable-regression',
+  );
+  out.warnings.push(
+    ...advisory.map(
+      (m) =>
+        `${describe(m)}${m.status.startsWith('unreliable') ? ' (too few tail samples to gate on)' : ' (advisory)'}`,
+    ),
+  );
 }
 
 export function publicTest(t) {
-  const { owner, kind, minP, se, pWorse, pBetter, adjPWorse, adjPBetter, familyWorse, familyBetter, overallP, second, ...rest } = t;
-  const out = { ...rest, p: fmtP(pWorse), adjustedP: fmtP(adjPWorse), family: familyWorse, pBetter: fmtP(pBetter), adjustedPBetter: fmtP(adjPBetter) };
-  if (second) out.confirmation = { runs: second.n, ratio: second.ratio, p: fmtP(second.pWorse), combinedP: fmtP(overallP) };
+  const {
+    owner,
+    kind,
+    minP,
+    se,
+    pWorse,
+    pBetter,
+    adjPWorse,
+    adjPBetter,
+    familyWorse,
+    familyBetter,
+    overallP,
+    second,
+    ...rest
+  } = t;
+  const out = {
+    ...rest,
+    p: fmtP(pWorse),
+    adjustedP: fmtP(adjPWorse),
+    family: familyWorse,
+    pBetter: fmtP(pBetter),
+    adjustedPBetter: fmtP(adjPBetter),
+  };
+  if (second)
+    out.confirmation = { runs: second.n, ratio: second.ratio, p: fmtP(second.pWorse), combinedP: fmtP(overallP) };
   return out;
 }
 
@@ -43,19 +72,28 @@ function errorsMetric(p, groups, gate) {
   });
   const any = (s) => classes.some((c) => c.status === s) || shown.some((g) => g.status === s);
   return {
-    metric: 'errors', blocking: gate.errors.blocking, status: any('regression') ? 'regression' : any('improvement') ? 'improvement' : 'pass',
-    classes, groups: shown,
-    base: p.out.base.errors, head: p.out.head.errors, baseRequests: p.out.base.requests, headRequests: p.out.head.requests,
+    metric: 'errors',
+    blocking: gate.errors.blocking,
+    status: any('regression') ? 'regression' : any('improvement') ? 'improvement' : 'pass',
+    classes,
+    groups: shown,
+    base: p.out.base.errors,
+    head: p.out.head.errors,
+    baseRequests: p.out.base.requests,
+    headRequests: p.out.head.requests,
   };
 }
 
-const groupText = (g) => `${g.group} ${g.base} → ${g.head} (p=${g.p}, adjusted ${g.adjustedP} over ${g.family} tests${g.phi > 1 ? `, dispersion ${g.phi}` : ''})`;
+const groupText = (g) =>
+  `${g.group} ${g.base} → ${g.head} (p=${g.p}, adjusted ${g.adjustedP} over ${g.family} tests${g.phi > 1 ? `, dispersion ${g.phi}` : ''})`;
 
 export function describe(m) {
   if (m.group) return `errors: ${groupText(m)}`;
   if (m.metric === 'errors') {
     const bad = m.groups.filter((g) => g.status === 'regression').map(groupText);
-    const zero = m.classes.filter((c) => c.status === 'regression' && !bad.some((b) => b.startsWith(c.group))).map((c) => `${c.class} 0 → ${c.head} (zeroStaysZero)`);
+    const zero = m.classes
+      .filter((c) => c.status === 'regression' && !bad.some((b) => b.startsWith(c.group)))
+      .map((c) => `${c.class} 0 → ${c.head} (zeroStaysZero)`);
     return `errors: ${[...bad, ...zero].join(', ')}`;
   }
   const pct = Math.round((m.intervalLevel ?? 0.9) * 100);
@@ -65,7 +103,6 @@ export function describe(m) {
 function sig(x) {
   return Number(x.toPrecision(3));
 }
-
 
 export function summaryOf(reps) {
   if (!reps.length) return null;

@@ -47,7 +47,7 @@ function continuationTail(z, alpha) {
   for (let i = 0; i <= steps; i++) {
     const z1 = lo + i * h;
     const w = i === 0 || i === steps ? 1 : i % 2 ? 4 : 2;
-    acc += w * (Math.exp(-z1 * z1 / 2) / Math.sqrt(2 * Math.PI)) * normalSf(Math.SQRT2 * z - z1);
+    acc += w * (Math.exp((-z1 * z1) / 2) / Math.sqrt(2 * Math.PI)) * normalSf(Math.SQRT2 * z - z1);
   }
   return (acc * h) / 3;
 }

@@ -24,7 +24,7 @@ export const ERROR_GROUPS = Object.freeze({
   dropped: ['dropped'],
 });
 
-const countOf = (r, cls) => (cls === 'dropped' ? r.load?.droppedIterations ?? 0 : r.errors.byClass[cls] ?? 0);
+const countOf = (r, cls) => (cls === 'dropped' ? (r.load?.droppedIterations ?? 0) : (r.errors.byClass[cls] ?? 0));
 const attempts = (r) => r.requests.total + (r.load?.droppedIterations ?? 0);
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
@@ -53,12 +53,22 @@ export function errorEvidence(group, base, head) {
   for (const s of [b, h]) {
     const rate = sum(s.k) / Math.max(1, sum(s.n));
     if (rate === 0 || s.k.length < 2) continue;
-    s.k.forEach((ki, i) => { chi2 += (ki - s.n[i] * rate) ** 2 / (s.n[i] * rate); });
+    s.k.forEach((ki, i) => {
+      chi2 += (ki - s.n[i] * rate) ** 2 / (s.n[i] * rate);
+    });
     df += s.k.length - 1;
   }
   return {
-    metric: `errors:${group}`, group, classes, base: kb, head: kh, baseRequests: sum(b.n), headRequests: sum(h.n),
-    ownVar: df ? chi2 / df : null, ownDf: df, testable: kb + kh > 0,
+    metric: `errors:${group}`,
+    group,
+    classes,
+    base: kb,
+    head: kh,
+    baseRequests: sum(b.n),
+    headRequests: sum(h.n),
+    ownVar: df ? chi2 / df : null,
+    ownDf: df,
+    testable: kb + kh > 0,
   };
 }
 
@@ -78,7 +88,7 @@ export function errorTest(ev, phi, df = 0) {
   return {
     phi,
     extra: ev.head - expected,
-    rateRatio: ev.base ? (ev.head / ev.headRequests) / (ev.base / ev.baseRequests) : ev.head ? Infinity : 1,
+    rateRatio: ev.base ? ev.head / ev.headRequests / (ev.base / ev.baseRequests) : ev.head ? Infinity : 1,
     pWorse: withT(tail(eff(ev.head), total, share), score),
     pBetter: withT(tail(eff(ev.base), total, 1 - share), -score),
   };

@@ -51,16 +51,27 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
   }
   const secondOf = (t) => fresh.find((f) => f.owner.first === t.owner && f.metric === t.metric);
   decide(tests, alpha, (t) => (big(t, +1) ? secondOf(t) : undefined));
-  for (const p of prepared) finish(p, tests.filter((t) => t.owner === p), gate);
+  for (const p of prepared)
+    finish(
+      p,
+      tests.filter((t) => t.owner === p),
+      gate,
+    );
   const pending = tests.filter((t) => t.look === 'pending');
   for (const t of pending) {
-    t.owner.out.warnings.push(`possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and compare with --confirm-*`);
+    t.owner.out.warnings.push(
+      `possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and compare with --confirm-*`,
+    );
   }
   const pendingCells = [...new Set(pending.map((t) => t.owner))];
   return {
     cells: prepared.map((p) => p.out),
     procedure: procedureOf(tests, alpha, prepared),
-    confirm: pendingCells.map((p) => ({ cell: p.out.cell, metrics: pending.filter((t) => t.owner === p).map((t) => t.metric), runs: p.input.head.length })),
+    confirm: pendingCells.map((p) => ({
+      cell: p.out.cell,
+      metrics: pending.filter((t) => t.owner === p).map((t) => t.metric),
+      runs: p.input.head.length,
+    })),
   };
 }
 
@@ -75,10 +86,22 @@ function evaluate(prepared, gate) {
 
 function prepare(input, gate, mode, allowMachineMismatch) {
   const { cell, base, head, ...extra } = input;
-  const out = { cell, verdict: 'pass', reasons: [], warnings: [], metrics: [], baseReps: base.length, headReps: head.length, ...extra };
+  const out = {
+    cell,
+    verdict: 'pass',
+    reasons: [],
+    warnings: [],
+    metrics: [],
+    baseReps: base.length,
+    headReps: head.length,
+    ...extra,
+  };
   out.head = summaryOf(head);
   out.base = summaryOf(base);
-  const checks = [...base.map((r) => checkRun(r, gate.validity, 'base')), ...head.map((r) => checkRun(r, gate.validity, 'head'))];
+  const checks = [
+    ...base.map((r) => checkRun(r, gate.validity, 'base')),
+    ...head.map((r) => checkRun(r, gate.validity, 'head')),
+  ];
   const invalid = checks.flatMap((c) => c.problems);
   const incomparable = comparabilityProblems(base, head, { allowMachineMismatch }).map((p) => p.message);
   const omission = checks.map((c) => c.omission).filter(Boolean);
@@ -88,12 +111,17 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     return { input, out, valid: false };
   }
   const match = mode === 'paired' ? matchPairs(base, head) : { pairs: null, why: 'baseline mode: independent runs' };
-  out.design = match.pairs ? { paired: true, pairs: match.pairs.length, matchedBy: match.by, order: match.pairs.map((p) => p.order) } : { paired: false, why: match.why };
-  if (mode === 'paired' && !match.pairs) out.warnings.push(`not analysed as pairs (${match.why}): independent runs, less sensitive`);
+  out.design = match.pairs
+    ? { paired: true, pairs: match.pairs.length, matchedBy: match.by, order: match.pairs.map((p) => p.order) }
+    : { paired: false, why: match.why };
+  if (mode === 'paired' && !match.pairs)
+    out.warnings.push(`not analysed as pairs (${match.why}): independent runs, less sensitive`);
   if (omission.length) {
     const n = omission.reduce((a, o) => a + o.dropped, 0);
     const held = omission.some((o) => o.cause === 'system');
-    out.warnings.push(`head made k6 drop ${n} iterations (the base did not): ${held ? 'the system kept every VU busy' : 'k6 fell behind with VUs free, on a machine it shares with the head'} — coordinated omission, counted as errors of class "dropped"`);
+    out.warnings.push(
+      `head made k6 drop ${n} iterations (the base did not): ${held ? 'the system kept every VU busy' : 'k6 fell behind with VUs free, on a machine it shares with the head'} — coordinated omission, counted as errors of class "dropped"`,
+    );
   }
   return { input, out, valid: true, base, head, pairs: match.pairs };
 }
@@ -101,9 +129,21 @@ function prepare(input, gate, mode, allowMachineMismatch) {
 function latencyTests(live, q, rule, gate) {
   const evs = live.map((p) => ({ owner: p, ev: latencyEvidence(q, p.base, p.head, p.pairs) }));
   const usable = evs.filter((e) => !e.ev.missing);
-  const noise = latencyNoise(usable.map((e) => e.ev), gate.assumedRunCv);
+  const noise = latencyNoise(
+    usable.map((e) => e.ev),
+    gate.assumedRunCv,
+  );
   const out = usable.map((e, i) => latencyDecision(e.owner, e.ev, noise[i], rule, gate));
-  for (const e of evs.filter((x) => x.ev.missing)) out.push({ owner: e.owner, kind: 'latency', metric: q, blocking: rule.blocking, status: 'missing', base: e.ev.base, head: e.ev.head });
+  for (const e of evs.filter((x) => x.ev.missing))
+    out.push({
+      owner: e.owner,
+      kind: 'latency',
+      metric: q,
+      blocking: rule.blocking,
+      status: 'missing',
+      base: e.ev.base,
+      head: e.ev.head,
+    });
   return out;
 }
 
@@ -112,14 +152,27 @@ function latencyDecision(owner, ev, { se, df, varSource }, rule, gate) {
   const crit = tQuantileOrNormal(1 - alpha, df);
   const t = ev.estimate / se;
   return {
-    owner, kind: 'latency', metric: ev.metric,
-    blocking: rule.blocking, threshold: parsePercent(rule.threshold), floorMs: round(floorMs(rule.floor, ev.base), 4),
-    reliable: ev.reliable, base: ev.base, head: ev.head, deltaMs: round(ev.head - ev.base, 4),
-    design: ev.design, n: ev.n, df: Number.isFinite(df) ? round(df, 2) : null, varSource,
-    ratio: round(Math.exp(ev.estimate), 4), ratioLow: round(Math.exp(ev.estimate - crit * se), 4), ratioHigh: round(Math.exp(ev.estimate + crit * se), 4),
+    owner,
+    kind: 'latency',
+    metric: ev.metric,
+    blocking: rule.blocking,
+    threshold: parsePercent(rule.threshold),
+    floorMs: round(floorMs(rule.floor, ev.base), 4),
+    reliable: ev.reliable,
+    base: ev.base,
+    head: ev.head,
+    deltaMs: round(ev.head - ev.base, 4),
+    design: ev.design,
+    n: ev.n,
+    df: Number.isFinite(df) ? round(df, 2) : null,
+    varSource,
+    ratio: round(Math.exp(ev.estimate), 4),
+    ratioLow: round(Math.exp(ev.estimate - crit * se), 4),
+    ratioHigh: round(Math.exp(ev.estimate + crit * se), 4),
     intervalLevel: round(1 - 2 * alpha, 4),
     se,
-    pWorse: tSf(t, df), pBetter: tSf(-t, df),
+    pWorse: tSf(t, df),
+    pBetter: tSf(-t, df),
     minP: 0, // a continuous test can always reach any p
   };
 }
@@ -136,14 +189,27 @@ function errorTests(live, gate) {
       const share = e.ev.headRequests / Math.max(1, e.ev.headRequests + e.ev.baseRequests);
       const eff = Math.floor((e.ev.base + e.ev.head) / phi + 1e-9);
       out.push({
-        owner: e.owner, kind: 'errors', metric: e.ev.metric, group, classes: e.ev.classes,
-        blocking: gate.errors.blocking, reliable: true, minExtra: gate.errors.minExtra,
-        base: e.ev.base, head: e.ev.head, baseRequests: e.ev.baseRequests, headRequests: e.ev.headRequests,
-        phi: round(phi, 3), extra: round(r.extra, 2), rateRatio: Number.isFinite(r.rateRatio) ? round(r.rateRatio, 3) : null,
-        pWorse: r.pWorse, pBetter: r.pBetter,
+        owner: e.owner,
+        kind: 'errors',
+        metric: e.ev.metric,
+        group,
+        classes: e.ev.classes,
+        blocking: gate.errors.blocking,
+        reliable: true,
+        minExtra: gate.errors.minExtra,
+        base: e.ev.base,
+        head: e.ev.head,
+        baseRequests: e.ev.baseRequests,
+        headRequests: e.ev.headRequests,
+        phi: round(phi, 3),
+        extra: round(r.extra, 2),
+        rateRatio: Number.isFinite(r.rateRatio) ? round(r.rateRatio, 3) : null,
+        pWorse: r.pWorse,
+        pBetter: r.pBetter,
         // The smallest p-value these totals could ever give (all errors on one side):
         // a test that cannot reach α cannot fail, so it costs the family nothing (Tarone).
-        minPWorse: share ** eff, minPBetter: (1 - share) ** eff,
+        minPWorse: share ** eff,
+        minPBetter: (1 - share) ** eff,
       });
     });
   }
@@ -160,7 +226,10 @@ function decide(tests, alpha, second) {
     if (t.status === 'missing') continue;
     Object.assign(t, stagewise(t.pWorse, alpha, second(t)));
   }
-  const adjust = (members, key, out) => holm(members.map((t) => t[key])).forEach((p, i) => { members[i][out] = p; });
+  const adjust = (members, key, out) =>
+    holm(members.map((t) => t[key])).forEach((p, i) => {
+      members[i][out] = p;
+    });
   for (const dir of ['Worse', 'Better']) {
     const key = dir === 'Worse' ? 'overallP' : 'pBetter';
     const family = tests.filter((t) => inFamily(t, dir));
@@ -175,7 +244,10 @@ function decide(tests, alpha, second) {
   for (const t of tests.filter((x) => x.kind === 'latency' && x.se && inFamily(x, 'Worse'))) {
     const m = Math.max(1, t.familyWorse);
     const need = normalQuantile(1 - alpha / m) + normalQuantile(0.8);
-    t.detectable = { ratio80: round(Math.exp(need * t.se), 3), runsFor1_5: Math.ceil(t.n * ((need * t.se) / Math.log(1.5)) ** 2) };
+    t.detectable = {
+      ratio80: round(Math.exp(need * t.se), 3),
+      runsFor1_5: Math.ceil(t.n * ((need * t.se) / Math.log(1.5)) ** 2),
+    };
   }
   for (const t of tests) {
     if (t.status === 'missing') continue;
@@ -210,7 +282,8 @@ function procedureOf(tests, alpha, prepared) {
   const family = tests.filter((t) => familyMember(t, 'Worse', alpha));
   return {
     alpha,
-    errorControl: 'family-wise over every blocking test of the comparison (Holm on two-stage p-values: confirm-on-fail)',
+    errorControl:
+      'family-wise over every blocking test of the comparison (Holm on two-stage p-values: confirm-on-fail)',
     firstLookLevel: EARLY * alpha,
     blockingTests: family.length,
     confirmedTests: tests.filter((t) => t.look === 'second').length,

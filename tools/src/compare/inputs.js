@@ -17,11 +17,15 @@ export function toReps(doc, file) {
 
 function checkSchema(name, doc, file, version) {
   if (doc.schemaVersion !== version) {
-    throw new InputError(`${file}: schemaVersion ${JSON.stringify(doc.schemaVersion)} is not supported (this tailgate reads ${version}); re-create it with \`tailgate ${name === 'baseline' ? 'baseline update' : 'ingest'}\``);
+    throw new InputError(
+      `${file}: schemaVersion ${JSON.stringify(doc.schemaVersion)} is not supported (this tailgate reads ${version}); re-create it with \`tailgate ${name === 'baseline' ? 'baseline update' : 'ingest'}\``,
+    );
   }
   const problems = schemaProblems(name, doc);
   if (problems.length) {
-    throw new InputError(`${file}: does not match schemas/${name}.schema.json`, { details: problems.map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`) });
+    throw new InputError(`${file}: does not match schemas/${name}.schema.json`, {
+      details: problems.map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`),
+    });
   }
 }
 
@@ -29,10 +33,13 @@ export function resultRep(doc, file) {
   checkSchema('result', doc, file, 1);
   const hist = decodeOrThrow(doc.latency.histogram, file, 'latency.histogram');
   if (hist.totalCount !== doc.latency.count || doc.latency.count !== doc.requests.total) {
-    throw new InputError(`${file}: inconsistent counts: histogram holds ${hist.totalCount} samples, latency.count ${doc.latency.count}, requests.total ${doc.requests.total} (edited by hand?)`);
+    throw new InputError(
+      `${file}: inconsistent counts: histogram holds ${hist.totalCount} samples, latency.count ${doc.latency.count}, requests.total ${doc.requests.total} (edited by hand?)`,
+    );
   }
   const byClass = Object.values(doc.errors.byClass).reduce((a, b) => a + b, 0);
-  if (byClass !== doc.errors.total) throw new InputError(`${file}: errors.total ${doc.errors.total} is not the sum of errors.byClass (${byClass})`);
+  if (byClass !== doc.errors.total)
+    throw new InputError(`${file}: errors.total ${doc.errors.total} is not the sum of errors.byClass (${byClass})`);
   checkPercentiles(hist, doc.latency.percentiles, file);
   // Quantiles and their intervals come from the histogram, never from the fields a
   // file claims: an edited interval or `reliable` flag cannot move the verdict.
@@ -57,12 +64,21 @@ function baselineReps(doc, file) {
   const merged = decodeOrThrow(doc.merged.histogram, file, 'merged.histogram');
   const total = doc.repetitions.reduce((a, r) => a + r.requests.total, 0);
   if (merged.totalCount !== total || doc.merged.requests !== total) {
-    throw new InputError(`${file}: inconsistent counts: merged histogram holds ${merged.totalCount}, merged.requests ${doc.merged.requests}, repetitions sum to ${total}`);
+    throw new InputError(
+      `${file}: inconsistent counts: merged histogram holds ${merged.totalCount}, merged.requests ${doc.merged.requests}, repetitions sum to ${total}`,
+    );
   }
   return doc.repetitions.map((r, i) => ({
     ...r,
     source: `${file}#rep${i + 1}`,
-    meta: { ...r.meta, profile: doc.profile, machine: doc.provenance.machine, controller: { name: doc.cell.controller }, tuning: { name: doc.cell.tuning }, scenario: { name: doc.cell.scenario } },
+    meta: {
+      ...r.meta,
+      profile: doc.profile,
+      machine: doc.provenance.machine,
+      controller: { name: doc.cell.controller },
+      tuning: { name: doc.cell.tuning },
+      scenario: { name: doc.cell.scenario },
+    },
   }));
 }
 
@@ -83,7 +99,9 @@ function checkPercentiles(hist, percentiles, file) {
     const expect = valueAtMs(hist, pct);
     if (percentiles[name] === undefined) continue;
     if (typeof percentiles[name] !== 'number' || Math.abs(expect - percentiles[name]) > expect * 0.002 + 0.001) {
-      throw new InputError(`${file}: latency.percentiles.${name} is ${percentiles[name]} but the histogram says ${expect} (edited by hand?)`);
+      throw new InputError(
+        `${file}: latency.percentiles.${name} is ${percentiles[name]} but the histogram says ${expect} (edited by hand?)`,
+      );
     }
   }
 }

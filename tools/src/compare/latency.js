@@ -26,24 +26,40 @@ const Z95 = 1.959964;
 export function latencyEvidence(name, base, head, pairs) {
   const q = (r) => r.percentiles?.[name];
   const ok = (r) => q(r) !== null && q(r) !== undefined && q(r) > 0;
-  const out = { metric: name, base: median(base.filter(ok).map(q)), head: median(head.filter(ok).map(q)), reliable: tailOk(name, base) && tailOk(name, head) };
+  const out = {
+    metric: name,
+    base: median(base.filter(ok).map(q)),
+    head: median(head.filter(ok).map(q)),
+    reliable: tailOk(name, base) && tailOk(name, head),
+  };
   if (out.base === null || out.head === null) return { ...out, missing: true };
   if (pairs && pairs.every((p) => ok(p.base) && ok(p.head))) {
     const d = pairs.map((p) => Math.log(q(p.head)) - Math.log(q(p.base)));
     return {
-      ...out, design: 'paired', n: d.length, estimate: mean(d), ownVar: variance(d), ownDf: d.length - 1,
+      ...out,
+      design: 'paired',
+      n: d.length,
+      estimate: mean(d),
+      ownVar: variance(d),
+      ownDf: d.length - 1,
       withinVar: mean(pairs.map((p) => withinVar(p.head, name) + withinVar(p.base, name))),
-      seFactor: 1 / d.length, assumedFactor: 2,
+      seFactor: 1 / d.length,
+      assumedFactor: 2,
     };
   }
   const lb = base.filter(ok).map((r) => Math.log(q(r)));
   const lh = head.filter(ok).map((r) => Math.log(q(r)));
   const df = lb.length + lh.length - 2;
   return {
-    ...out, design: 'independent', n: Math.min(lb.length, lh.length), estimate: mean(lh) - mean(lb),
-    ownVar: df > 0 ? ((lb.length - 1) * variance(lb) + (lh.length - 1) * variance(lh)) / df : null, ownDf: df,
+    ...out,
+    design: 'independent',
+    n: Math.min(lb.length, lh.length),
+    estimate: mean(lh) - mean(lb),
+    ownVar: df > 0 ? ((lb.length - 1) * variance(lb) + (lh.length - 1) * variance(lh)) / df : null,
+    ownDf: df,
     withinVar: mean([...base, ...head].filter(ok).map((r) => withinVar(r, name))),
-    seFactor: 1 / lb.length + 1 / lh.length, assumedFactor: 1,
+    seFactor: 1 / lb.length + 1 / lh.length,
+    assumedFactor: 1,
   };
 }
 
@@ -74,8 +90,13 @@ export function latencyNoise(evidences, assumedRunCv) {
   const out = new Array(evidences.length);
   for (const design of ['paired', 'independent']) {
     const idx = evidences.map((ev, i) => (ev.design === design ? i : -1)).filter((i) => i >= 0);
-    const noise = moderate(idx.map((i) => evidences[i]), { fallback: assumedSd ** 2 * (design === 'paired' ? 2 : 1) });
-    idx.forEach((i, k) => { out[i] = latencyTest(evidences[i], noise[k], assumedSd); });
+    const noise = moderate(
+      idx.map((i) => evidences[i]),
+      { fallback: assumedSd ** 2 * (design === 'paired' ? 2 : 1) },
+    );
+    idx.forEach((i, k) => {
+      out[i] = latencyTest(evidences[i], noise[k], assumedSd);
+    });
   }
   return out;
 }
@@ -88,5 +109,9 @@ export function latencyNoise(evidences, assumedRunCv) {
 export function latencyTest(ev, noise, assumedSd) {
   const estimated = noise.var !== null && noise.df > 0;
   const perObs = Math.max(estimated ? noise.var : ev.assumedFactor * assumedSd ** 2, ev.withinVar, 1e-12);
-  return { se: Math.sqrt(perObs * ev.seFactor), df: estimated ? noise.df : Infinity, varSource: !estimated ? 'assumed' : noise.assumedPrior ? 'own + assumed' : noise.pooledFrom ? 'moderated' : 'own' };
+  return {
+    se: Math.sqrt(perObs * ev.seFactor),
+    df: estimated ? noise.df : Infinity,
+    varSource: !estimated ? 'assumed' : noise.assumedPrior ? 'own + assumed' : noise.pooledFrom ? 'moderated' : 'own',
+  };
 }

@@ -28,7 +28,12 @@ export function moderate(evidences, { cap = PRIOR_DF_CAP, fallback = null } = {}
     const ownDf = e.ownDf > 0 ? e.ownDf : 0;
     if (df === 0 && fallback) {
       if (!ownDf) return { var: null, df: 0, pooledFrom: 0 };
-      return { var: (ownDf * own + cap * fallback) / (ownDf + cap), df: ownDf + cap, pooledFrom: 0, assumedPrior: true };
+      return {
+        var: (ownDf * own + cap * fallback) / (ownDf + cap),
+        df: ownDf + cap,
+        pooledFrom: 0,
+        assumedPrior: true,
+      };
     }
     if (df === 0) return { var: ownDf ? own : null, df: ownDf, pooledFrom: 0 };
     const priorVar = sum / df;

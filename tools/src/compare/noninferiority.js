@@ -35,8 +35,13 @@ export function nonInferiority(inputs, gate, { margins = DEFAULT_MARGINS, mode =
       for (const c of live) tests.push(errorTestNi(c, m, margin));
       continue;
     }
-    const evs = live.map((c) => ({ c, ev: latencyEvidence(metric, c.base, c.head, c.pairs) })).filter((e) => !e.ev.missing && e.ev.reliable);
-    latencyNoise(evs.map((e) => e.ev), gate.assumedRunCv).forEach(({ se, df }, i) => {
+    const evs = live
+      .map((c) => ({ c, ev: latencyEvidence(metric, c.base, c.head, c.pairs) }))
+      .filter((e) => !e.ev.missing && e.ev.reliable);
+    latencyNoise(
+      evs.map((e) => e.ev),
+      gate.assumedRunCv,
+    ).forEach(({ se, df }, i) => {
       const { c, ev } = evs[i];
       tests.push({ cell: c.cell, metric, margin, est: ev.estimate, se, df, n: ev.n, base: ev.base, head: ev.head, m });
     });
@@ -45,11 +50,19 @@ export function nonInferiority(inputs, gate, { margins = DEFAULT_MARGINS, mode =
     t.pNoWorse = tSf((t.m - t.est) / t.se, t.df); // H0: est ≥ m
     t.pWorse = tSf((t.est - t.m) / t.se, t.df); // H0: est ≤ m
   }
-  holm(tests.map((t) => t.pNoWorse)).forEach((p, i) => { tests[i].adjNoWorse = p; });
-  holm(tests.map((t) => t.pWorse)).forEach((p, i) => { tests[i].adjWorse = p; });
+  holm(tests.map((t) => t.pNoWorse)).forEach((p, i) => {
+    tests[i].adjNoWorse = p;
+  });
+  holm(tests.map((t) => t.pWorse)).forEach((p, i) => {
+    tests[i].adjWorse = p;
+  });
   const cells = inputs.map(({ cell }) => {
     const metrics = tests.filter((t) => t.cell === cell).map((t) => describe(t, alpha));
-    const verdict = metrics.some((x) => x.verdict === 'worse') ? 'worse' : metrics.length && metrics.every((x) => x.verdict === 'no-worse') ? 'no-worse' : 'inconclusive';
+    const verdict = metrics.some((x) => x.verdict === 'worse')
+      ? 'worse'
+      : metrics.length && metrics.every((x) => x.verdict === 'no-worse')
+        ? 'no-worse'
+        : 'inconclusive';
     return { cell, verdict, metrics };
   });
   return { alpha, margins, cells };
@@ -65,7 +78,10 @@ function errorTestNi(c, m, margin) {
   const nb = groups[0].baseRequests;
   const nh = groups[0].headRequests;
   const phis = groups.filter((g) => g.ownDf > 0 && g.ownVar !== null);
-  const phi = Math.max(1, phis.length ? phis.reduce((a, g) => a + g.ownVar * g.ownDf, 0) / phis.reduce((a, g) => a + g.ownDf, 0) : 1);
+  const phi = Math.max(
+    1,
+    phis.length ? phis.reduce((a, g) => a + g.ownVar * g.ownDf, 0) / phis.reduce((a, g) => a + g.ownDf, 0) : 1,
+  );
   const df = phis.reduce((a, g) => a + g.ownDf, 0) || Infinity;
   const est = Math.log((kh + 0.5) / nh) - Math.log((kb + 0.5) / nb);
   const se = Math.sqrt(phi * (1 / (kh + 0.5) + 1 / (kb + 0.5)));
@@ -76,9 +92,17 @@ function describe(t, alpha) {
   const q = tQuantileOrNormal(1 - alpha, t.df);
   const verdict = t.adjNoWorse <= alpha ? 'no-worse' : t.adjWorse <= alpha ? 'worse' : 'inconclusive';
   const out = {
-    metric: t.metric, margin: t.margin, base: t.base, head: t.head, verdict,
-    ratio: round(Math.exp(t.est), 4), upper: round(Math.exp(t.est + q * t.se), 4), lower: round(Math.exp(t.est - q * t.se), 4),
-    intervalLevel: round(1 - 2 * alpha, 4), pNoWorse: pValue(t.pNoWorse), adjustedPNoWorse: pValue(t.adjNoWorse),
+    metric: t.metric,
+    margin: t.margin,
+    base: t.base,
+    head: t.head,
+    verdict,
+    ratio: round(Math.exp(t.est), 4),
+    upper: round(Math.exp(t.est + q * t.se), 4),
+    lower: round(Math.exp(t.est - q * t.se), 4),
+    intervalLevel: round(1 - 2 * alpha, 4),
+    pNoWorse: pValue(t.pNoWorse),
+    adjustedPNoWorse: pValue(t.adjNoWorse),
   };
   // If the ratio is what it looks like: pairs for the interval to clear the margin.
   if (verdict === 'inconclusive' && t.est < t.m) {

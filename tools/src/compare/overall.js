@@ -3,7 +3,14 @@
 import { EXIT } from '../errors.js';
 
 const RANK = ['regression', 'infra-error', 'inconclusive', 'no-baseline', 'improvement', 'pass'];
-const CODE = { regression: EXIT.REGRESSION, 'infra-error': EXIT.INFRA, inconclusive: EXIT.INCONCLUSIVE, 'no-baseline': EXIT.INCONCLUSIVE, improvement: EXIT.OK, pass: EXIT.OK };
+const CODE = {
+  regression: EXIT.REGRESSION,
+  'infra-error': EXIT.INFRA,
+  inconclusive: EXIT.INCONCLUSIVE,
+  'no-baseline': EXIT.INCONCLUSIVE,
+  improvement: EXIT.OK,
+  pass: EXIT.OK,
+};
 
 export function overallVerdict(cells) {
   if (!cells.length) return 'inconclusive';

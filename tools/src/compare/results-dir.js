@@ -26,14 +26,20 @@ export function collectRun(runDir) {
     if (name === 'result.json') {
       const { reps } = toReps(readJsonFile(file), file);
       cell.reps.push(...reps);
-      if (reps[0].meta?.profile === undefined) throw new InputError(`${file}: meta.profile is missing: the gate needs to know which runner class measured it (ingest with --meta, or tailgate run)`);
+      if (reps[0].meta?.profile === undefined)
+        throw new InputError(
+          `${file}: meta.profile is missing: the gate needs to know which runner class measured it (ingest with --meta, or tailgate run)`,
+        );
       cell.profile ??= checkName(reps[0].meta.profile, `${file}: meta.profile`);
     } else {
       cell.errors.push({ file, ...readJsonFile(file) });
     }
     cells.set(key, cell);
   }
-  if (!cells.size) throw new InputError(`${runDir}: no result.json or cell-error.json found (expected <controller>/<tuning>/<scenario>/rep-<n>/result.json)`);
+  if (!cells.size)
+    throw new InputError(
+      `${runDir}: no result.json or cell-error.json found (expected <controller>/<tuning>/<scenario>/rep-<n>/result.json)`,
+    );
   return [...cells.values()].sort((a, b) => a.key.localeCompare(b.key));
 }
 

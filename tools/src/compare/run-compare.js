@@ -5,17 +5,35 @@ import { readBaseline } from './baselines.js';
 import { collectRun } from './results-dir.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
-export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, allowMachineMismatch, confirmDir = null, expected = null }) {
+export function compareRunToBaselines({
+  runDir,
+  gate,
+  baselinesDir,
+  baseRef,
+  allowMachineMismatch,
+  confirmDir = null,
+  expected = null,
+}) {
   const inputs = [];
   const found = collectRun(runDir);
   // With the matrix known, a planned cell without results is inconclusive, not absent.
-  const missing = (expected ?? []).filter((k) => !found.some((c) => c.key === k)).map((k) => ({ cell: k, verdict: 'inconclusive', metrics: [], reasons: [`no results for ${k} in ${runDir}: the cell was planned but not measured, or its artifact is missing`] }));
+  const missing = (expected ?? [])
+    .filter((k) => !found.some((c) => c.key === k))
+    .map((k) => ({
+      cell: k,
+      verdict: 'inconclusive',
+      metrics: [],
+      reasons: [`no results for ${k} in ${runDir}: the cell was planned but not measured, or its artifact is missing`],
+    }));
   const cells = found.map((c) => {
     if (c.errors.length) return infraCell(c);
     const baseline = readBaseline({ dir: baselinesDir, profile: c.profile, cellKey: c.key, baseRef });
     if (!baseline) {
       return {
-        cell: c.key, verdict: 'no-baseline', head: null, metrics: [],
+        cell: c.key,
+        verdict: 'no-baseline',
+        head: null,
+        metrics: [],
         reasons: [`no baseline for profile "${c.profile}" at ${baselinesDir}/${c.profile}/${c.key}.json`],
         fix: `tailgate baseline update --results ${runDir} --cells ${c.key}`,
       };
@@ -25,10 +43,21 @@ export function compareRunToBaselines({ runDir, gate, baselinesDir, baseRef, all
     return input;
   });
   // Fresh head runs of candidate cells are compared with the same baseline.
-  const confirm = confirmDir ? new Map(collectRun(confirmDir).filter((c) => !c.errors.length).map((c) => [c.key, { base: inputs.find((i) => i.cell === c.key)?.base ?? [], head: c.reps }])) : null;
+  const confirm = confirmDir
+    ? new Map(
+        collectRun(confirmDir)
+          .filter((c) => !c.errors.length)
+          .map((c) => [c.key, { base: inputs.find((i) => i.cell === c.key)?.base ?? [], head: c.reps }]),
+      )
+    : null;
   const gated = gateCells(inputs, gate, { mode: 'baseline', allowMachineMismatch, confirm });
   const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...missing];
-  return verdictDoc('baseline', decided, { runDir, baseRef: baseRef ?? null, procedure: gated.procedure, confirm: gated.confirm });
+  return verdictDoc('baseline', decided, {
+    runDir,
+    baseRef: baseRef ?? null,
+    procedure: gated.procedure,
+    confirm: gated.confirm,
+  });
 }
 
 export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = null, confirmHeadDir = null }) {
@@ -37,32 +66,66 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
   const headCells = collectRun(headDir);
   const headKeys = new Set(headCells.map((h) => h.key));
   // A cell whose head results never arrived is not gated silently.
-  const orphans = [...base.keys()].filter((k) => !headKeys.has(k)).map((k) => ({ cell: k, verdict: 'inconclusive', metrics: [], reasons: [`no head results for ${k} in ${headDir} (base results exist): the cell was not measured or its artifact is missing`] }));
+  const orphans = [...base.keys()]
+    .filter((k) => !headKeys.has(k))
+    .map((k) => ({
+      cell: k,
+      verdict: 'inconclusive',
+      metrics: [],
+      reasons: [
+        `no head results for ${k} in ${headDir} (base results exist): the cell was not measured or its artifact is missing`,
+      ],
+    }));
   const cells = headCells.map((h) => {
     const b = base.get(h.key);
     if (h.errors.length || b?.errors.length) return infraCell(h.errors.length ? h : b);
-    if (!b) return { cell: h.key, verdict: 'no-baseline', metrics: [], reasons: [`no base results for ${h.key} in ${baseDir}`] };
+    if (!b)
+      return {
+        cell: h.key,
+        verdict: 'no-baseline',
+        metrics: [],
+        reasons: [`no base results for ${h.key} in ${baseDir}`],
+      };
     const input = { cell: h.key, base: b.reps, head: h.reps };
     inputs.push(input);
     return input;
   });
-  const gated = gateCells(inputs, gate, { mode: 'paired', confirm: confirmBaseDir ? pairedRuns(confirmBaseDir, confirmHeadDir) : null });
+  const gated = gateCells(inputs, gate, {
+    mode: 'paired',
+    confirm: confirmBaseDir ? pairedRuns(confirmBaseDir, confirmHeadDir) : null,
+  });
   const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...orphans];
   return verdictDoc('paired', decided, { baseDir, headDir, procedure: gated.procedure, confirm: gated.confirm });
 }
 
 // Confirmation runs of a paired comparison: cell -> {base, head}, cells on both sides only.
 function pairedRuns(baseDir, headDir) {
-  const base = new Map(collectRun(baseDir).filter((c) => !c.errors.length).map((c) => [c.key, c.reps]));
+  const base = new Map(
+    collectRun(baseDir)
+      .filter((c) => !c.errors.length)
+      .map((c) => [c.key, c.reps]),
+  );
   const out = new Map();
-  for (const h of collectRun(headDir)) if (!h.errors.length && base.has(h.key)) out.set(h.key, { base: base.get(h.key), head: h.reps });
+  for (const h of collectRun(headDir))
+    if (!h.errors.length && base.has(h.key)) out.set(h.key, { base: base.get(h.key), head: h.reps });
   return out;
 }
 
 export function verdictDoc(mode, cells, extra = {}) {
   const overall = overallVerdict(cells);
   const { confirm = [], ...rest } = extra;
-  return { schemaVersion: 1, kind: 'tailgate.verdict', mode, overall, exitCode: exitCodeFor(overall), counts: counts(cells), generatedAt: new Date().toISOString(), ...rest, confirm, cells };
+  return {
+    schemaVersion: 1,
+    kind: 'tailgate.verdict',
+    mode,
+    overall,
+    exitCode: exitCodeFor(overall),
+    counts: counts(cells),
+    generatedAt: new Date().toISOString(),
+    ...rest,
+    confirm,
+    cells,
+  };
 }
 
 // A harness failure is an infra error; a cell whose evidence is unusable (a k6 runner

@@ -19,16 +19,22 @@ export function checkRun(rep, rule, side) {
   const omitted = side === 'head' && rep.load.droppedRatio > rule.maxDroppedRatio ? rep.load.droppedIterations : 0;
   const attempts = rep.requests.total + omitted;
   if (attempts === 0) problems.push(`${where}: 0 requests measured`);
-  else if (attempts < rule.minSamples) problems.push(`${where}: ${rep.requests.total} samples${omitted ? ` + ${omitted} dropped` : ''} < minSamples ${rule.minSamples}`);
+  else if (attempts < rule.minSamples)
+    problems.push(
+      `${where}: ${rep.requests.total} samples${omitted ? ` + ${omitted} dropped` : ''} < minSamples ${rule.minSamples}`,
+    );
   const code = rep.load.k6ExitCode;
-  if (code !== null && code !== undefined && !OK_K6_EXIT.has(code)) problems.push(`${where}: k6 exited with code ${code}`);
+  if (code !== null && code !== undefined && !OK_K6_EXIT.has(code))
+    problems.push(`${where}: k6 exited with code ${code}`);
   const short = undelivered(rep, rule);
   if (!short) return { problems, omission: null };
   const cause = dropCause(rep);
-  if (side === 'head' && rep.load.droppedRatio > rule.maxDroppedRatio) return { problems, omission: { dropped: rep.load.droppedIterations, ratio: rep.load.droppedRatio, cause } };
-  const why = cause === 'generator'
-    ? `k6 fell behind with VUs free (rate × slowest response ≈ ${littleBound(rep)} < ${vusOf(rep)} VUs): the load generator or the machine is the bottleneck`
-    : 'k6 could not deliver the rate even for the base';
+  if (side === 'head' && rep.load.droppedRatio > rule.maxDroppedRatio)
+    return { problems, omission: { dropped: rep.load.droppedIterations, ratio: rep.load.droppedRatio, cause } };
+  const why =
+    cause === 'generator'
+      ? `k6 fell behind with VUs free (rate × slowest response ≈ ${littleBound(rep)} < ${vusOf(rep)} VUs): the load generator or the machine is the bottleneck`
+      : 'k6 could not deliver the rate even for the base';
   problems.push(`${where}: ${short}: ${why}`);
   return { problems, omission: null };
 }
@@ -75,13 +81,23 @@ export function comparabilityProblems(base, head, { allowMachineMismatch = false
   const cells = (reps) => new Set(reps.map(cellOf).filter(Boolean));
   const [b, h] = [cells(base), cells(head)];
   if (b.size > 1 || h.size > 1 || (b.size && h.size && [...b][0] !== [...h][0])) {
-    out.push({ fatal: true, message: `base and head are not the same cell (base: ${[...b].join(', ') || '?'}; head: ${[...h].join(', ') || '?'})` });
+    out.push({
+      fatal: true,
+      message: `base and head are not the same cell (base: ${[...b].join(', ') || '?'}; head: ${[...h].join(', ') || '?'})`,
+    });
   }
   const profiles = new Set([...base, ...head].map((r) => r.meta?.profile).filter(Boolean));
-  if (profiles.size > 1) out.push({ fatal: true, message: `profiles differ: ${[...profiles].join(' vs ')} (baselines are per runner class)` });
+  if (profiles.size > 1)
+    out.push({
+      fatal: true,
+      message: `profiles differ: ${[...profiles].join(' vs ')} (baselines are per runner class)`,
+    });
   const prints = new Set([...base, ...head].map((r) => r.meta?.machine?.fingerprint).filter(Boolean));
   if (prints.size > 1 && !allowMachineMismatch) {
-    out.push({ fatal: false, message: `machine fingerprints differ (${[...prints].join(', ')}): numbers from different hardware; use paired mode, or --allow-machine-mismatch` });
+    out.push({
+      fatal: false,
+      message: `machine fingerprints differ (${[...prints].join(', ')}): numbers from different hardware; use paired mode, or --allow-machine-mismatch`,
+    });
   }
   return out;
 }

@@ -35,7 +35,13 @@ const SCENARIO_DEFAULTS = {
   runners: 1,
 };
 
-const LOCAL_CONTROLLER_DEFAULTS = { retries: 'on', updateLag: '0ms', backendDelay: '0ms', proxyDelay: '0ms', backendErrorRate: 0 };
+const LOCAL_CONTROLLER_DEFAULTS = {
+  retries: 'on',
+  updateLag: '0ms',
+  backendDelay: '0ms',
+  proxyDelay: '0ms',
+  backendErrorRate: 0,
+};
 
 export function applyDefaults(raw) {
   const cfg = structuredClone(raw);
@@ -66,7 +72,13 @@ export function applyDefaults(raw) {
 function layer(top, over) {
   const latency = { ...top.latency };
   for (const [q, rule] of Object.entries(over.latency ?? {})) latency[q] = { ...latency[q], ...rule };
-  return { ...top, ...over, latency, errors: { ...top.errors, ...over.errors }, validity: { ...top.validity, ...over.validity } };
+  return {
+    ...top,
+    ...over,
+    latency,
+    errors: { ...top.errors, ...over.errors },
+    validity: { ...top.validity, ...over.validity },
+  };
 }
 
 // Little's law: requests in flight = rate × time in the system. With enough VUs for

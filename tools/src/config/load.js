@@ -12,7 +12,8 @@ const MAX_CONFIG_BYTES = 1 << 20;
 export function loadBench(file) {
   let text;
   try {
-    if (statSync(file).size > MAX_CONFIG_BYTES) throw Object.assign(new Error(), { code: `larger than ${MAX_CONFIG_BYTES} bytes` });
+    if (statSync(file).size > MAX_CONFIG_BYTES)
+      throw Object.assign(new Error(), { code: `larger than ${MAX_CONFIG_BYTES} bytes` });
     text = readFileSync(file, 'utf8');
   } catch (err) {
     throw new InputError(`${file}: cannot read bench config (${err.code ?? err.message})`);

@@ -24,13 +24,21 @@ export function schemaProblems(name, value) {
     if (e.keyword === 'if') continue;
     const path = e.instancePath.split('/').slice(1).map(unescape);
     if (e.keyword === 'additionalProperties') {
-      out.push({ path: [...path, e.params.additionalProperty], keyOf: true, message: 'unknown field (check spelling; see schemas/bench.schema.json)' });
+      out.push({
+        path: [...path, e.params.additionalProperty],
+        keyOf: true,
+        message: 'unknown field (check spelling; see schemas/bench.schema.json)',
+      });
     } else if (e.keyword === 'enum') {
       out.push({ path, message: `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` });
     } else if (e.keyword === 'const') {
       out.push({ path, message: `must be ${JSON.stringify(e.params.allowedValue)}` });
     } else if (e.keyword === 'propertyNames') {
-      out.push({ path: [...path, e.params.propertyName], keyOf: true, message: 'names must be lowercase letters, digits, "." or "-" (max 40 characters)' });
+      out.push({
+        path: [...path, e.params.propertyName],
+        keyOf: true,
+        message: 'names must be lowercase letters, digits, "." or "-" (max 40 characters)',
+      });
     } else if (e.keyword === 'pattern' && e.parentSchema?.description) {
       out.push({ path, message: `${e.message} (${e.parentSchema.description})` });
     } else if (e.keyword === 'pattern' && /propertyNames/.test(e.schemaPath)) {

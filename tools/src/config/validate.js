@@ -20,14 +20,21 @@ export function semanticProblems(cfg) {
       if (s[field] === undefined) add(['scenarios', name], `script "${s.script}" needs "${field}"`);
     }
     if (s.maxVus < s.vus) add(['scenarios', name, 'maxVus'], `must be >= vus (${s.vus})`);
-    if (s.runners > 1 && !['steady', 'saturation'].includes(s.script)) add(['scenarios', name, 'runners'], `several runners split an arrival-rate scenario (steady, saturation), not "${s.script}"`);
+    if (s.runners > 1 && !['steady', 'saturation'].includes(s.script))
+      add(
+        ['scenarios', name, 'runners'],
+        `several runners split an arrival-rate scenario (steady, saturation), not "${s.script}"`,
+      );
     if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
     if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
     if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
     s.faults.forEach((f, i) => {
-      if (f.type === 'churn' && f.between[0] === f.between[1]) add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
-      if (f.type === 'kill-pause' && s.script !== 'sequential') add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
-      if (f.every !== undefined && parseDuration(f.every) < 100) add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
+      if (f.type === 'churn' && f.between[0] === f.between[1])
+        add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
+      if (f.type === 'kill-pause' && s.script !== 'sequential')
+        add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
+      if (f.every !== undefined && parseDuration(f.every) < 100)
+        add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
     });
   }
 
@@ -37,7 +44,8 @@ export function semanticProblems(cfg) {
       const ctl = own(cfg.controllers, c);
       if (!ctl) return add(at('controllers', i), `unknown controller "${c}"; defined: ${list(cfg.controllers)}`);
       const want = TARGETS[m.target]?.controllerType;
-      if (ctl.type !== want) add(at('controllers', i), `controller "${c}" is type "${ctl.type}", target "${m.target}" needs type "${want}"`);
+      if (ctl.type !== want)
+        add(at('controllers', i), `controller "${c}" is type "${ctl.type}", target "${m.target}" needs type "${want}"`);
     });
     m.tunings.forEach((t, i) => {
       if (!own(cfg.tunings, t)) add(at('tunings', i), `unknown tuning "${t}"; defined: ${list(cfg.tunings)}`);
@@ -47,10 +55,18 @@ export function semanticProblems(cfg) {
     });
     for (const c of m.controllers) {
       const ctl = own(cfg.controllers, c);
-      if (ctl?.type === 'local' && ctl.proxyDelay && parseDuration(ctl.proxyDelay) > 0 && ctl.variant !== 'nginx-dynamic') add(['controllers', c, 'proxyDelay'], 'only the nginx-dynamic variant can add a proxy delay (it has Lua)');
+      if (
+        ctl?.type === 'local' &&
+        ctl.proxyDelay &&
+        parseDuration(ctl.proxyDelay) > 0 &&
+        ctl.variant !== 'nginx-dynamic'
+      )
+        add(['controllers', c, 'proxyDelay'], 'only the nginx-dynamic variant can add a proxy delay (it has Lua)');
     }
-    if (m.target !== 'local' && (m.isolation || m.nodeLatency)) add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
-    if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns') add(['matrices', mname, 'nodeLatency'], 'needs isolation: netns');
+    if (m.target !== 'local' && (m.isolation || m.nodeLatency))
+      add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
+    if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns')
+      add(['matrices', mname, 'nodeLatency'], 'needs isolation: netns');
     for (const field of ['controllers', 'tunings', 'scenarios']) {
       const seen = new Set();
       m[field].forEach((x, i) => {
@@ -61,12 +77,18 @@ export function semanticProblems(cfg) {
     }
     if (m.target !== 'local') {
       m.scenarios.forEach((sname, i) => {
-        if ((own(cfg.scenarios, sname)?.runners ?? 1) > 1) add(at('scenarios', i), `scenario "${sname}" has runners > 1: several k6 runners run on target "local" only for now`);
+        if ((own(cfg.scenarios, sname)?.runners ?? 1) > 1)
+          add(
+            at('scenarios', i),
+            `scenario "${sname}" has runners > 1: several k6 runners run on target "local" only for now`,
+          );
       });
     }
     tailFeasibility(cfg, mname, m, add);
-    if (!m.profile) add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
-    else if (!own(cfg.profiles, m.profile)) add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
+    if (!m.profile)
+      add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
+    else if (!own(cfg.profiles, m.profile))
+      add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
   }
   return problems;
 }
@@ -86,7 +108,10 @@ function tailFeasibility(cfg, mname, m, add) {
       if (have >= need) continue;
       const longer = Math.ceil(need / (s.rate * reps));
       const moreReps = Math.ceil(need / (s.rate * seconds));
-      add(['matrices', mname, 'gate', 'latency', q, 'blocking'], `${q} is blocking but scenario "${sname}" gives ${s.rate}/s × ${seconds}s × ${reps} repetition${reps > 1 ? 's' : ''} = ${have} samples per side; gating ${q} needs ≥ ${need} (10 beyond it): e.g. duration ${longer}s, or repetitions ${moreReps}, or make ${q} advisory in this matrix (gate: {latency: {${q}: {blocking: false}}})`);
+      add(
+        ['matrices', mname, 'gate', 'latency', q, 'blocking'],
+        `${q} is blocking but scenario "${sname}" gives ${s.rate}/s × ${seconds}s × ${reps} repetition${reps > 1 ? 's' : ''} = ${have} samples per side; gating ${q} needs ≥ ${need} (10 beyond it): e.g. duration ${longer}s, or repetitions ${moreReps}, or make ${q} advisory in this matrix (gate: {latency: {${q}: {blocking: false}}})`,
+      );
     }
   }
 }

@@ -17,7 +17,7 @@ export function positionOf(doc, lineCounter, path, { keyOf = false } = {}) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && keyText(p.key) === String(step));
       if (!pair) break;
-      last = keyOf && i === path.length - 1 ? pair.key : pair.value ?? pair.key;
+      last = keyOf && i === path.length - 1 ? pair.key : (pair.value ?? pair.key);
       node = pair.value;
     } else if (isSeq(node)) {
       const item = node.items[Number(step)];

@@ -25,17 +25,30 @@ function resolveTool(argv) {
 }
 
 function notFound(argv) {
-  return { argv, code: 127, stdout: '', stderr: `${argv[0]}: not found on PATH or in .tools/bin`, output: `${argv[0]}: not found on PATH or in .tools/bin` };
+  return {
+    argv,
+    code: 127,
+    stdout: '',
+    stderr: `${argv[0]}: not found on PATH or in .tools/bin`,
+    output: `${argv[0]}: not found on PATH or in .tools/bin`,
+  };
 }
 
 /** Runs argv and waits: {argv, code, stdout, stderr, output}. code 124 = timed out. */
 export function runSync(argv, { cwd, env, timeoutMs = DEFAULT_TIMEOUT_MS, maxBuffer = 16 << 20, input } = {}) {
   const tool = resolveTool(argv);
   if (!tool) return notFound(argv);
-  const r = spawnSync(tool[0], tool[1], { cwd, env: toolEnv(env), encoding: 'utf8', timeout: timeoutMs, maxBuffer, input });
+  const r = spawnSync(tool[0], tool[1], {
+    cwd,
+    env: toolEnv(env),
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer,
+    input,
+  });
   const stdout = r.stdout ?? '';
   const stderr = `${r.stderr ?? ''}${r.error && r.error.code !== 'ETIMEDOUT' ? r.error.message : ''}`;
-  const code = r.error?.code === 'ETIMEDOUT' ? 124 : r.error ? 126 : r.status ?? 128;
+  const code = r.error?.code === 'ETIMEDOUT' ? 124 : r.error ? 126 : (r.status ?? 128);
   return { argv, code, stdout, stderr, output: `${stdout}${stderr}` };
 }
 
@@ -72,7 +85,10 @@ export async function runToFile(argv, file, { env, timeoutMs = DEFAULT_TIMEOUT_M
     child.on('error', (err) => resolve({ code: 126, err }));
     child.on('close', (code) => resolve({ code }));
   });
-  const [, exit] = await Promise.all([pipeline(child.stdout, createWriteStream(file)).catch((err) => (output += err.message)), exited]);
+  const [, exit] = await Promise.all([
+    pipeline(child.stdout, createWriteStream(file)).catch((err) => (output += err.message)),
+    exited,
+  ]);
   return { argv, code: done() ?? exit.code ?? 128, output: `${output}${exit.err?.message ?? ''}` };
 }
 
@@ -97,7 +113,12 @@ function watch(child, { timeoutMs, signal }) {
  *  to paste, the output's last lines and, when given, how to fix it. */
 export function failure(what, result, { hint, env, lines = 25 } = {}) {
   const meaning = MEANING[result.code] ?? `exit code ${result.code}`;
-  const tail = (result.output ?? '').trim().split('\n').filter(Boolean).slice(-lines).map((l) => `| ${l}`);
+  const tail = (result.output ?? '')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .slice(-lines)
+    .map((l) => `| ${l}`);
   return new InfraError(`${what} (${meaning})`, {
     details: [`command: ${commandLine(result.argv, env)}`, ...tail, ...(hint ? [`fix: ${hint}`] : [])],
   });

@@ -11,7 +11,12 @@ import { toolEnv, which } from './tools.js';
  *  detached: its own process group, so a kill of -pid takes its workers too. */
 export function startProcess(argv, { logFile, env, cwd, detached = false, name = argv[0] } = {}) {
   const bin = which(argv[0]);
-  if (!bin) return Promise.reject(new InfraError(`cannot start ${name}: ${argv[0]} not found on PATH or in .tools/bin`, { details: [`command: ${commandLine(argv)}`] }));
+  if (!bin)
+    return Promise.reject(
+      new InfraError(`cannot start ${name}: ${argv[0]} not found on PATH or in .tools/bin`, {
+        details: [`command: ${commandLine(argv)}`],
+      }),
+    );
   const fd = logFile ? openSync(logFile, 'a') : 'ignore';
   const child = spawn(bin, argv.slice(1), { detached, cwd, env: env ?? toolEnv(), stdio: ['ignore', fd, fd] });
   if (typeof fd === 'number') closeSync(fd); // the child has its own copy
@@ -19,6 +24,8 @@ export function startProcess(argv, { logFile, env, cwd, detached = false, name =
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     child.once('spawn', () => resolve(child));
-    child.once('error', (err) => reject(new InfraError(`cannot start ${name}: ${err.message}`, { details: [`command: ${commandLine(argv)}`] })));
+    child.once('error', (err) =>
+      reject(new InfraError(`cannot start ${name}: ${err.message}`, { details: [`command: ${commandLine(argv)}`] })),
+    );
   });
 }

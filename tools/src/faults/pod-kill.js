@@ -16,10 +16,12 @@ export async function run(f, { pods, pause, signal }) {
     const victim = pods.random();
     if (!victim) continue;
     await pods.remove(victim, 'kill');
-    replacements.push((async () => {
-      await pause(replaceAfter);
-      if (!signal.aborted) await pods.add();
-    })());
+    replacements.push(
+      (async () => {
+        await pause(replaceAfter);
+        if (!signal.aborted) await pods.add();
+      })(),
+    );
   }
   await Promise.all(replacements);
 }

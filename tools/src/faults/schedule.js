@@ -12,7 +12,8 @@ import * as rollout from './rollout.js';
 export const FAULTS = Object.freeze({ 'pod-kill': podKill, churn, rollout, 'kill-pause': killPause });
 
 export function faultModule(type) {
-  if (!Object.hasOwn(FAULTS, type)) throw new Error(`unknown fault type ${JSON.stringify(type)}; known: ${Object.keys(FAULTS).join(', ')}`);
+  if (!Object.hasOwn(FAULTS, type))
+    throw new Error(`unknown fault type ${JSON.stringify(type)}; known: ${Object.keys(FAULTS).join(', ')}`);
   return FAULTS[type];
 }
 

@@ -139,7 +139,12 @@ class Bucket {
   }
 
   summary(confidence, dropped) {
-    return { requests: this.requests, errors: { total: this.errorsTotal(), byClass: { ...this.errors } }, dropped, latency: summarize(this.hist, confidence) };
+    return {
+      requests: this.requests,
+      errors: { total: this.errorsTotal(), byClass: { ...this.errors } },
+      dropped,
+      latency: summarize(this.hist, confidence),
+    };
   }
 }
 

@@ -1,14 +1,25 @@
 // Error classes the field reports count: timeouts, refused and reset connections,
 // other transport failures, 502/503/504/other 5xx, 4xx. From k6's error_code and status.
 export const ERROR_CLASSES = Object.freeze([
-  'timeout', 'refused', 'reset', 'transport', 'http502', 'http503', 'http504', 'http5xx', 'http4xx',
+  'timeout',
+  'refused',
+  'reset',
+  'transport',
+  'http502',
+  'http503',
+  'http504',
+  'http5xx',
+  'http4xx',
 ]);
 
 // k6 error codes (k6 docs, "Error codes"): 1050 request timeout, 1211 dial timeout,
 // 1212 connection refused, 1220 reset by peer, 1201 broken pipe on write.
 const BY_CODE = new Map([
-  ['1050', 'timeout'], ['1211', 'timeout'], ['1201', 'reset'],
-  ['1212', 'refused'], ['1220', 'reset'],
+  ['1050', 'timeout'],
+  ['1211', 'timeout'],
+  ['1201', 'reset'],
+  ['1212', 'refused'],
+  ['1220', 'reset'],
 ]);
 
 /** Returns an error class, or null for a success. status and errorCode are strings as k6 writes them. */

@@ -13,13 +13,30 @@ import { round } from '../numbers.js';
 // scenario) folded into one aggregate — HDR histograms add exactly, so the merged
 // quantiles are those of the union of the samples. Returns the per-file counts in
 // `perFile` for the completeness check.
-export async function ingest({ k6Output, events: eventsFile, meta = {}, confidence = 0.95, side = null, perFile = null }) {
+export async function ingest({
+  k6Output,
+  events: eventsFile,
+  meta = {},
+  confidence = 0.95,
+  side = null,
+  perFile = null,
+}) {
   const files = Array.isArray(k6Output) ? k6Output : [k6Output];
   const agg = new Aggregate(files.length > 1 ? { graceS: Infinity } : {});
   for (const file of files) {
     let n = 0;
     await readK6Output(file, {
-      onRequest: side ? (s) => { if (s.side === side) { n++; agg.addRequest(s); } } : (s) => { n++; agg.addRequest(s); },
+      onRequest: side
+        ? (s) => {
+            if (s.side === side) {
+              n++;
+              agg.addRequest(s);
+            }
+          }
+        : (s) => {
+            n++;
+            agg.addRequest(s);
+          },
       onDropped: (d) => agg.addDropped(d),
     });
     perFile?.push({ file, requests: n });
@@ -96,7 +113,10 @@ function saturation(timeline, slo) {
   let best = null;
   for (const r of timeline) {
     if (r.phase !== 'measure' || !r.requests) continue;
-    const ok = (slo.p99Ms === undefined || r.p99 <= slo.p99Ms) && r.errors / r.requests <= (slo.errorRate ?? 0.01) && r.dropped === 0;
+    const ok =
+      (slo.p99Ms === undefined || r.p99 <= slo.p99Ms) &&
+      r.errors / r.requests <= (slo.errorRate ?? 0.01) &&
+      r.dropped === 0;
     if (ok && (best === null || r.requests > best.rate)) best = { rate: r.requests, t: r.t, p99: r.p99 };
   }
   return { slo, maxSustainableRate: best?.rate ?? 0, at: best };

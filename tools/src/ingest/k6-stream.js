@@ -39,7 +39,9 @@ export async function readK6Output(file, { onRequest, onDropped }) {
     } else if (startsWith(buf, s, e, METRIC_BYTES) || startsWith(buf, s, e, TYPE_METRIC_BYTES)) {
       k6Lines++;
     } else if (k6Lines === 0 && lineNo <= 3) {
-      throw new InputError(`${file}:${lineNo}: not k6 JSON output (expected lines that start {"metric":... or {"type":"Metric",...)`);
+      throw new InputError(
+        `${file}:${lineNo}: not k6 JSON output (expected lines that start {"metric":... or {"type":"Metric",...)`,
+      );
     } else if (buf[s] !== 0x7b /* { */) {
       throw new InputError(`${file}:${lineNo}: corrupt k6 output line (does not start with "{")`);
     }
@@ -53,15 +55,20 @@ export async function readK6Output(file, { onRequest, onDropped }) {
         s = e + 1;
       }
       rest = s < buf.length ? buf.subarray(s) : null;
-      if (rest && rest.length > MAX_LINE) throw new InputError(`${file}:${lineNo + 1}: line longer than ${MAX_LINE} bytes: not k6 output`);
+      if (rest && rest.length > MAX_LINE)
+        throw new InputError(`${file}:${lineNo + 1}: line longer than ${MAX_LINE} bytes: not k6 output`);
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(`${file}: cannot read k6 output after line ${lineNo}: ${err.message}${err.code === 'Z_BUF_ERROR' || /unexpected end/.test(err.message) ? ' (truncated gzip: did the run finish?)' : ''}`);
+    throw new InputError(
+      `${file}: cannot read k6 output after line ${lineNo}: ${err.message}${err.code === 'Z_BUF_ERROR' || /unexpected end/.test(err.message) ? ' (truncated gzip: did the run finish?)' : ''}`,
+    );
   }
   if (rest?.length) {
     // A complete k6 file ends with a newline; a partial last line means truncation.
-    throw new InputError(`${file}:${lineNo + 1}: truncated k6 output (the last line, ${rest.length} bytes, has no newline)`);
+    throw new InputError(
+      `${file}:${lineNo + 1}: truncated k6 output (the last line, ${rest.length} bytes, has no newline)`,
+    );
   }
   if (k6Lines === 0) throw new InputError(`${file}: no k6 samples found (empty file, or not k6 --out json output)`);
   return { lines: lineNo, k6Lines };
@@ -108,9 +115,13 @@ function parseRequest(line, clock, file, lineNo) {
   if (timeEnd < 0 || valueAt < 0 || !Number.isFinite(ms)) {
     throw new InputError(`${file}:${lineNo}: malformed http_req_duration sample`);
   }
-  if (ms < 0 || ms > MAX_LATENCY_MS) throw new InputError(`${file}:${lineNo}: http_req_duration ${ms} ms is outside 0 … ${MAX_LATENCY_MS} ms`);
+  if (ms < 0 || ms > MAX_LATENCY_MS)
+    throw new InputError(`${file}:${lineNo}: http_req_duration ${ms} ms is outside 0 … ${MAX_LATENCY_MS} ms`);
   const status = tag(line, '"status":"', valueEnd);
-  if (status !== undefined && !/^\d{0,3}$/.test(status)) throw new InputError(`${file}:${lineNo}: status tag must be an HTTP status code (digits), got ${JSON.stringify(status.slice(0, 20))}`);
+  if (status !== undefined && !/^\d{0,3}$/.test(status))
+    throw new InputError(
+      `${file}:${lineNo}: status tag must be an HTTP status code (digits), got ${JSON.stringify(status.slice(0, 20))}`,
+    );
   return {
     ts: clock.parse(line.slice(DURATION.length, timeEnd), file, lineNo),
     ms,
@@ -127,8 +138,13 @@ function parseDropped(line, clock, file, lineNo) {
   const timeEnd = line.indexOf('"', DROPPED.length);
   const valueAt = line.indexOf('"value":', timeEnd);
   const count = Number(line.slice(valueAt + 8, line.indexOf(',', valueAt)));
-  if (valueAt < 0 || !Number.isInteger(count) || count < 0 || count > 1e9) throw new InputError(`${file}:${lineNo}: dropped_iterations value must be a non-negative integer`);
-  return { ts: clock.parse(line.slice(DROPPED.length, timeEnd), file, lineNo), count, phase: tag(line, '"phase":"', valueAt) };
+  if (valueAt < 0 || !Number.isInteger(count) || count < 0 || count > 1e9)
+    throw new InputError(`${file}:${lineNo}: dropped_iterations value must be a non-negative integer`);
+  return {
+    ts: clock.parse(line.slice(DROPPED.length, timeEnd), file, lineNo),
+    count,
+    phase: tag(line, '"phase":"', valueAt),
+  };
 }
 
 // Tag values are JSON strings; k6 escapes quotes inside them, so the first

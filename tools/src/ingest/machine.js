@@ -12,6 +12,9 @@ export function machineInfo() {
     kernel: os.release().split('-')[0],
     arch: os.arch(),
   };
-  info.fingerprint = createHash('sha256').update(JSON.stringify([info.cpuModel, info.cpus, info.memoryGiB, info.arch])).digest('hex').slice(0, 12);
+  info.fingerprint = createHash('sha256')
+    .update(JSON.stringify([info.cpuModel, info.cpus, info.memoryGiB, info.arch]))
+    .digest('hex')
+    .slice(0, 12);
   return info;
 }

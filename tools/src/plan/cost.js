@@ -20,9 +20,16 @@ export function estimateCost(plan) {
   const byCell = new Map();
   for (const c of plan.cells) byCell.set(c.key, (byCell.get(c.key) ?? 0) + (loadOf(c) + m.perRunS) * paired);
   const oneJob = target(plan.matrix.target).oneJob;
-  const jobs = oneJob ? [[...byCell.values()].reduce((a, b) => a + b, 0) + m.setupS + m.perControllerS * new Set(plan.cells.map((c) => c.controllerName)).size] : [...byCell.values()].map((s) => s + m.setupS + m.perControllerS);
+  const jobs = oneJob
+    ? [
+        [...byCell.values()].reduce((a, b) => a + b, 0) +
+          m.setupS +
+          m.perControllerS * new Set(plan.cells.map((c) => c.controllerName)).size,
+      ]
+    : [...byCell.values()].map((s) => s + m.setupS + m.perControllerS);
   const loadS = plan.cells.reduce((a, c) => a + loadOf(c) * paired, 0);
-  const requests = plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (parseDuration(c.scenario.duration) / 1000), 0) * paired;
+  const requests =
+    plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (parseDuration(c.scenario.duration) / 1000), 0) * paired;
   return {
     jobs: jobs.length,
     longestJobS: Math.round(Math.max(...jobs)),
@@ -35,7 +42,9 @@ export function estimateCost(plan) {
 
 export function describeCost(plan, cost = estimateCost(plan)) {
   const min = (s) => (s >= 90 ? `${Math.round(s / 60)} min` : `${s} s`);
-  return `${plan.cells.length} runs in ${cost.jobs} job${cost.jobs > 1 ? 's' : ''}${cost.paired ? ' (paired: base and head each)' : ''}; ${cost.requests.toLocaleString('en')} requests; ` +
+  return (
+    `${plan.cells.length} runs in ${cost.jobs} job${cost.jobs > 1 ? 's' : ''}${cost.paired ? ' (paired: base and head each)' : ''}; ${cost.requests.toLocaleString('en')} requests; ` +
     `longest job ≈ ${min(cost.longestJobS)}, ≈ ${cost.runnerMinutes} runner-minutes in all (${cost.loadShare}% of it under load); ` +
-    'a confirmation round, when a cell needs one, re-runs that cell once more (model: tools/src/plan/cost.js)';
+    'a confirmation round, when a cell needs one, re-runs that cell once more (model: tools/src/plan/cost.js)'
+  );
 }

@@ -3,22 +3,28 @@
 // runner spreads over every cell instead of landing on one. On Kubernetes targets
 // the controller is the outermost loop (a cluster per controller is expensive to
 // recreate); repetitions stay interleaved within it.
-import { parseDuration } from '../config/units.js';
 import { InputError } from '../errors.js';
 import { target } from '../targets/index.js';
 
 export function planMatrix(cfg, matrixName, overrides = {}) {
   const matrix = Object.hasOwn(cfg.matrices, matrixName) ? cfg.matrices[matrixName] : null;
-  if (!matrix) throw new InputError(`${cfg.source}: no matrix "${matrixName}"; defined: ${Object.keys(cfg.matrices).join(', ')}`);
+  if (!matrix)
+    throw new InputError(`${cfg.source}: no matrix "${matrixName}"; defined: ${Object.keys(cfg.matrices).join(', ')}`);
   const pick = (field, allowed) => {
     const list = overrides[field] ?? matrix[field];
     const bad = list.filter((x) => !allowed.includes(x));
-    if (bad.length) throw new InputError(`--${field}: ${bad.map((b) => `"${b}"`).join(', ')} not allowed; choose from ${allowed.join(', ')}`);
+    if (bad.length)
+      throw new InputError(
+        `--${field}: ${bad.map((b) => `"${b}"`).join(', ')} not allowed; choose from ${allowed.join(', ')}`,
+      );
     return list;
   };
   // Overrides may pick anything bench.yaml defines for this target, not only the matrix's own.
   const targetType = target(matrix.target).controllerType;
-  const controllers = pick('controllers', Object.keys(cfg.controllers).filter((c) => cfg.controllers[c].type === targetType));
+  const controllers = pick(
+    'controllers',
+    Object.keys(cfg.controllers).filter((c) => cfg.controllers[c].type === targetType),
+  );
   const tunings = pick('tunings', Object.keys(cfg.tunings));
   const scenarios = pick('scenarios', Object.keys(cfg.scenarios));
   const repetitions = overrides.repetitions ?? matrix.repetitions;
@@ -47,8 +53,11 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   };
   const reps = Array.from({ length: repetitions }, (_, i) => i + 1);
   const inner = (c, rep) => tunings.forEach((t) => scenarios.forEach((s) => add(c, t, s, rep)));
-  if (target(matrix.target).order === 'repetition-first') reps.forEach((rep) => controllers.forEach((c) => inner(c, rep)));
-  else controllers.forEach((c) => tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => add(c, t, s, rep)))));
+  if (target(matrix.target).order === 'repetition-first')
+    reps.forEach((rep) => controllers.forEach((c) => inner(c, rep)));
+  else
+    controllers.forEach((c) =>
+      tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => add(c, t, s, rep)))),
+    );
   return { matrixName, matrix: { ...matrix, controllers, tunings, scenarios, repetitions }, cells, gate: cfg.gate };
 }
-

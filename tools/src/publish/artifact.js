@@ -24,7 +24,8 @@ export function readCommentArtifact(dir, { repoUrl }) {
     else {
       const st = lstatSync(join(dir, name));
       if (!st.isFile() || st.isSymbolicLink()) problems.push(`${name} is not a regular file`);
-      else if (st.size > ARTIFACT_FILES[name]) problems.push(`${name} is ${st.size} bytes, over the ${ARTIFACT_FILES[name]} limit`);
+      else if (st.size > ARTIFACT_FILES[name])
+        problems.push(`${name} is ${st.size} bytes, over the ${ARTIFACT_FILES[name]} limit`);
     }
   }
   for (const name of Object.keys(ARTIFACT_FILES)) if (!names.includes(name)) problems.push(`${name} is missing`);
@@ -43,20 +44,31 @@ function parseMeta(text) {
   } catch {
     throw new InputError('comment artifact rejected: meta.json is not JSON');
   }
-  const ok = m && m.kind === 'tailgate.comment' && m.schemaVersion === 1 && VERDICTS.has(m.overall) && Number.isInteger(m.exitCode) && Object.keys(m).every((k) => ['kind', 'schemaVersion', 'overall', 'exitCode'].includes(k));
-  if (!ok) throw new InputError('comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode} and nothing else');
+  const ok =
+    m &&
+    m.kind === 'tailgate.comment' &&
+    m.schemaVersion === 1 &&
+    VERDICTS.has(m.overall) &&
+    Number.isInteger(m.exitCode) &&
+    Object.keys(m).every((k) => ['kind', 'schemaVersion', 'overall', 'exitCode'].includes(k));
+  if (!ok)
+    throw new InputError(
+      'comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode} and nothing else',
+    );
   return m;
 }
 
 export function checkBody(body, repoUrl) {
   const problems = [];
   if (!body.startsWith(MARKER)) problems.push('comment.md does not start with the tailgate marker');
-  if (/<[A-Za-z!/?]/.test(body.replace(ALLOWED_TAGS, ''))) problems.push('comment.md contains HTML other than <details>, <summary>, <sub>');
+  if (/<[A-Za-z!/?]/.test(body.replace(ALLOWED_TAGS, '')))
+    problems.push('comment.md contains HTML other than <details>, <summary>, <sub>');
   // GitHub turns @name into a mention anywhere, also right after a backtick, and
   // decodes character references: tailgate's own renderer writes "@\u200b" and only
   // &amp; &lt; &gt;, so anything else is not ours.
   if (/@[A-Za-z0-9]/.test(body)) problems.push('comment.md contains an @-mention');
-  if (/&(?!(amp|lt|gt);)[#A-Za-z0-9]+;?/.test(body)) problems.push('comment.md contains a character reference other than &amp; &lt; &gt;');
+  if (/&(?!(amp|lt|gt);)[#A-Za-z0-9]+;?/.test(body))
+    problems.push('comment.md contains a character reference other than &amp; &lt; &gt;');
   for (const [, url] of body.matchAll(/\]\(([^)]*)\)/g)) {
     if (!url.startsWith(`${repoUrl}/`)) problems.push(`comment.md links outside ${repoUrl}: ${url.slice(0, 80)}`);
   }

@@ -13,18 +13,35 @@ const BOT = 'github-actions[bot]';
  * the comment at another PR.
  */
 export async function findPullRequest(github, { owner, repo, headSha, headOwner = null, headBranch = null }) {
-  const ours = (pr) => pr.state === 'open' && pr.head?.sha === headSha && (!pr.base?.repo || pr.base.repo.full_name === `${owner}/${repo}`);
+  const ours = (pr) =>
+    pr.state === 'open' &&
+    pr.head?.sha === headSha &&
+    (!pr.base?.repo || pr.base.repo.full_name === `${owner}/${repo}`);
   const { data } = await github.rest.repos.listPullRequestsAssociatedWithCommit({ owner, repo, commit_sha: headSha });
   const direct = data.find(ours);
   if (direct || !headOwner || !headBranch) return direct ?? null;
-  const pulls = await github.paginate(github.rest.pulls.list, { owner, repo, state: 'open', head: `${headOwner}:${headBranch}`, per_page: 100 });
+  const pulls = await github.paginate(github.rest.pulls.list, {
+    owner,
+    repo,
+    state: 'open',
+    head: `${headOwner}:${headBranch}`,
+    per_page: 100,
+  });
   return pulls.find(ours) ?? null;
 }
 
 /** Updates tailgate's own comment (marker + author) or creates it. Returns {action, id}. */
 export async function upsertComment(github, { owner, repo, issueNumber, body, botLogin = BOT }) {
-  const text = body.length > GITHUB_COMMENT_LIMIT ? `${body.slice(0, GITHUB_COMMENT_LIMIT - 200)}\n\n_(truncated to GitHub's comment size limit)_\n` : body;
-  const comments = await github.paginate(github.rest.issues.listComments, { owner, repo, issue_number: issueNumber, per_page: 100 });
+  const text =
+    body.length > GITHUB_COMMENT_LIMIT
+      ? `${body.slice(0, GITHUB_COMMENT_LIMIT - 200)}\n\n_(truncated to GitHub's comment size limit)_\n`
+      : body;
+  const comments = await github.paginate(github.rest.issues.listComments, {
+    owner,
+    repo,
+    issue_number: issueNumber,
+    per_page: 100,
+  });
   // Someone quoting the marker in their own comment must not have it overwritten.
   const mine = comments.find((c) => c.user?.login === botLogin && c.body?.startsWith(MARKER));
   if (mine) {

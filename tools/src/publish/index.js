@@ -8,7 +8,13 @@ export async function publishFromWorkflowRun({ github, context, core, env = proc
   const { owner, repo } = context.repo;
   const repoUrl = `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${owner}/${repo}`;
   const { body, meta } = readCommentArtifact(env.ARTIFACT_DIR, { repoUrl });
-  const pr = await findPullRequest(github, { owner, repo, headSha: env.HEAD_SHA, headOwner: env.HEAD_OWNER || null, headBranch: env.HEAD_BRANCH || null });
+  const pr = await findPullRequest(github, {
+    owner,
+    repo,
+    headSha: env.HEAD_SHA,
+    headOwner: env.HEAD_OWNER || null,
+    headBranch: env.HEAD_BRANCH || null,
+  });
   if (!pr) {
     core.notice(`no open pull request has head ${env.HEAD_SHA}; nothing to comment on`);
     return { action: 'none' };

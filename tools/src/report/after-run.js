@@ -30,7 +30,9 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
   }
   const profile = plan.matrix.profile;
   if (!existsSync(join(baselinesDir, profile))) {
-    console.log(`\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`);
+    console.log(
+      `\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`,
+    );
     return EXIT.OK;
   }
   const gate = plan.matrix.gate ?? cfg.gate;
@@ -39,7 +41,9 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
   // is made with both (compare/confirm.js). A sibling folder, so the fresh runs never
   // mix into this run's cells.
   if (doc.confirm.length && confirm) {
-    console.log(`\n${renderTerminal(doc)}\n\nConfirming ${doc.confirm.length} cell(s) with fresh runs: ${doc.confirm.map((c) => c.cell).join(', ')}`);
+    console.log(
+      `\n${renderTerminal(doc)}\n\nConfirming ${doc.confirm.length} cell(s) with fresh runs: ${doc.confirm.map((c) => c.cell).join(', ')}`,
+    );
     const confirmDir = await confirm(doc.confirm.map((c) => c.cell));
     doc = compareRunToBaselines({ runDir, gate, baselinesDir, confirmDir });
   }

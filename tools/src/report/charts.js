@@ -35,45 +35,80 @@ export function drawSpectrum(dir, series, title) {
   mkdirSync(dir, { recursive: true });
   const files = series.map((s, i) => {
     const name = `spectrum-${i}.dat`;
-    writeFileSync(join(dir, name), spectrumPoints(s.hist).map(([x, y]) => `${num(x)} ${num(y)}`).join('\n') + '\n');
+    writeFileSync(
+      join(dir, name),
+      spectrumPoints(s.hist)
+        .map(([x, y]) => `${num(x)} ${num(y)}`)
+        .join('\n') + '\n',
+    );
     return { name, label: s.label };
   });
-  const plots = files.map((f, i) => `${text(f.name)} using 1:2 with lines lw 2 dt ${i + 1} title ${text(f.label)}`).join(', \\\n  ');
+  const plots = files
+    .map((f, i) => `${text(f.name)} using 1:2 with lines lw 2 dt ${i + 1} title ${text(f.label)}`)
+    .join(', \\\n  ');
   return draw(dir, 'spectrum', renderTemplate('spectrum.gp', { title: text(title), plots }));
 }
 
 export function drawTimeline(dir, result, title) {
   mkdirSync(dir, { recursive: true });
-  const row = (r) => [r.t, r.p50, r.p99, r.max, r.requests, r.errors].map((v, i) => (i >= 1 && i <= 3 && v === null ? 'NaN' : num(v, 'timeline'))).join(' ');
+  const row = (r) =>
+    [r.t, r.p50, r.p99, r.max, r.requests, r.errors]
+      .map((v, i) => (i >= 1 && i <= 3 && v === null ? 'NaN' : num(v, 'timeline')))
+      .join(' ');
   writeFileSync(join(dir, 'timeline.dat'), result.timeline.map(row).join('\n') + '\n');
   const arrows = eventArrows(result.events);
-  return draw(dir, 'timeline', renderTemplate('timeline.gp', { title: text(title), data: text('timeline.dat'), arrows }));
+  return draw(
+    dir,
+    'timeline',
+    renderTemplate('timeline.gp', { title: text(title), data: text('timeline.dat'), arrows }),
+  );
 }
 
 export function drawErrors(dir, result, title) {
   mkdirSync(dir, { recursive: true });
   const present = ERROR_CLASSES.filter((c) => result.timeline.some((r) => r.errorsByClass?.[c]));
-  writeFileSync(join(dir, 'errors.dat'), result.timeline.map((r) => [r.t, ...present.map((c) => r.errorsByClass?.[c] ?? 0)].map((v) => num(v, 'timeline')).join(' ')).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'errors.dat'),
+    result.timeline
+      .map((r) => [r.t, ...present.map((c) => r.errorsByClass?.[c] ?? 0)].map((v) => num(v, 'timeline')).join(' '))
+      .join('\n') + '\n',
+  );
   const plots = present.length
     ? present.map((c, i) => `'errors.dat' using 1:${i + 2} with steps lw 2 title ${text(c)}`).join(', \\\n  ')
     : `'errors.dat' using 1:(0) with lines lw 1 title 'no errors'`;
-  return draw(dir, 'errors', renderTemplate('errors.gp', { title: text(title), plots, arrows: eventArrows(result.events) }));
+  return draw(
+    dir,
+    'errors',
+    renderTemplate('errors.gp', { title: text(title), plots, arrows: eventArrows(result.events) }),
+  );
 }
 
 function eventArrows(events = []) {
-  return events.filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null && e.t !== undefined).slice(0, 300)
-    .map((e) => `set arrow from ${num(e.t, 'events[].t')}, graph 0 to ${num(e.t, 'events[].t')}, graph 1 nohead lw 1 dt 3 lc rgb '${e.type === 'update-applied' ? '#2ca02c' : '#d62728'}'`).join('\n');
+  return events
+    .filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null && e.t !== undefined)
+    .slice(0, 300)
+    .map(
+      (e) =>
+        `set arrow from ${num(e.t, 'events[].t')}, graph 0 to ${num(e.t, 'events[].t')}, graph 1 nohead lw 1 dt 3 lc rgb '${e.type === 'update-applied' ? '#2ca02c' : '#d62728'}'`,
+    )
+    .join('\n');
 }
 
 /** A number for a gnuplot script or data file: finite, or the input is bad. */
 export function num(v, field = 'value') {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new InputError(`${field}: expected a finite number for a chart, got ${typeof v === 'number' ? String(v) : typeof v}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw new InputError(
+      `${field}: expected a finite number for a chart, got ${typeof v === 'number' ? String(v) : typeof v}`,
+    );
   return String(v);
 }
 
 /** A gnuplot string literal: single-quoted (nothing is interpreted inside but ''), strict characters. */
 export function text(s) {
-  const clean = String(s).replace(/[^A-Za-z0-9 .,:;/()+×%#=-]/g, '').replace(/_/g, ' ').slice(0, 200);
+  const clean = String(s)
+    .replace(/[^A-Za-z0-9 .,:;/()+×%#=-]/g, '')
+    .replace(/_/g, ' ')
+    .slice(0, 200);
   return `'${clean.replace(/'/g, "''")}'`;
 }
 
@@ -82,7 +117,10 @@ function draw(dir, name, script) {
   if (!gnuplot) throw new InfraError('gnuplot not found: apt-get install gnuplot-nox (or run make setup)');
   mkdirSync(dir, { recursive: true });
   const outputs = [];
-  for (const [term, ext] of [["svg size 900,500 dynamic enhanced font 'Sans,11' background rgb 'white'", 'svg'], ["pngcairo size 900,500 enhanced font 'Sans,10'", 'png']]) {
+  for (const [term, ext] of [
+    ["svg size 900,500 dynamic enhanced font 'Sans,11' background rgb 'white'", 'svg'],
+    ["pngcairo size 900,500 enhanced font 'Sans,10'", 'png'],
+  ]) {
     const out = join(dir, `${name}.${ext}`);
     const gp = join(dir, `${name}.${ext}.gp`);
     // Run inside the chart folder: the script names only fixed relative file names.
@@ -92,4 +130,3 @@ function draw(dir, name, script) {
   }
   return outputs;
 }
-

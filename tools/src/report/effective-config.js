@@ -19,7 +19,10 @@ export function directives(text, format = 'nginx') {
     out.set(key, out.has(key) ? `${out.get(key)} | ${value}` : value);
   };
   const statement = (stmt) => {
-    const norm = stmt.replace(/\d+\.\d+\.\d+\.\d+(:\d+)?/g, '<addr>').replace(/\/[^\s;]*/g, '<path>').trim();
+    const norm = stmt
+      .replace(/\d+\.\d+\.\d+\.\d+(:\d+)?/g, '<addr>')
+      .replace(/\/[^\s;]*/g, '<path>')
+      .trim();
     if (!norm) return;
     const [name, ...rest] = norm.split(/\s+/);
     put(name, rest.join(' '));
@@ -27,14 +30,19 @@ export function directives(text, format = 'nginx') {
   for (const raw of text.split('\n')) {
     const line = raw.replace(/#.*$/, '').trim();
     if (!line) continue;
-    if (format === 'args') { // --flag=value, one per line (Traefik's static configuration)
+    if (format === 'args') {
+      // --flag=value, one per line (Traefik's static configuration)
       const [flag, ...v] = line.split('=');
       put(flag, v.join('=') || 'true');
       continue;
     }
     if (format === 'haproxy') {
       const [name] = line.split(/\s+/);
-      if (/^(global|defaults|frontend|backend|listen|resolvers|userlist|peers|program)$/.test(name)) { context.length = 0; context.push(name); continue; }
+      if (/^(global|defaults|frontend|backend|listen|resolvers|userlist|peers|program)$/.test(name)) {
+        context.length = 0;
+        context.push(name);
+        continue;
+      }
       statement(line);
       continue;
     }
@@ -45,11 +53,17 @@ export function directives(text, format = 'nginx') {
       const semi = rest.indexOf(';');
       const close = rest.indexOf('}');
       const next = [open, semi, close].filter((i) => i >= 0).sort((a, b) => a - b)[0];
-      if (next === undefined) { statement(rest); break; }
+      if (next === undefined) {
+        statement(rest);
+        break;
+      }
       const head = rest.slice(0, next).trim();
       if (next === open) context.push(head.split(/\s+/)[0]);
       else if (next === semi) statement(head);
-      else { if (head) statement(head); context.pop(); }
+      else {
+        if (head) statement(head);
+        context.pop();
+      }
       rest = rest.slice(next + 1).trim();
     }
   }
@@ -59,7 +73,11 @@ export function directives(text, format = 'nginx') {
 export function readEffective(cellRepDir) {
   for (const f of FILES) {
     const p = join(cellRepDir, 'proxy', f);
-    if (existsSync(p)) return directives(readFileSync(p, 'utf8'), { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args' }[f] ?? 'nginx');
+    if (existsSync(p))
+      return directives(
+        readFileSync(p, 'utf8'),
+        { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args' }[f] ?? 'nginx',
+      );
   }
   return null;
 }
@@ -67,7 +85,9 @@ export function readEffective(cellRepDir) {
 /** [{from: Map, to: Map}] -> [{directive, before, after}] */
 export function diff(from, to) {
   const keys = [...new Set([...from.keys(), ...to.keys()])].sort();
-  return keys.filter((k) => from.get(k) !== to.get(k)).map((k) => ({ directive: k, before: from.get(k) ?? '(not set)', after: to.get(k) ?? '(not set)' }));
+  return keys
+    .filter((k) => from.get(k) !== to.get(k))
+    .map((k) => ({ directive: k, before: from.get(k) ?? '(not set)', after: to.get(k) ?? '(not set)' }));
 }
 
 /**
@@ -94,8 +114,13 @@ export function renderTuningDiffs(diffs) {
   if (!diffs.length) return '';
   const lines = ['What each tuning changed in the data plane (its generated config vs the default tuning):'];
   for (const d of diffs) {
-    if (!d.changes.length) { lines.push(`  ${d.controller}/${d.tuning} (${d.scenario}): WARNING — changes nothing`); continue; }
-    lines.push(`  ${d.controller}/${d.tuning} (${d.scenario}): ${d.changes.map((x) => `${x.directive} ${x.before} → ${x.after}`).join('; ')}`);
+    if (!d.changes.length) {
+      lines.push(`  ${d.controller}/${d.tuning} (${d.scenario}): WARNING — changes nothing`);
+      continue;
+    }
+    lines.push(
+      `  ${d.controller}/${d.tuning} (${d.scenario}): ${d.changes.map((x) => `${x.directive} ${x.before} → ${x.after}`).join('; ')}`,
+    );
   }
   return lines.join('\n');
 }

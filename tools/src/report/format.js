@@ -1,6 +1,13 @@
 // Number formatting shared by every renderer, so the terminal table, the PR
 // comment and the charts never disagree about a value.
-export const ICON = { pass: '✅', improvement: '🟢', regression: '❌', inconclusive: '⚠️', 'infra-error': '💥', 'no-baseline': '❔' };
+export const ICON = {
+  pass: '✅',
+  improvement: '🟢',
+  regression: '❌',
+  inconclusive: '⚠️',
+  'infra-error': '💥',
+  'no-baseline': '❔',
+};
 
 export function ms(v) {
   if (v === null || v === undefined) return '–';

@@ -26,7 +26,11 @@ export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET } = {}) {
   const size = (t) => Buffer.byteLength(t, 'utf8');
   for (let shown = cells.length; size(body) > maxChars; shown = Math.floor(shown * 0.8)) {
     body = compose(doc, cells.slice(0, shown), cells.length - shown, runUrl, false);
-    if (shown === 0) return Buffer.from(body, 'utf8').subarray(0, maxChars).toString('utf8').replace(/\uFFFD$/, '');
+    if (shown === 0)
+      return Buffer.from(body, 'utf8')
+        .subarray(0, maxChars)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '');
   }
   return body;
 }
@@ -43,26 +47,34 @@ function compose(doc, cells, hidden, runUrl, full) {
     table: table(cells, hidden),
     notes: notes(cells),
     chart: full ? chart(doc.cells) : '',
-    details: full ? details(doc.cells) : '_Details left out to stay under GitHub\'s comment size limit; see the run\'s artifacts._',
+    details: full
+      ? details(doc.cells)
+      : "_Details left out to stay under GitHub's comment size limit; see the run's artifacts._",
     footer: footer(doc, runUrl),
   }).replace(/\n{3,}/g, '\n\n');
 }
 
 function context(doc) {
-  const how = doc.mode === 'paired'
-    ? 'Paired mode: base and head ran interleaved on the same runner.'
-    : `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`;
+  const how =
+    doc.mode === 'paired'
+      ? 'Paired mode: base and head ran interleaved on the same runner.'
+      : `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`;
   const p = doc.procedure;
   if (!p) return how;
   return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% over all ${p.blockingTests} blocking tests together${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;
 }
 
 function table(cells, hidden) {
-  const rows = ['| | cell | p50 | p99 | Δ p99 | p99.99 | Δ p99.99 | errors (base → head) |', '|---|---|--:|--:|--:|--:|--:|--:|'];
+  const rows = [
+    '| | cell | p50 | p99 | Δ p99 | p99.99 | Δ p99.99 | errors (base → head) |',
+    '|---|---|--:|--:|--:|--:|--:|--:|',
+  ];
   for (const c of cells) {
     const h = c.head ?? {};
     const tail = h.p99_99Reliable === false ? ' ⁽*⁾' : '';
-    rows.push(`| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`);
+    rows.push(
+      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`,
+    );
   }
   if (hidden) rows.push(`| | … ${hidden} more cell${hidden > 1 ? 's' : ''} in the artifacts | | | | | | |`);
   return rows.join('\n');
@@ -84,7 +96,8 @@ function notes(cells) {
     for (const r of c.reasons ?? []) lines.push(`- ${code(c.cell)}: ${md(r)}`);
     if (c.fix) lines.push(`  - record one: ${code(c.fix)}`);
   }
-  if (cells.some((c) => c.head?.p99_99Reliable === false)) lines.push('', '⁽*⁾ fewer than 10 samples beyond p99.99: shown, never gated on alone.');
+  if (cells.some((c) => c.head?.p99_99Reliable === false))
+    lines.push('', '⁽*⁾ fewer than 10 samples beyond p99.99: shown, never gated on alone.');
   const s = sensitivity(cells);
   if (s) lines.push('', s);
   return lines.length ? `\n${lines.join('\n')}\n` : '';
@@ -110,29 +123,60 @@ function chart(cells) {
   const values = withData.flatMap((c) => [round(metric(c, 'p99').base), round(metric(c, 'p99').head)]);
   const top = Math.max(...values) * 1.1;
   const legend = withData.map((c, i) => `${i + 1} = ${code(c.cell)}`).join(' · ');
-  return ['<details><summary>p99 by cell, base and head (ms)</summary>', '', '```mermaid', 'xychart-beta', '  title "p99 latency (ms)"', `  x-axis [${labels}]`, `  y-axis "ms" 0 --> ${Number(top.toPrecision(3))}`, `  bar [${values.join(', ')}]`, '```', '', legend, '', '</details>'].join('\n');
+  return [
+    '<details><summary>p99 by cell, base and head (ms)</summary>',
+    '',
+    '```mermaid',
+    'xychart-beta',
+    '  title "p99 latency (ms)"',
+    `  x-axis [${labels}]`,
+    `  y-axis "ms" 0 --> ${Number(top.toPrecision(3))}`,
+    `  bar [${values.join(', ')}]`,
+    '```',
+    '',
+    legend,
+    '',
+    '</details>',
+  ].join('\n');
 }
 
 function details(cells) {
   // Only cells that are not plainly green get their numbers folded out.
-  const blocks = cells.filter((c) => c.metrics?.length && (c.verdict !== 'pass' || c.warnings?.length)).map((c) => {
-    const level = Math.round(100 * (c.metrics.find((m) => m.intervalLevel)?.intervalLevel ?? 0.9));
-    const rows = [`| metric | base | head | ratio (${level}% interval) | p (adjusted for the PR) | status |`, '|---|--:|--:|--:|--:|---|'];
-    const sig = (x) => (x === undefined || x === null ? '–' : Number(x.toPrecision(3)));
-    for (const m of c.metrics) {
-      if (m.metric === 'errors') {
-        for (const g of m.groups ?? []) rows.push(`| errors: ${g.group} (${m.classes.filter((k) => k.group === g.group).map((k) => `${k.class} ${k.base} → ${k.head}`).join(', ')}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig(g.rateRatio)}`} | ${g.p ?? '–'} (${g.adjustedP ?? '–'}) | ${g.status} |`);
-        if (!m.groups?.length) rows.push('| errors | 0 | 0 | | | pass |');
-      } else if (m.status === 'missing') {
-        rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | – | – | missing |`);
-      } else {
-        rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig(m.ratio)} (${sig(m.ratioLow)}–${sig(m.ratioHigh)}) | ${m.p ?? '–'} (${m.adjustedP ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig(m.confirmation.ratio)}` : ''} |`);
+  const blocks = cells
+    .filter((c) => c.metrics?.length && (c.verdict !== 'pass' || c.warnings?.length))
+    .map((c) => {
+      const level = Math.round(100 * (c.metrics.find((m) => m.intervalLevel)?.intervalLevel ?? 0.9));
+      const rows = [
+        `| metric | base | head | ratio (${level}% interval) | p (adjusted for the PR) | status |`,
+        '|---|--:|--:|--:|--:|---|',
+      ];
+      const sig = (x) => (x === undefined || x === null ? '–' : Number(x.toPrecision(3)));
+      for (const m of c.metrics) {
+        if (m.metric === 'errors') {
+          for (const g of m.groups ?? [])
+            rows.push(
+              `| errors: ${g.group} (${m.classes
+                .filter((k) => k.group === g.group)
+                .map((k) => `${k.class} ${k.base} → ${k.head}`)
+                .join(
+                  ', ',
+                )}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig(g.rateRatio)}`} | ${g.p ?? '–'} (${g.adjustedP ?? '–'}) | ${g.status} |`,
+            );
+          if (!m.groups?.length) rows.push('| errors | 0 | 0 | | | pass |');
+        } else if (m.status === 'missing') {
+          rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | – | – | missing |`);
+        } else {
+          rows.push(
+            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig(m.ratio)} (${sig(m.ratioLow)}–${sig(m.ratioHigh)}) | ${m.p ?? '–'} (${m.adjustedP ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig(m.confirmation.ratio)}` : ''} |`,
+          );
+        }
       }
-    }
-    const s = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
-    const design = c.design?.paired ? s(c.design.pairs, "pair") : `${s(c.baseReps, "base run")} vs ${s(c.headReps, "head run")}`;
-    return `<details><summary>${ICON[c.verdict]} ${md(c.cell)}: ${c.verdict} (${design})</summary>\n\n${rows.join('\n')}\n\n</details>`;
-  });
+      const s = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
+      const design = c.design?.paired
+        ? s(c.design.pairs, 'pair')
+        : `${s(c.baseReps, 'base run')} vs ${s(c.headReps, 'head run')}`;
+      return `<details><summary>${ICON[c.verdict]} ${md(c.cell)}: ${c.verdict} (${design})</summary>\n\n${rows.join('\n')}\n\n</details>`;
+    });
   return blocks.join('\n');
 }
 
@@ -143,17 +187,23 @@ function footer(doc, runUrl) {
 
 // A code span shows text literally; only backticks and line breaks need removing.
 export function code(s) {
-  return `\`${String(s).replace(/[`\r\n]/g, ' ').replace(/\|/g, '\\|')}\``;
+  return `\`${String(s)
+    .replace(/[`\r\n]/g, ' ')
+    .replace(/\|/g, '\\|')}\``;
 }
 
 // Neutralize markdown/HTML and mentions in text that came from files.
 export function md(s) {
-  return String(s)
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/[\\`*_{}[\]|#]/g, (c) => `\\${c}`)
-    .replace(/@/g, '@\u200b')
-    // No autolinks from file text: a URL is shown, never live.
-    .replace(/:\/\//g, ':/\u200b/')
-    .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\u200b.`)
-    .replace(/\r?\n/g, ' ');
+  return (
+    String(s)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/[\\`*_{}[\]|#]/g, (c) => `\\${c}`)
+      .replace(/@/g, '@\u200b')
+      // No autolinks from file text: a URL is shown, never live.
+      .replace(/:\/\//g, ':/\u200b/')
+      .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\u200b.`)
+      .replace(/\r?\n/g, ' ')
+  );
 }

@@ -6,7 +6,24 @@ import { ms } from './format.js';
 
 export function runTable(cells) {
   const direct = new Map(cells.filter((c) => c.key.startsWith('direct/')).map((c) => [c.key.split('/')[2], c]));
-  const rows = [['cell', 'reps', 'requests', 'p50', 'p99', 'p99.9', 'p99.99', 'max', 'errors', 'by class', 'dropped', 'reloads', 'cpu s/1k req', '+p50 vs direct']];
+  const rows = [
+    [
+      'cell',
+      'reps',
+      'requests',
+      'p50',
+      'p99',
+      'p99.9',
+      'p99.99',
+      'max',
+      'errors',
+      'by class',
+      'dropped',
+      'reloads',
+      'cpu s/1k req',
+      '+p50 vs direct',
+    ],
+  ];
   for (const c of cells) {
     if (!c.reps.length) {
       rows.push([c.key, '0', '–', '–', '–', '–', '–', '–', '–', 'HARNESS ERROR', '–', '–', '–', '–']);
@@ -14,16 +31,26 @@ export function runTable(cells) {
     }
     const med = (f) => median(c.reps.map(f));
     const classes = {};
-    for (const r of c.reps) for (const [k, v] of Object.entries(r.errors.byClass)) if (v) classes[k] = (classes[k] ?? 0) + v;
+    for (const r of c.reps)
+      for (const [k, v] of Object.entries(r.errors.byClass)) if (v) classes[k] = (classes[k] ?? 0) + v;
     const d = direct.get(c.key.split('/')[2]);
-    const added = d && !c.key.startsWith('direct/') ? ms(med((r) => r.percentiles.p50) - median(d.reps.map((r) => r.percentiles.p50))) : '';
+    const added =
+      d && !c.key.startsWith('direct/')
+        ? ms(med((r) => r.percentiles.p50) - median(d.reps.map((r) => r.percentiles.p50)))
+        : '';
     rows.push([
-      c.key, String(c.reps.length), String(sum(c.reps, (r) => r.requests.total)),
-      ms(med((r) => r.percentiles.p50)), ms(med((r) => r.percentiles.p99)), ms(med((r) => r.percentiles['p99.9'])),
+      c.key,
+      String(c.reps.length),
+      String(sum(c.reps, (r) => r.requests.total)),
+      ms(med((r) => r.percentiles.p50)),
+      ms(med((r) => r.percentiles.p99)),
+      ms(med((r) => r.percentiles['p99.9'])),
       `${ms(med((r) => r.percentiles['p99.99']))}${c.reps.every((r) => r.intervals['p99.99'].reliable) ? '' : '*'}`,
       ms(Math.max(...c.reps.map((r) => r.percentiles.max))),
       String(sum(c.reps, (r) => r.errors.total)),
-      Object.entries(classes).map(([k, v]) => `${k}=${v}`).join(' ') || '-',
+      Object.entries(classes)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ') || '-',
       String(sum(c.reps, (r) => r.load.droppedIterations)),
       c.reps[0].resources?.reloads !== undefined ? String(sum(c.reps, (r) => r.resources.reloads)) : '–',
       c.reps[0].resources ? med((r) => r.resources.cpuPer1kRequests).toFixed(3) : '–',
@@ -31,7 +58,11 @@ export function runTable(cells) {
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  const line = (r) => r.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r) =>
+    r
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 

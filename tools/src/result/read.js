@@ -24,4 +24,3 @@ export function readJsonFile(file, text) {
     throw new InputError(`${file}: not valid JSON (${err.message.replace(/"[^"]*"/g, '"…"').slice(0, 120)})`);
   }
 }
-

@@ -11,9 +11,13 @@ export function writeJsonAtomic(file, value, opts = {}) {
 }
 
 export function writeTextAtomic(file, text, { force = false } = {}) {
-  const exists = () => new InputError(`${file} already exists; results are never overwritten (pass --force to replace it, or choose another --out)`);
+  const exists = () =>
+    new InputError(
+      `${file} already exists; results are never overwritten (pass --force to replace it, or choose another --out)`,
+    );
   if (!force && existsSync(file)) throw exists();
-  if (existsSync(file) && statSync(file).isDirectory()) throw new InputError(`${file} is a folder; name a file to write`);
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new InputError(`${file} is a folder; name a file to write`);
   const tmp = stage(file, text);
   try {
     if (force) renameSync(tmp, file);
@@ -22,7 +26,11 @@ export function writeTextAtomic(file, text, { force = false } = {}) {
       unlinkSync(tmp);
     }
   } catch (err) {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     if (err.code === 'EEXIST') throw exists();
     throw new InputError(`${file}: cannot write (${err.code ?? err.message})`);
   }
@@ -35,7 +43,11 @@ export function stage(file, text) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(tmp, text, { flag: 'wx' });
   } catch (err) {
-    try { unlinkSync(tmp); } catch { /* never created */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never created */
+    }
     throw new InputError(`${file}: cannot write (${err.code ?? err.message})`);
   }
   return tmp;
@@ -50,7 +62,12 @@ export function writeAllAtomic(entries) {
   try {
     for (const { file, text } of entries) staged.push({ file, tmp: stage(file, text) });
   } catch (err) {
-    for (const s of staged) try { unlinkSync(s.tmp); } catch { /* gone */ }
+    for (const s of staged)
+      try {
+        unlinkSync(s.tmp);
+      } catch {
+        /* gone */
+      }
     throw err;
   }
   for (const s of staged) renameSync(s.tmp, s.file);

@@ -32,7 +32,10 @@ export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
 /** Wall-clock bound of a k6 run: warm-up + measured time (+ sweep steps) + grace. */
 export function k6Budget(scenario) {
   let ms = parseDuration(scenario.warmup) + parseDuration(scenario.duration);
-  if (scenario.script === 'sweep') ms = parseDuration(scenario.warmup) + (parseDuration(scenario.duration) + 2000) * scenario.rates.length * scenario.connections.length;
+  if (scenario.script === 'sweep')
+    ms =
+      parseDuration(scenario.warmup) +
+      (parseDuration(scenario.duration) + 2000) * scenario.rates.length * scenario.connections.length;
   return ms + 45_000;
 }
 
@@ -49,11 +52,24 @@ export function segmentArgs(segment) {
 /** Files of one k6 run in a cell folder; runner i of several gets its own. */
 export function k6Files(cellDir, segment) {
   const tag = segment && segment.count > 1 ? `-r${segment.index + 1}` : '';
-  return { output: join(cellDir, `k6${tag}.json.gz`), summary: join(cellDir, `k6-summary${tag}.json`), log: join(cellDir, `k6${tag}.log`) };
+  return {
+    output: join(cellDir, `k6${tag}.json.gz`),
+    summary: join(cellDir, `k6-summary${tag}.json`),
+    log: join(cellDir, `k6${tag}.log`),
+  };
 }
 
 export function k6Args(scenario, cellDir, segment = null) {
-  return ['run', '--quiet', '--no-color', '--no-usage-report', ...segmentArgs(segment), '--out', `json=${k6Files(cellDir, segment).output}`, join(ROOT, 'k6', 'scenarios', `${scenario.script}.js`)];
+  return [
+    'run',
+    '--quiet',
+    '--no-color',
+    '--no-usage-report',
+    ...segmentArgs(segment),
+    '--out',
+    `json=${k6Files(cellDir, segment).output}`,
+    join(ROOT, 'k6', 'scenarios', `${scenario.script}.js`),
+  ];
 }
 
 /** Resolves {exitCode, startedAt}. Kills k6 (and reports infra error) past the budget. */
@@ -76,7 +92,11 @@ export async function runK6(scenario, { cellDir, url, urlB, host, signal, segmen
   const overdue = new Promise((_, reject) => {
     timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new InfraError(`k6 did not finish within ${budget / 1000}s; see ${files.log}`, { details: [`command: ${commandLine(argv)}`] }));
+      reject(
+        new InfraError(`k6 did not finish within ${budget / 1000}s; see ${files.log}`, {
+          details: [`command: ${commandLine(argv)}`],
+        }),
+      );
     }, budget);
   });
   try {

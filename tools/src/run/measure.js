@@ -15,6 +15,7 @@ export async function measureWithFaults({ scenario, startLoad, pods, events }) {
   } finally {
     faultErrors = await faults.stop();
   }
-  if (faultErrors.length) throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
+  if (faultErrors.length)
+    throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
   return k6;
 }

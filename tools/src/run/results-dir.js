@@ -4,7 +4,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function newRunDir(base = 'results', now = new Date()) {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   let dir = join(base, stamp);
   for (let i = 2; existsSync(dir); i++) dir = join(base, `${stamp}-${i}`);
   mkdirSync(dir, { recursive: true });

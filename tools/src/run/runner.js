@@ -39,7 +39,11 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
       const run = await session.runCell({ cell, cellDir: dir, signal });
       if (signal?.aborted) break;
       const meta = {
-        target: cell.target, profile: cell.profile, machine, gitSha: sha, k6: k6Version,
+        target: cell.target,
+        profile: cell.profile,
+        machine,
+        gitSha: sha,
+        k6: k6Version,
         controller: { name: cell.controllerName, ...cell.controller },
         tuning: { name: cell.tuningName, ...cell.tuning },
         scenario: { name: cell.scenarioName, ...cell.scenario },
@@ -57,8 +61,16 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
         meta.slo = { p99Ms: parseDuration(slo.p99 ?? '50ms'), errorRate: slo.errorRate ?? 0.01 };
       }
       if (cell.concurrent) {
-        for (const [side, role, name, tuning] of [['a', 'base', cell.controllerName, cell.tuningName], ['b', 'head', cell.concurrent.name, cell.concurrent.tuningName]]) {
-          const r = await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, side, meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } } });
+        for (const [side, role, name, tuning] of [
+          ['a', 'base', cell.controllerName, cell.tuningName],
+          ['b', 'head', cell.concurrent.name, cell.concurrent.tuningName],
+        ]) {
+          const r = await ingest({
+            k6Output: join(dir, 'k6.json.gz'),
+            events: run.eventsFile,
+            side,
+            meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } },
+          });
           writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), r);
           log(`${prefix} ${role} (${name}/${tuning}): ${progressLine(r)}`);
         }
@@ -69,7 +81,10 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
         ? await ingestRunners(run.k6.runners, { events: run.eventsFile, meta })
         : await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
       if (run.resources) {
-        result.resources = { ...run.resources, cpuPer1kRequests: round(run.resources.cpuSeconds / Math.max(1, result.wholeRun.requests / 1000)) };
+        result.resources = {
+          ...run.resources,
+          cpuPer1kRequests: round(run.resources.cpuSeconds / Math.max(1, result.wholeRun.requests / 1000)),
+        };
       }
       writeJsonAtomic(join(dir, 'result.json'), result);
       outcomes.push({ cell, dir, result });
@@ -77,7 +92,18 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
     } catch (err) {
       if (!(err instanceof TailgateError)) throw err;
       const infra = err instanceof InfraError;
-      writeJsonAtomic(join(dir, 'cell-error.json'), { kind: 'tailgate.cell-error', cell: cell.id, infra, ...(err.inconclusive ? { inconclusive: true } : {}), message: err.message, details: err.details }, { force: true });
+      writeJsonAtomic(
+        join(dir, 'cell-error.json'),
+        {
+          kind: 'tailgate.cell-error',
+          cell: cell.id,
+          infra,
+          ...(err.inconclusive ? { inconclusive: true } : {}),
+          message: err.message,
+          details: err.details,
+        },
+        { force: true },
+      );
       outcomes.push({ cell, dir, error: err });
       log(`${prefix}: ${infra ? 'INFRA ERROR' : 'ERROR'}: ${err.message}`);
       for (const d of err.details) log(`    ${d}`);
@@ -90,7 +116,10 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
 export function progressLine(r) {
   const p = r.latency.percentiles;
   const fmt = (v) => (v === null ? '-' : `${v.toFixed(2)}ms`);
-  const cls = Object.entries(r.errors.byClass).filter(([, n]) => n).map(([k, n]) => `${k}=${n}`).join(' ');
+  const cls = Object.entries(r.errors.byClass)
+    .filter(([, n]) => n)
+    .map(([k, n]) => `${k}=${n}`)
+    .join(' ');
   let line = `${r.requests.total} req @ ${r.load.achievedRate}/s, p50 ${fmt(p.p50)} p99 ${fmt(p.p99)} p99.99 ${fmt(p['p99.99'])}, errors ${r.errors.total}${cls ? ` (${cls})` : ''}, dropped ${r.load.droppedIterations}`;
   if (r.resources?.reloads !== undefined) line += `, reloads ${r.resources.reloads}`;
   if (r.resources?.cpuPer1kRequests !== undefined) line += `, proxy CPU ${r.resources.cpuPer1kRequests}s/1k req`;

@@ -21,14 +21,20 @@ export async function ingestRunners(runners, { events, meta }) {
   const n = runners.length;
   const name = (i) => `runner ${i + 1}/${n}`;
   runners.forEach((r, i) => {
-    if (!OK.has(r.exitCode)) throw new RunnerProblem(`${name(i)} failed: k6 exited with code ${r.exitCode}${r.signal ? ` (${r.signal})` : ''}; see ${r.log}`);
+    if (!OK.has(r.exitCode))
+      throw new RunnerProblem(
+        `${name(i)} failed: k6 exited with code ${r.exitCode}${r.signal ? ` (${r.signal})` : ''}; see ${r.log}`,
+      );
     if (!existsSync(r.output)) throw new RunnerProblem(`${name(i)} wrote no output (${r.output})`);
   });
   // Together in time: every runner's window overlaps the others' by most of the run.
   const start = Math.max(...runners.map((r) => r.startedAt));
   const end = Math.min(...runners.map((r) => r.endedAt));
   const longest = Math.max(...runners.map((r) => r.endedAt - r.startedAt));
-  if (end - start < 0.9 * longest) throw new RunnerProblem(`runners did not run together: their common window is ${Math.max(0, end - start)} ms of ${longest} ms`);
+  if (end - start < 0.9 * longest)
+    throw new RunnerProblem(
+      `runners did not run together: their common window is ${Math.max(0, end - start)} ms of ${longest} ms`,
+    );
   const perFile = [];
   let result;
   try {
@@ -40,8 +46,18 @@ export async function ingestRunners(runners, { events, meta }) {
   const list = runners.map((r, i) => {
     const counted = perFile[i].requests;
     const k6Count = readSummaryCount(r.summary);
-    if (k6Count !== null && k6Count !== counted) throw new RunnerProblem(`${name(i)}: its output holds ${counted} requests but its k6 summary counted ${k6Count}: output truncated`);
-    return { runner: i + 1, segment: `${i}/${n}:${i + 1}/${n}`, requests: counted, exitCode: r.exitCode, startedAt: new Date(r.startedAt).toISOString(), endedAt: new Date(r.endedAt).toISOString() };
+    if (k6Count !== null && k6Count !== counted)
+      throw new RunnerProblem(
+        `${name(i)}: its output holds ${counted} requests but its k6 summary counted ${k6Count}: output truncated`,
+      );
+    return {
+      runner: i + 1,
+      segment: `${i}/${n}:${i + 1}/${n}`,
+      requests: counted,
+      exitCode: r.exitCode,
+      startedAt: new Date(r.startedAt).toISOString(),
+      endedAt: new Date(r.endedAt).toISOString(),
+    };
   });
   result.meta.runners = list;
   return result;

@@ -34,6 +34,7 @@ export const TARGETS = Object.freeze({
 });
 
 export function target(name) {
-  if (!Object.hasOwn(TARGETS, name)) throw new Error(`unknown target ${JSON.stringify(name)}; known: ${Object.keys(TARGETS).join(', ')}`);
+  if (!Object.hasOwn(TARGETS, name))
+    throw new Error(`unknown target ${JSON.stringify(name)}; known: ${Object.keys(TARGETS).join(', ')}`);
   return TARGETS[name];
 }

@@ -11,44 +11,67 @@ import { test } from 'node:test';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
 
-test('kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster', { timeout: 20 * 60_000 }, () => {
-  const out = mkdtempSync(join(tmpdir(), 'tg-kind-'));
-  const run = spawnSync(process.execPath, [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e', '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  console.log(run.stdout, run.stderr);
-  assert.equal(run.status, 0, 'tailgate run');
-  const runDir = join(out, readdirSync(out)[0]);
-  for (const scenario of ['steady', 'pod-kill', 'inside']) {
-    const file = join(runDir, 'traefik', 'default', scenario, 'rep-1', 'result.json');
-    assert.ok(existsSync(file), `${file} written`);
-    const r = JSON.parse(readFileSync(file, 'utf8'));
-    assert.equal(r.meta.target, 'kind');
-    assert.ok(r.requests.total >= (scenario === 'inside' ? 1400 : 1500), `${scenario}: ${r.requests.total} requests`);
-    assert.ok(r.load.droppedRatio < 0.01, `${scenario}: load delivered`);
-    assert.ok(r.latency.percentiles.p99 > 0);
-    if (scenario === 'pod-kill') assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, 'pods were killed through kubectl');
-    if (scenario !== 'pod-kill') assert.equal(r.errors.total, 0, `${scenario}: steady state has no errors`);
-    if (scenario === 'inside') assert.ok(existsSync(join(runDir, 'traefik', 'default', 'inside', 'rep-1', 'k6-job.json')), 'ran as a Job');
-  }
-  const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], { encoding: 'utf8' });
-  assert.equal(report.status, 0, report.stderr);
-  console.log(report.stdout);
-  assert.ok(existsSync(join(runDir, 'charts', 'traefik__default__pod-kill', 'timeline.png')));
-  const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
-  assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
-});
+test(
+  'kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster',
+  { timeout: 20 * 60_000 },
+  () => {
+    const out = mkdtempSync(join(tmpdir(), 'tg-kind-'));
+    const run = spawnSync(
+      process.execPath,
+      [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e', '--out', out],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    console.log(run.stdout, run.stderr);
+    assert.equal(run.status, 0, 'tailgate run');
+    const runDir = join(out, readdirSync(out)[0]);
+    for (const scenario of ['steady', 'pod-kill', 'inside']) {
+      const file = join(runDir, 'traefik', 'default', scenario, 'rep-1', 'result.json');
+      assert.ok(existsSync(file), `${file} written`);
+      const r = JSON.parse(readFileSync(file, 'utf8'));
+      assert.equal(r.meta.target, 'kind');
+      assert.ok(r.requests.total >= (scenario === 'inside' ? 1400 : 1500), `${scenario}: ${r.requests.total} requests`);
+      assert.ok(r.load.droppedRatio < 0.01, `${scenario}: load delivered`);
+      assert.ok(r.latency.percentiles.p99 > 0);
+      if (scenario === 'pod-kill')
+        assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, 'pods were killed through kubectl');
+      if (scenario !== 'pod-kill') assert.equal(r.errors.total, 0, `${scenario}: steady state has no errors`);
+      if (scenario === 'inside')
+        assert.ok(existsSync(join(runDir, 'traefik', 'default', 'inside', 'rep-1', 'k6-job.json')), 'ran as a Job');
+    }
+    const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], {
+      encoding: 'utf8',
+    });
+    assert.equal(report.status, 0, report.stderr);
+    console.log(report.stdout);
+    assert.ok(existsSync(join(runDir, 'charts', 'traefik__default__pod-kill', 'timeline.png')));
+    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
+    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+  },
+);
 
-test('kind e2e: default -> tuned on one cluster (a pod-changing helm upgrade on the only ingress node)', { timeout: 20 * 60_000 }, () => {
-  const out = mkdtempSync(join(tmpdir(), 'tg-kind-tuning-'));
-  const started = Date.now();
-  const run = spawnSync(process.execPath, [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e-tuning', '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  console.log(run.stdout, run.stderr);
-  assert.equal(run.status, 0, 'tailgate run');
-  const runDir = join(out, readdirSync(out)[0]);
-  for (const tuning of ['default', 'tuned']) {
-    const r = JSON.parse(readFileSync(join(runDir, 'traefik', tuning, 'steady', 'rep-1', 'result.json'), 'utf8'));
-    assert.ok(r.requests.total >= 1500 && r.errors.total === 0, `${tuning}: ${r.requests.total} requests, ${r.errors.total} errors`);
-  }
-  assert.ok(Date.now() - started < 12 * 60_000, 'the tuning switch does not wait out helm\'s 5-minute timeout');
-  const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
-  assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
-});
+test(
+  'kind e2e: default -> tuned on one cluster (a pod-changing helm upgrade on the only ingress node)',
+  { timeout: 20 * 60_000 },
+  () => {
+    const out = mkdtempSync(join(tmpdir(), 'tg-kind-tuning-'));
+    const started = Date.now();
+    const run = spawnSync(
+      process.execPath,
+      [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e-tuning', '--out', out],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    console.log(run.stdout, run.stderr);
+    assert.equal(run.status, 0, 'tailgate run');
+    const runDir = join(out, readdirSync(out)[0]);
+    for (const tuning of ['default', 'tuned']) {
+      const r = JSON.parse(readFileSync(join(runDir, 'traefik', tuning, 'steady', 'rep-1', 'result.json'), 'utf8'));
+      assert.ok(
+        r.requests.total >= 1500 && r.errors.total === 0,
+        `${tuning}: ${r.requests.total} requests, ${r.errors.total} errors`,
+      );
+    }
+    assert.ok(Date.now() - started < 12 * 60_000, "the tuning switch does not wait out helm's 5-minute timeout");
+    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
+    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+  },
+);

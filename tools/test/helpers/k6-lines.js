@@ -3,7 +3,11 @@
 import { gzipSync } from 'node:zlib';
 
 export function metricLine(name, type = 'trend') {
-  return JSON.stringify({ type: 'Metric', data: { name, type, contains: 'time', thresholds: [], submetrics: null }, metric: name });
+  return JSON.stringify({
+    type: 'Metric',
+    data: { name, type, contains: 'time', thresholds: [], submetrics: null },
+    metric: name,
+  });
 }
 
 export function durationLine({ ts, ms, status = '200', errorCode, error, phase = 'measure' }) {
@@ -15,11 +19,19 @@ export function durationLine({ ts, ms, status = '200', errorCode, error, phase =
   if (phase) tags.phase = phase;
   tags.scenario = phase ?? 'default';
   tags.status = status;
-  return JSON.stringify({ metric: 'http_req_duration', type: 'Point', data: { time: new Date(ts).toISOString().replace('Z', '123456Z'), value: ms, tags } });
+  return JSON.stringify({
+    metric: 'http_req_duration',
+    type: 'Point',
+    data: { time: new Date(ts).toISOString().replace('Z', '123456Z'), value: ms, tags },
+  });
 }
 
 export function droppedLine({ ts, count = 1, phase = 'measure' }) {
-  return JSON.stringify({ metric: 'dropped_iterations', type: 'Point', data: { time: new Date(ts).toISOString(), value: count, tags: { phase, scenario: phase } } });
+  return JSON.stringify({
+    metric: 'dropped_iterations',
+    type: 'Point',
+    data: { time: new Date(ts).toISOString(), value: count, tags: { phase, scenario: phase } },
+  });
 }
 
 export function k6File(lines, { gzip = true } = {}) {

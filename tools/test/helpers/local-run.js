@@ -16,7 +16,12 @@ export async function runLocal({ controller, scenario, tuning, extra = {} }) {
   const result = await ingest({
     k6Output: join(dir, 'k6.json.gz'),
     events: run.eventsFile,
-    meta: { rate: scenario.rate ?? null, durationMs: parseDuration(scenario.duration), profile: 'local', k6ExitCode: run.k6.exitCode },
+    meta: {
+      rate: scenario.rate ?? null,
+      durationMs: parseDuration(scenario.duration),
+      profile: 'local',
+      k6ExitCode: run.k6.exitCode,
+    },
   });
   return { dir, run, result, rep: resultRep(result, join(dir, 'result.json')) };
 }

@@ -17,7 +17,14 @@ export function gateSimulatedPr(seed, gate, opts) {
 
 // Fresh pairs run after the first ones: later pair numbers and start times.
 function later(reps) {
-  return reps.map((r) => ({ ...r, meta: { ...r.meta, pair: r.meta.pair + 100, startedAt: new Date(Date.parse(r.meta.startedAt) + 3_600_000).toISOString() } }));
+  return reps.map((r) => ({
+    ...r,
+    meta: {
+      ...r.meta,
+      pair: r.meta.pair + 100,
+      startedAt: new Date(Date.parse(r.meta.startedAt) + 3_600_000).toISOString(),
+    },
+  }));
 }
 
 /** Share of `n` simulated PRs that fail, and that fail in `cell` (when an effect is injected). */

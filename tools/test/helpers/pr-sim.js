@@ -11,11 +11,24 @@ import { rng } from './synthetic.js';
 
 export const MACHINE = Object.freeze({ sdLog: 0.22, shared: 0.5, withinSd: 0.08, errorCv: 0.3 });
 
-export function simulatePr(seed, {
-  cells = 4, pairs = 3, requests = 10_000, p99Ms = 1.2, p9999Ms = 6, sdLog = MACHINE.sdLog, shared = MACHINE.shared,
-  withinSd = MACHINE.withinSd, errorRate = 0.002, timeoutRate = 0.00005, errorCv = MACHINE.errorCv, sdByCell = null,
-  effect = {},
-} = {}) {
+export function simulatePr(
+  seed,
+  {
+    cells = 4,
+    pairs = 3,
+    requests = 10_000,
+    p99Ms = 1.2,
+    p9999Ms = 6,
+    sdLog = MACHINE.sdLog,
+    shared = MACHINE.shared,
+    withinSd = MACHINE.withinSd,
+    errorRate = 0.002,
+    timeoutRate = 0.00005,
+    errorCv = MACHINE.errorCv,
+    sdByCell = null,
+    effect = {},
+  } = {},
+) {
   const r = rng(seed);
   const normal = () => Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
   const gamma = (shape) => gammaSample(shape, r, normal);
@@ -30,12 +43,22 @@ export function simulatePr(seed, {
       const pairNoise = Math.sqrt(shared) * sd * normal();
       const run = (isHead, order) => {
         const noise = pairNoise + Math.sqrt(1 - shared) * sd * normal();
-        const p99 = p99Ms * Math.exp(noise) * (isHead ? e.p99 ?? 1 : 1);
-        const tail = p9999Ms * Math.exp(noise + 0.3 * normal()) * (isHead ? e.p9999 ?? 1 : 1);
+        const p99 = p99Ms * Math.exp(noise) * (isHead ? (e.p99 ?? 1) : 1);
+        const tail = p9999Ms * Math.exp(noise + 0.3 * normal()) * (isHead ? (e.p9999 ?? 1) : 1);
         const rate = (x) => (errorCv > 0 ? x * gamma(1 / errorCv ** 2) * errorCv ** 2 : x);
-        const k502 = poisson(requests * rate(errorRate) * (isHead ? e.errors ?? 1 : 1));
+        const k502 = poisson(requests * rate(errorRate) * (isHead ? (e.errors ?? 1) : 1));
         const kTimeout = poisson(requests * rate(timeoutRate));
-        return rep({ p99, tail, k502, kTimeout, requests, withinSd, pair: i + 1, order, t: Date.parse('2026-11-23T10:00:00Z') + (i * 2 + order) * 60_000 });
+        return rep({
+          p99,
+          tail,
+          k502,
+          kTimeout,
+          requests,
+          withinSd,
+          pair: i + 1,
+          order,
+          t: Date.parse('2026-11-23T10:00:00Z') + (i * 2 + order) * 60_000,
+        });
       };
       const headFirst = i % 2 === 1; // A B, B A, A B: drift within a pair cancels over pairs
       base.push(run(false, headFirst ? 1 : 0));
@@ -51,11 +74,30 @@ function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t }) {
   return {
     source: `sim#${pair}`,
     percentiles: { p50: p99 / 3, p90: p99 / 1.6, p99, 'p99.9': tail / 2, 'p99.99': tail, max: tail * 1.5 },
-    intervals: { p50: iv(p99 / 3, 0.02), p90: iv(p99 / 1.6, 0.03), p99: iv(p99, withinSd), 'p99.9': iv(tail / 2, 0.2), 'p99.99': { ...iv(tail, 0.5), reliable: requests * 1e-4 >= 10 } },
+    intervals: {
+      p50: iv(p99 / 3, 0.02),
+      p90: iv(p99 / 1.6, 0.03),
+      p99: iv(p99, withinSd),
+      'p99.9': iv(tail / 2, 0.2),
+      'p99.99': { ...iv(tail, 0.5), reliable: requests * 1e-4 >= 10 },
+    },
     requests: { total: requests },
     errors: { total: k502 + kTimeout, byClass: { http502: k502, timeout: kTimeout } },
-    load: { targetRate: 500, achievedRate: 500, achievedRatio: 1, droppedIterations: 0, droppedRatio: 0, k6ExitCode: 0 },
-    meta: { profile: 'local', machine: { fingerprint: 'sim' }, pair, startedAt: new Date(t).toISOString(), scenario: { vus: 50 } },
+    load: {
+      targetRate: 500,
+      achievedRate: 500,
+      achievedRatio: 1,
+      droppedIterations: 0,
+      droppedRatio: 0,
+      k6ExitCode: 0,
+    },
+    meta: {
+      profile: 'local',
+      machine: { fingerprint: 'sim' },
+      pair,
+      startedAt: new Date(t).toISOString(),
+      scenario: { vus: 50 },
+    },
   };
 }
 
@@ -75,6 +117,9 @@ function poissonSample(lambda, r, normal) {
   const l = Math.exp(-lambda);
   let k = 0;
   let p = 1;
-  do { k++; p *= r(); } while (p > l);
+  do {
+    k++;
+    p *= r();
+  } while (p > l);
   return k - 1;
 }

@@ -11,7 +11,10 @@ export async function makeRunDir(cells, root = mkdtempSync(join(tmpdir(), 'tg-ru
       mkdirSync(dir, { recursive: true });
       const opts = repsOpts[i];
       if (opts.cellError) {
-        writeFileSync(join(dir, 'cell-error.json'), JSON.stringify({ kind: 'tailgate.cell-error', cell: key, infra: true, message: opts.cellError, details: [] }));
+        writeFileSync(
+          join(dir, 'cell-error.json'),
+          JSON.stringify({ kind: 'tailgate.cell-error', cell: key, infra: true, message: opts.cellError, details: [] }),
+        );
         continue;
       }
       const { result } = await syntheticResult({ cell: key, ...opts });

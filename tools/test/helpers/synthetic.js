@@ -22,7 +22,20 @@ export function rng(seed) {
 }
 
 /** Log-normal latencies around `medianMs` (sigma on the log scale), optional errors and drops. */
-export async function syntheticResult({ cell = 'c/t/s', n = 20_000, medianMs = 1, sigma = 0.5, scale = 1, errors = {}, dropped = 0, seed = 1, profile = 'local', fingerprint = 'test-machine', rate = 1000, k6ExitCode = 0 } = {}) {
+export async function syntheticResult({
+  cell = 'c/t/s',
+  n = 20_000,
+  medianMs = 1,
+  sigma = 0.5,
+  scale = 1,
+  errors = {},
+  dropped = 0,
+  seed = 1,
+  profile = 'local',
+  fingerprint = 'test-machine',
+  rate = 1000,
+  k6ExitCode = 0,
+} = {}) {
   const rand = rng(seed);
   const t0 = Date.parse('2026-11-22T10:00:00Z');
   const lines = [];
@@ -41,7 +54,17 @@ export async function syntheticResult({ cell = 'c/t/s', n = 20_000, medianMs = 1
   writeFileSync(file, k6File(lines));
   const result = await ingest({
     k6Output: file,
-    meta: { rate, durationMs: (n / rate) * 1000, profile, machine: { fingerprint, cpuModel: 'test', cpus: 2 }, k6ExitCode, controller: { name: cell.split('/')[0] }, tuning: { name: cell.split('/')[1] }, scenario: { name: cell.split('/')[2] }, repetition: 1 },
+    meta: {
+      rate,
+      durationMs: (n / rate) * 1000,
+      profile,
+      machine: { fingerprint, cpuModel: 'test', cpus: 2 },
+      k6ExitCode,
+      controller: { name: cell.split('/')[0] },
+      tuning: { name: cell.split('/')[1] },
+      scenario: { name: cell.split('/')[2] },
+      repetition: 1,
+    },
   });
   const out = join(dir, `result-${counter}.json`);
   writeFileSync(out, JSON.stringify(result));

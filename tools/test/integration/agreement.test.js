@@ -12,9 +12,14 @@ const QUANTILES = { p50: 0.5, p90: 0.9, p99: 0.99, 'p99.9': 0.999 };
 
 function exactSamples(file) {
   // Independent of the streaming parser on purpose: JSON.parse every line.
-  return gunzipSync(readFileSync(file)).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+  return gunzipSync(readFileSync(file))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
     .filter((o) => o.type === 'Point' && o.metric === 'http_req_duration' && o.data.tags.phase === 'measure')
-    .map((o) => o.data.value).sort((a, b) => a - b);
+    .map((o) => o.data.value)
+    .sort((a, b) => a - b);
 }
 
 async function runAndIngest(controller, scenario) {
@@ -25,7 +30,10 @@ async function runAndIngest(controller, scenario) {
 }
 
 test('agreement: percentiles and counts equal k6 summary within HDR precision', { timeout: 60_000 }, async () => {
-  const { dir, result, summary } = await runAndIngest({ variant: 'nginx-dynamic' }, { script: 'steady', rate: 300, duration: '4s', warmup: '1s', replicas: 2, payload: '1KiB' });
+  const { dir, result, summary } = await runAndIngest(
+    { variant: 'nginx-dynamic' },
+    { script: 'steady', rate: 300, duration: '4s', warmup: '1s', replicas: 2, payload: '1KiB' },
+  );
   const k6 = summary.metrics['http_req_duration{phase:measure}'].values;
   const sorted = exactSamples(join(dir, 'k6.json.gz'));
   assert.equal(result.latency.count, k6.count);
@@ -40,21 +48,41 @@ test('agreement: percentiles and counts equal k6 summary within HDR precision', 
     const theirs = k6[`p(${name.slice(1)})`];
     // HDR keeps 3 significant digits (<= 0.1%) and reports a bucket's upper edge;
     // k6 interpolates between neighbouring ranks: allow one rank either side.
-    assert.ok(ours >= lo * 0.999 - 0.001 && ours <= hi * 1.001 + 0.001, `${name}: tailgate ${ours} outside exact ranks [${lo}, ${hi}]`);
-    assert.ok(Math.abs(ours - theirs) <= Math.max(theirs * 0.002 + 0.001, hi - lo), `${name}: tailgate ${ours} vs k6 ${theirs}`);
+    assert.ok(
+      ours >= lo * 0.999 - 0.001 && ours <= hi * 1.001 + 0.001,
+      `${name}: tailgate ${ours} outside exact ranks [${lo}, ${hi}]`,
+    );
+    assert.ok(
+      Math.abs(ours - theirs) <= Math.max(theirs * 0.002 + 0.001, hi - lo),
+      `${name}: tailgate ${ours} vs k6 ${theirs}`,
+    );
   }
   assert.ok(Math.abs(result.latency.percentiles.max - k6.max) <= k6.max * 0.001 + 0.001, 'max');
 });
 
-test('agreement: 502s from killed upstreams land in http502 and errors equal k6 failures', { timeout: 60_000 }, async () => {
-  const { result, summary } = await runAndIngest(
-    { variant: 'nginx-reload', retries: 'off' },
-    { script: 'steady', rate: 300, duration: '4s', warmup: '1s', replicas: 3, faults: [{ type: 'pod-kill', every: '1s', replaceAfter: '500ms' }] },
-  );
-  const failed = summary.metrics['http_req_failed{phase:measure}']?.values?.passes;
-  assert.ok(result.errors.byClass.http502 > 0, `502s recorded: ${JSON.stringify(result.errors.byClass)}`);
-  const k6Failed = summary.metrics.http_req_failed.values.passes;
-  assert.equal(result.wholeRun.errors.total, k6Failed, 'error total equals k6 http_req_failed');
-  if (failed !== undefined) assert.equal(result.errors.total, failed);
-  assert.ok(result.events.some((e) => e.type === 'pod-killed'), 'kill events merged');
-});
+test(
+  'agreement: 502s from killed upstreams land in http502 and errors equal k6 failures',
+  { timeout: 60_000 },
+  async () => {
+    const { result, summary } = await runAndIngest(
+      { variant: 'nginx-reload', retries: 'off' },
+      {
+        script: 'steady',
+        rate: 300,
+        duration: '4s',
+        warmup: '1s',
+        replicas: 3,
+        faults: [{ type: 'pod-kill', every: '1s', replaceAfter: '500ms' }],
+      },
+    );
+    const failed = summary.metrics['http_req_failed{phase:measure}']?.values?.passes;
+    assert.ok(result.errors.byClass.http502 > 0, `502s recorded: ${JSON.stringify(result.errors.byClass)}`);
+    const k6Failed = summary.metrics.http_req_failed.values.passes;
+    assert.equal(result.wholeRun.errors.total, k6Failed, 'error total equals k6 http_req_failed');
+    if (failed !== undefined) assert.equal(result.errors.total, failed);
+    assert.ok(
+      result.events.some((e) => e.type === 'pod-killed'),
+      'kill events merged',
+    );
+  },
+);

@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runLocal } from '../helpers/local-run.js';
 
-const churn = { script: 'steady', rate: 300, duration: '8s', warmup: '1s', replicas: 4, faults: [{ type: 'churn', between: [4, 2], every: '2s' }] };
+const churn = {
+  script: 'steady',
+  rate: 300,
+  duration: '8s',
+  warmup: '1s',
+  replicas: 4,
+  faults: [{ type: 'churn', between: [4, 2], every: '2s' }],
+};
 
 async function errorsOf(variant) {
   const { run, result: r } = await runLocal({ controller: { variant, retries: 'off' }, scenario: churn });

@@ -21,11 +21,21 @@ test('concurrent A/B: both data planes serve at once, each side gets the configu
   assert.notEqual(run.concurrent.urls[0], run.concurrent.urls[1]);
   const k6Output = join(dir, 'k6.json.gz');
   const meta = { rate: 200, durationMs: 3000 };
-  const [a, b, all] = await Promise.all([ingest({ k6Output, meta, side: 'a' }), ingest({ k6Output, meta, side: 'b' }), ingest({ k6Output, meta })]);
+  const [a, b, all] = await Promise.all([
+    ingest({ k6Output, meta, side: 'a' }),
+    ingest({ k6Output, meta, side: 'b' }),
+    ingest({ k6Output, meta }),
+  ]);
   assert.equal(a.requests.total + b.requests.total, all.requests.total, 'every request belongs to one side');
-  assert.ok(Math.abs(a.requests.total - b.requests.total) <= 1, `${a.requests.total} vs ${b.requests.total}: strict alternation`);
+  assert.ok(
+    Math.abs(a.requests.total - b.requests.total) <= 1,
+    `${a.requests.total} vs ${b.requests.total}: strict alternation`,
+  );
   for (const side of [a, b]) assert.ok(side.load.achievedRatio > 0.97, `achieved ${side.load.achievedRate}/s of 200/s`);
-  assert.ok(run.concurrent.resources[0].cpuSeconds > 0 && run.concurrent.resources[1].cpuSeconds > 0, 'both proxies did work');
+  assert.ok(
+    run.concurrent.resources[0].cpuSeconds > 0 && run.concurrent.resources[1].cpuSeconds > 0,
+    'both proxies did work',
+  );
 });
 
 test('tailgate run --ab-head: every cell base and head at once, results per side, gated paired', async () => {
@@ -33,18 +43,48 @@ test('tailgate run --ab-head: every cell base and head at once, results per side
   const { existsSync, readdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const root = mkdtempSync(join(tmpdir(), 'tg-abcli-'));
   const config = join(root, 'bench.yaml');
-  writeFileSync(config, 'apiVersion: tailgate/v1\nkind: Bench\ncontrollers:\n  dyn: { type: local, variant: nginx-dynamic }\n  slower: { type: local, variant: nginx-dynamic, proxyDelay: 1ms }\nscenarios:\n  steady: { script: steady, rate: 300, duration: 4s, warmup: 1s, replicas: 2 }\nmatrices:\n  m: { target: local, controllers: [dyn], scenarios: [steady], repetitions: 2 }\n');
-  const r = await runCli(['run', '--config', config, '--matrix', 'm', '--ab-head', 'slower', '--out', join(root, 'results')]);
+  writeFileSync(
+    config,
+    'apiVersion: tailgate/v1\nkind: Bench\ncontrollers:\n  dyn: { type: local, variant: nginx-dynamic }\n  slower: { type: local, variant: nginx-dynamic, proxyDelay: 1ms }\nscenarios:\n  steady: { script: steady, rate: 300, duration: 4s, warmup: 1s, replicas: 2 }\nmatrices:\n  m: { target: local, controllers: [dyn], scenarios: [steady], repetitions: 2 }\n',
+  );
+  const r = await runCli([
+    'run',
+    '--config',
+    config,
+    '--matrix',
+    'm',
+    '--ab-head',
+    'slower',
+    '--out',
+    join(root, 'results'),
+  ]);
   assert.ok([0, 1].includes(r.code), r.out);
   const runDir = join(root, 'results', readdirSync(join(root, 'results'))[0]);
-  for (const role of ['base', 'head']) for (const rep of [1, 2]) assert.ok(existsSync(join(runDir, role, 'dyn', 'default', 'steady', `rep-${rep}`, 'result.json')), `${role} rep ${rep}`);
-  const head = JSON.parse(readFileSync(join(runDir, 'head', 'dyn', 'default', 'steady', 'rep-1', 'result.json'), 'utf8'));
+  for (const role of ['base', 'head'])
+    for (const rep of [1, 2])
+      assert.ok(
+        existsSync(join(runDir, role, 'dyn', 'default', 'steady', `rep-${rep}`, 'result.json')),
+        `${role} rep ${rep}`,
+      );
+  const head = JSON.parse(
+    readFileSync(join(runDir, 'head', 'dyn', 'default', 'steady', 'rep-1', 'result.json'), 'utf8'),
+  );
   assert.deepEqual(head.meta.ab, { side: 'b', role: 'head', controller: 'slower', tuning: 'default' });
   assert.equal(head.meta.pair, 1);
   const v = JSON.parse(readFileSync(join(runDir, 'verdict.json'), 'utf8'));
   assert.equal(v.mode, 'paired');
   assert.equal(v.cells[0].design.paired, true, 'pairs matched by pair index');
-  assert.ok(v.cells[0].metrics.find((m) => m.metric === 'p50').ratio > 1.5, 'the head proxy\'s 1 ms shows at p50');
-  const bad = await runCli(['run', '--config', config, '--matrix', 'm', '--ab-head', 'nope', '--out', join(root, 'results')]);
+  assert.ok(v.cells[0].metrics.find((m) => m.metric === 'p50').ratio > 1.5, "the head proxy's 1 ms shows at p50");
+  const bad = await runCli([
+    'run',
+    '--config',
+    config,
+    '--matrix',
+    'm',
+    '--ab-head',
+    'nope',
+    '--out',
+    join(root, 'results'),
+  ]);
   assert.equal(bad.code, 2);
 });

@@ -25,7 +25,19 @@ async function withDataPlane(variant, fn) {
   try {
     const pods = new PodSet({ group, dir: join(dir, 'pods'), subnet: podSubnet(7), events });
     await pods.scaleTo(3);
-    const ctx = { group, dir, sockDir, variant, controller: { retries: 'off' }, tuning: {}, address: '127.0.0.1', port: await freePort(), controlAddress: '127.0.0.1', controlPort: await freePort(), endpoints: pods.endpoints() };
+    const ctx = {
+      group,
+      dir,
+      sockDir,
+      variant,
+      controller: { retries: 'off' },
+      tuning: {},
+      address: '127.0.0.1',
+      port: await freePort(),
+      controlAddress: '127.0.0.1',
+      controlPort: await freePort(),
+      endpoints: pods.endpoints(),
+    };
     const dp = await VARIANTS[variant].start(ctx);
     const ctl = new EndpointController({ dataPlane: dp, events });
     pods.onChange((eps) => ctl.onChange(eps));
@@ -63,21 +75,28 @@ for (const variant of ['nginx-reload', 'nginx-dynamic', 'haproxy-reload', 'hapro
   });
 }
 
-test('local: a proxy that rejects its config is an infra error naming the file, and nothing is left running', { timeout: 30_000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-broken-'));
-  const fakeBin = new URL('../fixtures/bin/broken-haproxy', import.meta.url).pathname;
-  const oldPath = process.env.PATH;
-  process.env.PATH = `${fakeBin}${delimiter}${oldPath}`;
-  try {
-    const cell = makeCell({ controller: { variant: 'haproxy-runtime' }, scenario: { script: 'steady', rate: 50, duration: '2s', replicas: 2 } });
-    await assert.rejects(runCell({ cell, cellDir: dir }), (err) => {
-      assert.ok(err instanceof InfraError);
-      assert.match(err.message, /haproxy rejected the generated config .*proxy\/haproxy\.cfg/);
-      assert.match(err.details.join('\n'), /unknown keyword 'fake-test-error'/);
-      return true;
-    });
-  } finally {
-    process.env.PATH = oldPath;
-  }
-  assert.deepEqual(processesMentioning(dir), []);
-});
+test(
+  'local: a proxy that rejects its config is an infra error naming the file, and nothing is left running',
+  { timeout: 30_000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-broken-'));
+    const fakeBin = new URL('../fixtures/bin/broken-haproxy', import.meta.url).pathname;
+    const oldPath = process.env.PATH;
+    process.env.PATH = `${fakeBin}${delimiter}${oldPath}`;
+    try {
+      const cell = makeCell({
+        controller: { variant: 'haproxy-runtime' },
+        scenario: { script: 'steady', rate: 50, duration: '2s', replicas: 2 },
+      });
+      await assert.rejects(runCell({ cell, cellDir: dir }), (err) => {
+        assert.ok(err instanceof InfraError);
+        assert.match(err.message, /haproxy rejected the generated config .*proxy\/haproxy\.cfg/);
+        assert.match(err.details.join('\n'), /unknown keyword 'fake-test-error'/);
+        return true;
+      });
+    } finally {
+      process.env.PATH = oldPath;
+    }
+    assert.deepEqual(processesMentioning(dir), []);
+  },
+);

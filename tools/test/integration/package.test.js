@@ -16,7 +16,10 @@ test('package: npm pack installs and runs tailgate outside this repository', { t
   const app = join(work, 'app');
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), '{"name":"adopter","private":true}');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, tgz)], { cwd: app, stdio: 'pipe' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, tgz)], {
+    cwd: app,
+    stdio: 'pipe',
+  });
   const bin = join(app, 'node_modules', '.bin', 'tailgate');
   const init = spawnSync(bin, ['init', '--controller', 'traefik'], { cwd: app, encoding: 'utf8' });
   assert.equal(init.status, 0, init.stdout + init.stderr);
@@ -28,6 +31,7 @@ test('package: npm pack installs and runs tailgate outside this repository', { t
   const pr = spawnSync(bin, ['plan', '--matrix', 'pr'], { cwd: app, encoding: 'utf8' });
   assert.match(pr.stdout, /traefik\/default\/pod-kill\/rep-3/);
   const installed = readdirSync(join(app, 'node_modules', 'tailgate'));
-  for (const dir of ['k6', 'schemas', 'charts', 'clusters']) assert.ok(installed.includes(dir), `${dir} ships in the package`);
+  for (const dir of ['k6', 'schemas', 'charts', 'clusters'])
+    assert.ok(installed.includes(dir), `${dir} ships in the package`);
   assert.ok(!readdirSync(join(app, 'node_modules', 'tailgate', 'tools')).includes('test'), 'tests do not ship');
 });

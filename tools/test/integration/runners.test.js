@@ -22,10 +22,18 @@ test('runners: 3 k6 runners together deliver exactly the configured rate; the me
   run = await runCell({ cell: makeCell({ controller: { variant: 'nginx-dynamic' }, scenario }), cellDir: dir });
   assert.equal(run.k6.runners.length, 3);
   const merged = await ingestRunners(run.k6.runners, { meta });
-  assert.ok(Math.abs(merged.requests.total - 900) <= 1, `constant arrival rate split in segments: 300/s × 3 s in all (k6 counts the start), got ${merged.requests.total}`);
-  assert.deepEqual(merged.meta.runners.map((r) => r.runner), [1, 2, 3]);
+  assert.ok(
+    Math.abs(merged.requests.total - 900) <= 1,
+    `constant arrival rate split in segments: 300/s × 3 s in all (k6 counts the start), got ${merged.requests.total}`,
+  );
+  assert.deepEqual(
+    merged.meta.runners.map((r) => r.runner),
+    [1, 2, 3],
+  );
   // The union: every runner's lines in one file, ingested as one run.
-  const lines = run.k6.runners.flatMap((r) => gunzipSync(readFileSync(r.output)).toString().split('\n').filter(Boolean));
+  const lines = run.k6.runners.flatMap((r) =>
+    gunzipSync(readFileSync(r.output)).toString().split('\n').filter(Boolean),
+  );
   const union = join(dir, 'union.json.gz');
   writeFileSync(union, gzipSync(`${lines.join('\n')}\n`));
   const one = await ingest({ k6Output: union, meta });
@@ -39,7 +47,10 @@ test('runners: a runner whose output is truncated makes the cell inconclusive, n
   const r2 = run.k6.runners[1];
   const text = gunzipSync(readFileSync(r2.output)).toString();
   writeFileSync(r2.output, gzipSync(text.slice(0, Math.floor(text.length / 2))));
-  await assert.rejects(ingestRunners(run.k6.runners, { meta }), (err) => err.inconclusive === true && /runner 2\/3/.test(err.message));
+  await assert.rejects(
+    ingestRunners(run.k6.runners, { meta }),
+    (err) => err.inconclusive === true && /runner 2\/3/.test(err.message),
+  );
   const dead = run.k6.runners.map((r, i) => (i === 2 ? { ...r, exitCode: 137, signal: 'SIGKILL' } : r));
   await assert.rejects(ingestRunners(dead, { meta }), /runner 3\/3 failed: k6 exited with code 137/);
 });

@@ -7,7 +7,14 @@ import { runLocal } from '../helpers/local-run.js';
 
 for (const variant of ['nginx-dynamic', 'haproxy-runtime']) {
   test(`tls: ${variant} serves the scenario over TLS 1.3`, { timeout: 30_000 }, async () => {
-    const { dir, run, result: r } = await runLocal({ controller: { variant }, scenario: { script: 'steady', rate: 100, duration: '2s', replicas: 1, tls: true } });
+    const {
+      dir,
+      run,
+      result: r,
+    } = await runLocal({
+      controller: { variant },
+      scenario: { script: 'steady', rate: 100, duration: '2s', replicas: 1, tls: true },
+    });
     assert.match(run.url, /^https:\/\//);
     const config = readFileSync(join(dir, 'proxy', variant.startsWith('nginx') ? 'nginx.conf' : 'haproxy.cfg'), 'utf8');
     assert.match(config, /TLSv1\.3/);

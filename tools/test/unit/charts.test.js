@@ -19,11 +19,26 @@ const kubeconform = which('kubeconform');
 const valueFiles = ['', ...readdirSync(join(CHART, 'ci')).map((f) => join(CHART, 'ci', f))];
 
 function template(values = [], set = []) {
-  return spawnSync(helm, ['template', 't', CHART, ...values.flatMap((v) => (v ? ['-f', v] : [])), ...set.flatMap((s) => ['--set', s])], { encoding: 'utf8' });
+  return spawnSync(
+    helm,
+    ['template', 't', CHART, ...values.flatMap((v) => (v ? ['-f', v] : [])), ...set.flatMap((s) => ['--set', s])],
+    { encoding: 'utf8' },
+  );
 }
 
 function validate(manifests) {
-  return spawnSync(kubeconform, ['-strict', '-summary', '-ignore-missing-schemas', '-schema-location', `${SCHEMAS}/{{.ResourceKind}}{{.KindSuffix}}.json`, '-'], { input: manifests, encoding: 'utf8' });
+  return spawnSync(
+    kubeconform,
+    [
+      '-strict',
+      '-summary',
+      '-ignore-missing-schemas',
+      '-schema-location',
+      `${SCHEMAS}/{{.ResourceKind}}{{.KindSuffix}}.json`,
+      '-',
+    ],
+    { input: manifests, encoding: 'utf8' },
+  );
 }
 
 test('charts: tools are installed (make setup)', () => {
@@ -41,7 +56,15 @@ for (const values of valueFiles) {
     const v = validate(out.stdout);
     assert.equal(v.status, 0, v.stdout + v.stderr);
     assert.match(v.stdout, /Invalid: 0, Errors: 0/);
-    const kinds = parse(`[${out.stdout.split(/^---$/m).filter((d) => d.trim() && !/^\s*#[^\n]*\s*$/.test(d)).map((d) => JSON.stringify(parse(d))).join(',')}]`).map((d) => d?.kind).filter(Boolean);
+    const kinds = parse(
+      `[${out.stdout
+        .split(/^---$/m)
+        .filter((d) => d.trim() && !/^\s*#[^\n]*\s*$/.test(d))
+        .map((d) => JSON.stringify(parse(d)))
+        .join(',')}]`,
+    )
+      .map((d) => d?.kind)
+      .filter(Boolean);
     for (const k of ['ConfigMap', 'Deployment', 'Service', 'Ingress']) assert.ok(kinds.includes(k), `${k} rendered`);
   });
 }
@@ -59,7 +82,11 @@ test('charts: an injected delay without Lua in the image fails with a clear mess
 });
 
 test('charts: the 1 KiB body is 1024 bytes and the probe hits /healthz', () => {
-  const cm = parse(template().stdout.split(/^---$/m).find((d) => d.includes('kind: ConfigMap')));
+  const cm = parse(
+    template()
+      .stdout.split(/^---$/m)
+      .find((d) => d.includes('kind: ConfigMap')),
+  );
   const body = /location = \/1KiB \{ return 200 "(x+)\\n"; \}/.exec(cm.data['nginx.conf']);
   assert.equal(body[1].length + 1, 1024);
 });
@@ -71,9 +98,14 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
       const dir = join(ROOT, 'charts', 'controllers', c);
       const entry = parse(readFileSync(join(dir, 'controller.yaml'), 'utf8'));
       assert.match(entry.chart.version, /^\d+\.\d+\.\d+$/, `${c}: chart version pinned`);
-      assert.equal(entry.chart.version, cfg.controllers[c].chart.version, `${c}: bench.yaml and catalog agree on the version`);
+      assert.equal(
+        entry.chart.version,
+        cfg.controllers[c].chart.version,
+        `${c}: bench.yaml and catalog agree on the version`,
+      );
       assert.ok(existsSync(join(dir, 'values.yaml')));
-      for (const t of m.tunings.filter((x) => x !== 'default')) assert.ok(existsSync(join(dir, 'overlays', `${t}.yaml`)), `${c}: overlay for ${t}`);
+      for (const t of m.tunings.filter((x) => x !== 'default'))
+        assert.ok(existsSync(join(dir, 'overlays', `${t}.yaml`)), `${c}: overlay for ${t}`);
     }
   }
   for (const name of readdirSync(join(ROOT, 'charts', 'controllers')).filter((n) => !n.includes('.'))) {
@@ -86,28 +118,59 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
 // rendered with the catalog's values and every overlay, as `helm upgrade` would.
 const traefikEntry = parse(readFileSync(join(ROOT, 'charts', 'controllers', 'traefik', 'controller.yaml'), 'utf8'));
 function upstreamChart(up) {
-  const r = spawnSync('go', ['mod', 'download', '-json', `${up.goModule}@${up.version}`], { encoding: 'utf8', cwd: '/tmp', env: { ...process.env, GOFLAGS: '-mod=mod' } });
+  const r = spawnSync('go', ['mod', 'download', '-json', `${up.goModule}@${up.version}`], {
+    encoding: 'utf8',
+    cwd: '/tmp',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
   return r.status === 0 ? join(JSON.parse(r.stdout).Dir, up.path) : null;
 }
 
 test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: ClusterIP, hostPort 80, upgradable on one node, image pinned', () => {
   const dir = upstreamChart(traefikEntry.upstream);
   assert.ok(dir, 'the chart comes from the Go module proxy (go mod download)');
-  assert.match(readFileSync(join(dir, 'Chart.yaml'), 'utf8'), new RegExp(`^version: ${traefikEntry.chart.version}$`, 'm'));
+  assert.match(
+    readFileSync(join(dir, 'Chart.yaml'), 'utf8'),
+    new RegExp(`^version: ${traefikEntry.chart.version}$`, 'm'),
+  );
   const base = join(ROOT, 'charts', 'controllers', 'traefik');
   for (const overlay of [null, ...readdirSync(join(base, 'overlays')).map((f) => join(base, 'overlays', f))]) {
-    const args = ['template', 'traefik', dir, '--kube-version', PINS.kubernetes, '-n', 'tailgate-ingress', '-f', join(base, 'values.yaml'), ...(overlay ? ['-f', overlay] : [])];
+    const args = [
+      'template',
+      'traefik',
+      dir,
+      '--kube-version',
+      PINS.kubernetes,
+      '-n',
+      'tailgate-ingress',
+      '-f',
+      join(base, 'values.yaml'),
+      ...(overlay ? ['-f', overlay] : []),
+    ];
     const out = spawnSync(helm, args, { encoding: 'utf8' });
     assert.equal(out.status, 0, out.stderr);
-    const docs = out.stdout.split(/^---$/m).map((d) => parse(d)).filter((d) => d?.kind);
+    const docs = out.stdout
+      .split(/^---$/m)
+      .map((d) => parse(d))
+      .filter((d) => d?.kind);
     const dep = docs.find((d) => d.kind === 'Deployment');
     const svc = docs.find((d) => d.kind === 'Service');
     assert.equal(svc.spec.type, 'ClusterIP', 'kind gives no LoadBalancer IP');
-    assert.deepEqual(dep.spec.strategy.rollingUpdate, { maxUnavailable: 1, maxSurge: 0 }, 'a new pod can take hostPort 80 on the only ingress node');
+    assert.deepEqual(
+      dep.spec.strategy.rollingUpdate,
+      { maxUnavailable: 1, maxSurge: 0 },
+      'a new pod can take hostPort 80 on the only ingress node',
+    );
     const c = dep.spec.template.spec.containers[0];
     assert.match(c.image, new RegExp(`:${PINS.traefik}$`));
-    assert.ok(c.ports.some((p) => p.hostPort === 80), 'listens on hostPort 80');
-    if (overlay) assert.deepEqual(dep.spec.template.spec.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
+    assert.ok(
+      c.ports.some((p) => p.hostPort === 80),
+      'listens on hostPort 80',
+    );
+    if (overlay)
+      assert.deepEqual(dep.spec.template.spec.securityContext.sysctls, [
+        { name: 'net.core.somaxconn', value: '32768' },
+      ]);
     // The API server drops null fields (annotations: null) that kubeconform's strict
     // schemas refuse: validate what the server would store.
     const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
@@ -117,7 +180,12 @@ test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: Clust
 
 function dropNulls(x) {
   if (Array.isArray(x)) return x.map(dropNulls);
-  if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).filter(([, v]) => v !== null).map(([k, v]) => [k, dropNulls(v)]));
+  if (x && typeof x === 'object')
+    return Object.fromEntries(
+      Object.entries(x)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, dropNulls(v)]),
+    );
   return x;
 }
 

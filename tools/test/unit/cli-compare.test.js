@@ -25,9 +25,21 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   // What the CI gate hands on: the commenter's meta and the confirmation round's matrix.
   const dir = mkdtempSync(join(tmpdir(), 'tg-gate-'));
   await runCli(['compare', '--baseline', b1, '--baseline', b2, worse, '--out', join(dir, 'verdict.json')]);
-  const rep = await runCli(['report', join(dir, 'verdict.json'), '--meta', join(dir, 'meta.json'), '--confirm-matrix', join(dir, 'confirm.json')]);
+  const rep = await runCli([
+    'report',
+    join(dir, 'verdict.json'),
+    '--meta',
+    join(dir, 'meta.json'),
+    '--confirm-matrix',
+    join(dir, 'confirm.json'),
+  ]);
   assert.equal(rep.code, 0, rep.out);
-  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')), { kind: 'tailgate.comment', schemaVersion: 1, overall: 'pass', exitCode: 0 });
+  assert.deepEqual(JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8')), {
+    kind: 'tailgate.comment',
+    schemaVersion: 1,
+    overall: 'pass',
+    exitCode: 0,
+  });
   const confirm = JSON.parse(readFileSync(join(dir, 'confirm.json'), 'utf8')).include;
   assert.equal(confirm.length, 1);
   assert.equal(confirm[0].runs, 1);
@@ -36,13 +48,24 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   const reg = await runCli(['compare', '--baseline', b1, '--baseline', b2, worse, '--confirm-head', worse2]);
   assert.equal(reg.code, 1, reg.out);
   assert.match(reg.out, /verdict: REGRESSION/);
-  assert.equal((await runCli(['compare', '--baseline', b1, '--baseline', b2, worse, '--confirm-head', same])).code, 0, 'fresh runs without it clear it');
+  assert.equal(
+    (await runCli(['compare', '--baseline', b1, '--baseline', b2, worse, '--confirm-head', same])).code,
+    0,
+    'fresh runs without it clear it',
+  );
   assert.equal((await runCli(['compare', '--baseline', dropped, same])).code, 3, 'a base k6 could not deliver');
   const far = (await syntheticResult({ medianMs: M, scale: 12, seed: 8 })).file;
   const far2 = (await syntheticResult({ medianMs: M, scale: 12, seed: 9 })).file;
-  assert.equal((await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', far, '--head', far2])).code, 1, 'x12: decided without confirmation');
+  assert.equal(
+    (await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', far, '--head', far2])).code,
+    1,
+    'x12: decided without confirmation',
+  );
   // Head repetitions that disagree (x3 and x1.0) are not evidence enough with 2 vs 2.
-  assert.equal((await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', same])).code, 0);
+  assert.equal(
+    (await runCli(['compare', '--paired', '--base', b1, '--base', b2, '--head', worse, '--head', same])).code,
+    0,
+  );
   assert.equal((await runCli(['compare', '--baseline', '/nonexistent.json', same])).code, 2);
   assert.equal((await runCli(['compare', same])).code, 2);
 });
@@ -53,10 +76,21 @@ test('cli compare: hand-edited and corrupted inputs are named errors (exit 2)', 
   const write = (name, doc) => (writeFileSync(join(dir, name), JSON.stringify(doc)), join(dir, name));
   const good = write('good.json', result);
   const edited = write('edited.json', { ...result, requests: { total: result.requests.total + 5 } });
-  const p99 = write('p99.json', { ...result, latency: { ...result.latency, percentiles: { ...result.latency.percentiles, p99: 0.5 } } });
-  const corrupt = write('corrupt.json', { ...result, latency: { ...result.latency, histogram: 'bm90IGEgaGlzdG9ncmFt' } });
+  const p99 = write('p99.json', {
+    ...result,
+    latency: { ...result.latency, percentiles: { ...result.latency.percentiles, p99: 0.5 } },
+  });
+  const corrupt = write('corrupt.json', {
+    ...result,
+    latency: { ...result.latency, histogram: 'bm90IGEgaGlzdG9ncmFt' },
+  });
   const future = write('future.json', { ...result, schemaVersion: 2 });
-  const cases = [[edited, /inconsistent counts/], [p99, /percentiles\.p99 is 0\.5 but the histogram says/], [corrupt, /not a valid compressed HDR histogram/], [future, /schemaVersion 2 is not supported/]];
+  const cases = [
+    [edited, /inconsistent counts/],
+    [p99, /percentiles\.p99 is 0\.5 but the histogram says/],
+    [corrupt, /not a valid compressed HDR histogram/],
+    [future, /schemaVersion 2 is not supported/],
+  ];
   for (const [file, pattern] of cases) {
     const r = await runCli(['compare', '--baseline', good, file]);
     assert.equal(r.code, 2, file);
@@ -70,7 +104,13 @@ test('cli baseline update + compare --results: no-baseline, pass, regression, in
   const work = mkdtempSync(join(tmpdir(), 'tg-bl-'));
   process.chdir(work);
   try {
-    const run1 = await makeRunDir({ 'c/t/steady': [{ medianMs: M, seed: 10 }, { medianMs: M, seed: 11 }], 'c/t/churn': [{ medianMs: M, seed: 12 }] });
+    const run1 = await makeRunDir({
+      'c/t/steady': [
+        { medianMs: M, seed: 10 },
+        { medianMs: M, seed: 11 },
+      ],
+      'c/t/churn': [{ medianMs: M, seed: 12 }],
+    });
     const none = await runCli(['compare', '--results', run1]);
     assert.equal(none.code, 3);
     assert.match(none.out, /no baseline for profile "local".*\n?.*tailgate baseline update --results/s);
@@ -87,12 +127,24 @@ test('cli baseline update + compare --results: no-baseline, pass, regression, in
     assert.equal(again.code, 2, 'never overwritten without --force');
     assert.match(again.out, /never overwritten silently/);
 
-    const run2 = await makeRunDir({ 'c/t/steady': [{ medianMs: M, seed: 20 }, { medianMs: M, seed: 21 }], 'c/t/churn': [{ medianMs: M, scale: 1.7, seed: 22 }, { medianMs: M, scale: 1.7, seed: 23 }] });
+    const run2 = await makeRunDir({
+      'c/t/steady': [
+        { medianMs: M, seed: 20 },
+        { medianMs: M, seed: 21 },
+      ],
+      'c/t/churn': [
+        { medianMs: M, scale: 1.7, seed: 22 },
+        { medianMs: M, scale: 1.7, seed: 23 },
+      ],
+    });
     const out = join(work, 'verdict.json');
     const r = await runCli(['compare', '--results', run2, '--out', out]);
     assert.equal(r.code, 1, r.out);
     const verdict = JSON.parse(readFileSync(out, 'utf8'));
-    assert.deepEqual(Object.fromEntries(verdict.cells.map((c) => [c.cell, c.verdict])), { 'c/t/churn': 'regression', 'c/t/steady': 'pass' });
+    assert.deepEqual(Object.fromEntries(verdict.cells.map((c) => [c.cell, c.verdict])), {
+      'c/t/churn': 'regression',
+      'c/t/steady': 'pass',
+    });
 
     const forced = await runCli(['baseline', 'update', '--results', run2, '--force', '--cells', 'c/t/churn']);
     assert.equal(forced.code, 0);
@@ -144,7 +196,16 @@ test('cli compare: paired folders hold one run per repetition (A B A B); cells a
     await makeRunDir({ 'c/t/s': [{ medianMs: M, scale: 4, seed: 60 + i }] }, join(root, 'head', `run-${i}`));
   }
   const out = join(root, 'verdict.json');
-  const r = await runCli(['compare', '--paired', '--base-results', join(root, 'base'), '--head-results', join(root, 'head'), '--out', out]);
+  const r = await runCli([
+    'compare',
+    '--paired',
+    '--base-results',
+    join(root, 'base'),
+    '--head-results',
+    join(root, 'head'),
+    '--out',
+    out,
+  ]);
   assert.equal(r.code, 1, r.out);
   const v = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(v.cells[0].baseReps, 3);
@@ -160,15 +221,27 @@ test('tailgate run with baselines: candidate cells are re-run and the verdict ma
   try {
     const base = await makeRunDir({ 'c/t/s': [{ medianMs: M, seed: 70 }] }, join(work, 'base'));
     await runCli(['baseline', 'update', '--results', base]);
-    const cfg = applyDefaults({ controllers: {}, scenarios: {}, matrices: { m: { target: 'local', controllers: [], scenarios: [] } } });
+    const cfg = applyDefaults({
+      controllers: {},
+      scenarios: {},
+      matrices: { m: { target: 'local', controllers: [], scenarios: [] } },
+    });
     const plan = { matrix: cfg.matrices.m };
-    for (const [scale, want] of [[2, 1], [1, 0]]) {
+    for (const [scale, want] of [
+      [2, 1],
+      [1, 0],
+    ]) {
       const head = await makeRunDir({ 'c/t/s': [{ medianMs: M, scale: 2, seed: 71 }] }, join(work, `head-${scale}`));
       const asked = [];
-      const code = await afterRun({ cfg, plan, runDir: head, confirm: async (keys) => {
-        asked.push(...keys);
-        return makeRunDir({ 'c/t/s': [{ medianMs: M, scale, seed: 72 }] }, join(work, `fresh-${scale}`));
-      } });
+      const code = await afterRun({
+        cfg,
+        plan,
+        runDir: head,
+        confirm: async (keys) => {
+          asked.push(...keys);
+          return makeRunDir({ 'c/t/s': [{ medianMs: M, scale, seed: 72 }] }, join(work, `fresh-${scale}`));
+        },
+      });
       assert.deepEqual(asked, ['c/t/s'], 'x2 in one run each is a candidate');
       assert.equal(code, want, `fresh runs at x${scale}`);
       const v = JSON.parse(readFileSync(join(head, 'verdict.json'), 'utf8'));
@@ -181,16 +254,38 @@ test('tailgate run with baselines: candidate cells are re-run and the verdict ma
 
 test('cli compare --migration: no worse, worse and not decided map to exit 0, 1, 3', async () => {
   const root = mkdtempSync(join(tmpdir(), 'tg-mig-'));
-  const runs = (name, scale, n, seed) => makeRunDir({ 'c/t/s': Array.from({ length: n }, (_, i) => ({ medianMs: M, scale, seed: seed + i })) }, join(root, name));
+  const runs = (name, scale, n, seed) =>
+    makeRunDir(
+      { 'c/t/s': Array.from({ length: n }, (_, i) => ({ medianMs: M, scale, seed: seed + i })) },
+      join(root, name),
+    );
   const from = await runs('from', 1, 6, 80);
   const same = await runs('same', 1, 6, 90);
   const slow = await runs('slow', 3, 6, 100);
-  const r0 = await runCli(['compare', '--migration', '--base-results', from, '--head-results', same, '--margin', 'p99=25%,errors=50%']);
+  const r0 = await runCli([
+    'compare',
+    '--migration',
+    '--base-results',
+    from,
+    '--head-results',
+    same,
+    '--margin',
+    'p99=25%,errors=50%',
+  ]);
   assert.ok([0, 3].includes(r0.code), r0.out);
   assert.match(r0.out, /p99 +×1\.\d+ \(90% interval/);
   const r1 = await runCli(['compare', '--migration', '--base-results', from, '--head-results', slow]);
   assert.equal(r1.code, 1, r1.out);
   assert.match(r1.out, /migration verdict: WORSE/);
-  const bad = await runCli(['compare', '--migration', '--base-results', from, '--head-results', same, '--margin', 'p99=ten']);
+  const bad = await runCli([
+    'compare',
+    '--migration',
+    '--base-results',
+    from,
+    '--head-results',
+    same,
+    '--margin',
+    'p99=ten',
+  ]);
   assert.equal(bad.code, 2);
 });

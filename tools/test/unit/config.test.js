@@ -51,7 +51,10 @@ test('config: every problem is reported at once, schema and cross-references tog
 });
 
 test('config: a helm-only target refuses a local controller', () => {
-  assert.match(problems('invalid-target-mismatch.yaml').join('\n'), /controller "nginx-dynamic" is type "local", target "kind" needs type "helm"/);
+  assert.match(
+    problems('invalid-target-mismatch.yaml').join('\n'),
+    /controller "nginx-dynamic" is type "local", target "kind" needs type "helm"/,
+  );
 });
 
 test('config: YAML syntax errors carry a position', () => {

@@ -3,8 +3,12 @@ import { test } from 'node:test';
 import { diff, directives, renderTuningDiffs } from '../../src/report/effective-config.js';
 
 test('effective config: nginx directives by context, addresses and paths normalized', () => {
-  const a = directives('worker_processes 1;\nevents { worker_connections 512; }\nhttp {\n  keepalive_requests 1000;\n  upstream backend {\n    server 127.0.0.5:8080;\n  }\n  server {\n    listen 127.0.0.1:4321 backlog=511;\n    error_log /tmp/a/error.log;\n  }\n}\n');
-  const b = directives('worker_processes auto;\nevents { worker_connections 65535; }\nhttp {\n  keepalive_requests 10000;\n  upstream backend {\n    server 127.0.0.9:8080;\n    keepalive 320;\n  }\n  server {\n    listen 127.0.0.1:9999 backlog=32768;\n    error_log /tmp/b/error.log;\n  }\n}\n');
+  const a = directives(
+    'worker_processes 1;\nevents { worker_connections 512; }\nhttp {\n  keepalive_requests 1000;\n  upstream backend {\n    server 127.0.0.5:8080;\n  }\n  server {\n    listen 127.0.0.1:4321 backlog=511;\n    error_log /tmp/a/error.log;\n  }\n}\n',
+  );
+  const b = directives(
+    'worker_processes auto;\nevents { worker_connections 65535; }\nhttp {\n  keepalive_requests 10000;\n  upstream backend {\n    server 127.0.0.9:8080;\n    keepalive 320;\n  }\n  server {\n    listen 127.0.0.1:9999 backlog=32768;\n    error_log /tmp/b/error.log;\n  }\n}\n',
+  );
   const d = Object.fromEntries(diff(a, b).map((x) => [x.directive, `${x.before} → ${x.after}`]));
   assert.deepEqual(d, {
     'events worker_connections': '512 → 65535',
@@ -26,6 +30,11 @@ test('effective config: haproxy sections, and a tuning that changes nothing is a
 
 test('effective config: flags of a controller configured by arguments (Traefik)', () => {
   const a = directives('--entryPoints.web.address=:8000/tcp\n--providers.kubernetesingress\n', 'args');
-  const b = directives('--entryPoints.web.address=:8000/tcp\n--providers.kubernetesingress\n--serversTransport.maxIdleConnsPerHost=320\n', 'args');
-  assert.deepEqual(diff(a, b), [{ directive: '--serversTransport.maxIdleConnsPerHost', before: '(not set)', after: '320' }]);
+  const b = directives(
+    '--entryPoints.web.address=:8000/tcp\n--providers.kubernetesingress\n--serversTransport.maxIdleConnsPerHost=320\n',
+    'args',
+  );
+  assert.deepEqual(diff(a, b), [
+    { directive: '--serversTransport.maxIdleConnsPerHost', before: '(not set)', after: '320' },
+  ]);
 });

@@ -14,7 +14,13 @@ test('exec: a missing tool is exit 127 with its meaning, never an exception', as
   const r = runSync(['tailgate-no-such-tool', 'x']);
   assert.equal(r.code, 127);
   assert.equal((await run(['tailgate-no-such-tool'])).code, 127);
-  assert.throws(() => check(r, 'probe'), (e) => e.exitCode === 4 && /not found on PATH or in .tools\/bin/.test(e.message) && e.details[0] === 'command: tailgate-no-such-tool x');
+  assert.throws(
+    () => check(r, 'probe'),
+    (e) =>
+      e.exitCode === 4 &&
+      /not found on PATH or in .tools\/bin/.test(e.message) &&
+      e.details[0] === 'command: tailgate-no-such-tool x',
+  );
 });
 
 test('exec: timeouts are exit 124 (sync and async), and the error says so with a pasteable command and the fix', async () => {
@@ -23,7 +29,11 @@ test('exec: timeouts are exit 124 (sync and async), and the error says so with a
   assert.equal(r.code, 124);
   const e = failure('slow step', r, { hint: 'raise the timeout' });
   assert.match(e.message, /slow step \(it timed out\)/);
-  assert.deepEqual(e.details, ["command: sh -c 'echo '\\''it is slow'\\''; sleep 5'", '| it is slow', 'fix: raise the timeout']);
+  assert.deepEqual(e.details, [
+    "command: sh -c 'echo '\\''it is slow'\\''; sleep 5'",
+    '| it is slow',
+    'fix: raise the timeout',
+  ]);
 });
 
 test('exec: runToFile streams stdout byte for byte and the file is complete when it resolves', async () => {
@@ -52,7 +62,12 @@ test('exec: no module outside tools/src/exec spawns a process itself', () => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.js') && !p.startsWith(join(SRC, 'exec')) && /node:child_process/.test(readFileSync(p, 'utf8'))) offenders.push(p.slice(SRC.length));
+      else if (
+        p.endsWith('.js') &&
+        !p.startsWith(join(SRC, 'exec')) &&
+        /node:child_process/.test(readFileSync(p, 'utf8'))
+      )
+        offenders.push(p.slice(SRC.length));
     }
   };
   walk(SRC);

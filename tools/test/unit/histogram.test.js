@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decode, encode, merge, newHistogram, quantileInterval, recordMs, summarize, valueAtMs } from '../../src/result/histogram.js';
+import {
+  decode,
+  encode,
+  merge,
+  newHistogram,
+  quantileInterval,
+  recordMs,
+  summarize,
+  valueAtMs,
+} from '../../src/result/histogram.js';
 
 test('histogram: counts past 32767 in one bucket do not overflow (no 16-bit buckets)', () => {
   const h = newHistogram();

@@ -64,7 +64,10 @@ test('hostile-gnuplot: a string events[].t never reaches gnuplot as code', async
 
 test('hostile-cell-folder: a cell folder name with quotes is refused by name, not drawn', async () => {
   await inSandbox(async ({ outer, root }) => {
-    const run = await makeRunDir({ "x'; system \"touch PWNED\"; '/t/s": [{ medianMs: 2, seed: 2 }] }, join(root, 'run'));
+    const run = await makeRunDir(
+      { 'x\'; system "touch PWNED"; \'/t/s': [{ medianMs: 2, seed: 2 }] },
+      join(root, 'run'),
+    );
     const r = await runCli(['report', run, '--charts', join(root, 'charts')]);
     assert.equal(r.code, 2, r.out);
     assert.match(r.out, /is not a valid name; names must match/);
@@ -74,9 +77,16 @@ test('hostile-cell-folder: a cell folder name with quotes is refused by name, no
 
 test('hostile-profile: meta.profile "../../../escaped" writes nothing outside baselines/', async () => {
   await inSandbox(async ({ outer, root }) => {
-    const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 3, profile: '../../../escaped' }] }, join(root, 'run'));
+    const run = await makeRunDir(
+      { 'c/t/s': [{ medianMs: 2, seed: 3, profile: '../../../escaped' }] },
+      join(root, 'run'),
+    );
     const before = treeHash(outer);
-    for (const argv of [['baseline', 'update', '--results', run], ['baseline', 'update', '--results', run, '--force'], ['compare', '--results', run]]) {
+    for (const argv of [
+      ['baseline', 'update', '--results', run],
+      ['baseline', 'update', '--results', run, '--force'],
+      ['compare', '--results', run],
+    ]) {
       const r = await runCli(argv);
       assert.equal(r.code, 2, `${argv.join(' ')}: ${r.out}`);
       assert.match(r.out, /meta\.profile.*not a valid name/);
@@ -114,18 +124,22 @@ test('hostile-publish-body: live links and mentions in any form are refused', ()
     'mention after a backtick': `${ok}\n\`x\`@someone`,
     'encoded mention': `${ok}\n&#64;someone`,
   };
-  for (const [name, body] of Object.entries(cases)) assert.throws(() => checkBody(body, REPO), /comment artifact rejected/, name);
+  for (const [name, body] of Object.entries(cases))
+    assert.throws(() => checkBody(body, REPO), /comment artifact rejected/, name);
 });
 
 test('hostile-reasons: a URL inside a cell error travels to the comment as text, not a link', async () => {
   await inSandbox(async ({ root }) => {
-    const run = await makeRunDir({ 'c/t/s': [{ cellError: 'see https://evil.example/login or www.evil.example, ask @admin' }] }, join(root, 'run'));
+    const run = await makeRunDir(
+      { 'c/t/s': [{ cellError: 'see https://evil.example/login or www.evil.example, ask @admin' }] },
+      join(root, 'run'),
+    );
     const verdict = join(root, 'v.json');
     await runCli(['compare', '--results', run, '--out', verdict]);
     const md = join(root, 'c.md');
     await runCli(['report', verdict, '--markdown', md]);
     const body = readFileSync(md, 'utf8');
-    assert.doesNotThrow(() => checkBody(body, REPO), 'tailgate\'s own comment passes its own publisher');
+    assert.doesNotThrow(() => checkBody(body, REPO), "tailgate's own comment passes its own publisher");
     assert.ok(!/https:\/\/evil/.test(body) && !/www\.evil/.test(body));
   });
 });
@@ -142,7 +156,10 @@ test('hostile-writes: a second write to the same --out fails; --out a folder lea
     mkdirSync(folder);
     const r = await runCli(['compare', '--baseline', a, a, '--out', folder, '--force']);
     assert.equal(r.code, 2, r.out);
-    assert.deepEqual(readdirSync(root).filter((n) => n.includes('.tmp-')), []);
+    assert.deepEqual(
+      readdirSync(root).filter((n) => n.includes('.tmp-')),
+      [],
+    );
     const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 6 }] }, join(root, 'run'));
     const empty = await runCli(['compare', '--results', run, '--base-ref', '']);
     assert.equal(empty.code, 2);
@@ -157,7 +174,8 @@ test('hostile-intervals: edited intervals, reliable flags and p99.99 cannot chan
     const honest = join(root, 'honest.json');
     writeFileSync(honest, JSON.stringify(result));
     const edited = structuredClone(result);
-    for (const iv of Object.values(edited.latency.intervals)) Object.assign(iv, { low: 0.001, high: 1e6, reliable: false });
+    for (const iv of Object.values(edited.latency.intervals))
+      Object.assign(iv, { low: 0.001, high: 1e6, reliable: false });
     const file = join(root, 'edited.json');
     writeFileSync(file, JSON.stringify(edited));
     const a = await runCli(['compare', '--baseline', base, honest]);
@@ -181,7 +199,10 @@ test('hostile-mismatch: another cell as the base is inconclusive; a cell missing
     const r = await runCli(['compare', '--baseline', b, h]);
     assert.equal(r.code, 3);
     assert.match(r.out, /not the same cell/);
-    const base = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 11 }], 'c/t/lost': [{ medianMs: 2, seed: 12 }] }, join(root, 'base'));
+    const base = await makeRunDir(
+      { 'c/t/s': [{ medianMs: 2, seed: 11 }], 'c/t/lost': [{ medianMs: 2, seed: 12 }] },
+      join(root, 'base'),
+    );
     const head = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 13 }] }, join(root, 'head'));
     const p = await runCli(['compare', '--paired', '--base-results', base, '--head-results', head]);
     assert.equal(p.code, 3, p.out);
@@ -192,13 +213,34 @@ test('hostile-mismatch: another cell as the base is inconclusive; a cell missing
 test('hostile-config: prototype names and duplicate cells are refused with the field and rule', async () => {
   await inSandbox(async ({ root }) => {
     const write = (name, text) => (writeFileSync(join(root, name), text), join(root, name));
-    const head = 'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\nscenarios: { s: { script: steady, rate: 1000, duration: 2s } }\n';
+    const head =
+      'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\nscenarios: { s: { script: steady, rate: 1000, duration: 2s } }\n';
     const cases = [
-      ['proto-tuning.yaml', `${head}matrices: { m: { target: local, controllers: [a], scenarios: [s], tunings: [constructor] } }\n`, /unknown tuning "constructor"/],
-      ['proto-scenario.yaml', `${head}matrices: { m: { target: local, controllers: [a], scenarios: [constructor] } }\n`, /unknown scenario "constructor"/],
-      ['proto-profile.yaml', `${head}matrices: { m: { target: local, profile: constructor, controllers: [a], scenarios: [s] } }\n`, /unknown profile "constructor"/],
-      ['duplicates.yaml', `${head}matrices: { m: { target: local, controllers: [a, a], scenarios: [s] } }\n`, /duplicate/],
-      ['alias-bomb.yaml', `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n`, /alias/i],
+      [
+        'proto-tuning.yaml',
+        `${head}matrices: { m: { target: local, controllers: [a], scenarios: [s], tunings: [constructor] } }\n`,
+        /unknown tuning "constructor"/,
+      ],
+      [
+        'proto-scenario.yaml',
+        `${head}matrices: { m: { target: local, controllers: [a], scenarios: [constructor] } }\n`,
+        /unknown scenario "constructor"/,
+      ],
+      [
+        'proto-profile.yaml',
+        `${head}matrices: { m: { target: local, profile: constructor, controllers: [a], scenarios: [s] } }\n`,
+        /unknown profile "constructor"/,
+      ],
+      [
+        'duplicates.yaml',
+        `${head}matrices: { m: { target: local, controllers: [a, a], scenarios: [s] } }\n`,
+        /duplicate/,
+      ],
+      [
+        'alias-bomb.yaml',
+        `a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n`,
+        /alias/i,
+      ],
     ];
     for (const [name, text, pattern] of cases) {
       const r = await runCli(['validate', '--config', write(name, text)]);
@@ -236,7 +278,10 @@ test('hostile-ingest: absurd k6 output and metadata are bad input (exit 2), neve
     const good = write('good.json.gz', k6File(ok));
     const dirInput = await runCli(['ingest', root, '--out', join(root, 'x.json')]);
     assert.equal(dirInput.code, 2, dirInput.out);
-    for (const [name, meta, pattern] of [['null-meta.json', 'null', /must be a JSON object/], ['bad-meta.json', '{"rate":0,"durationMs":0.0001,"profile":"../x","k6ExitCode":"0"}', /4 problem/]]) {
+    for (const [name, meta, pattern] of [
+      ['null-meta.json', 'null', /must be a JSON object/],
+      ['bad-meta.json', '{"rate":0,"durationMs":0.0001,"profile":"../x","k6ExitCode":"0"}', /4 problem/],
+    ]) {
       const r = await runCli(['ingest', good, '--meta', write(name, meta), '--out', join(root, `${name}.out.json`)]);
       assert.equal(r.code, 2, `${name}: ${r.out}`);
       assert.match(r.out, pattern, name);
@@ -246,18 +291,29 @@ test('hostile-ingest: absurd k6 output and metadata are bad input (exit 2), neve
     assert.equal(ev.code, 2, ev.out);
     assert.match(ev.out, /events\.jsonl:1: an event is an object/);
     // Only warm-up samples: nothing measured, inconclusive — warm-up is never gated.
-    const warm = write('warm.json.gz', k6File(Array.from({ length: 50 }, (_, i) => durationLine({ ts: t0 + i, ms: 1, phase: 'warmup' }))));
+    const warm = write(
+      'warm.json.gz',
+      k6File(Array.from({ length: 50 }, (_, i) => durationLine({ ts: t0 + i, ms: 1, phase: 'warmup' }))),
+    );
     const w = await runCli(['ingest', warm, '--out', join(root, 'warm.result.json')]);
     assert.equal(w.code, 3, w.out);
-    assert.deepEqual(readdirSync(outer, { recursive: true }).filter((n) => String(n).includes('.tmp-')), []);
+    assert.deepEqual(
+      readdirSync(outer, { recursive: true }).filter((n) => String(n).includes('.tmp-')),
+      [],
+    );
   });
 });
 
-test('hostile-size: a comment for 900 cells fits the publisher\'s byte limit', async () => {
+test("hostile-size: a comment for 900 cells fits the publisher's byte limit", async () => {
   const { renderMarkdown, GITHUB_COMMENT_LIMIT } = await import('../../src/report/markdown.js');
   const cells = Array.from({ length: 900 }, (_, i) => ({
-    cell: `controller-${i}/tuning-${i}/scenario-${i}`, verdict: 'pass', reasons: [], warnings: [], metrics: [],
-    head: { p50: 0.5, p99: 1.2, 'p99.99': 9, errors: 0, p99_99Reliable: false }, base: { errors: 0 },
+    cell: `controller-${i}/tuning-${i}/scenario-${i}`,
+    verdict: 'pass',
+    reasons: [],
+    warnings: [],
+    metrics: [],
+    head: { p50: 0.5, p99: 1.2, 'p99.99': 9, errors: 0, p99_99Reliable: false },
+    base: { errors: 0 },
   }));
   const body = renderMarkdown({ kind: 'tailgate.verdict', mode: 'paired', overall: 'pass', exitCode: 0, cells });
   assert.ok(Buffer.byteLength(body) <= GITHUB_COMMENT_LIMIT, `${Buffer.byteLength(body)} bytes`);
@@ -267,7 +323,10 @@ test('hostile-size: a comment for 900 cells fits the publisher\'s byte limit', a
 test('hostile-durations: absurd durations in bench.yaml and on the command line are refused', async () => {
   await inSandbox(async ({ root }) => {
     const file = join(root, 'b.yaml');
-    writeFileSync(file, 'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\nscenarios: { s: { script: steady, rate: 1000, duration: 99999999999999999999h } }\nmatrices: { m: { target: local, controllers: [a], scenarios: [s] } }\n');
+    writeFileSync(
+      file,
+      'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\nscenarios: { s: { script: steady, rate: 1000, duration: 99999999999999999999h } }\nmatrices: { m: { target: local, controllers: [a], scenarios: [s] } }\n',
+    );
     const v = await runCli(['validate', '--config', file]);
     assert.equal(v.code, 2);
     assert.match(v.out, /scenarios\.s\.duration: must be at most 24h/);

@@ -18,7 +18,10 @@ function write(name, buf) {
 }
 
 function run(lines) {
-  return ingest({ k6Output: write(`run-${Math.random()}.json.gz`, k6File(lines)), meta: { rate: 100, durationMs: 2000 } });
+  return ingest({
+    k6Output: write(`run-${Math.random()}.json.gz`, k6File(lines)),
+    meta: { rate: 100, durationMs: 2000 },
+  });
 }
 
 test('ingest: counts, classes, phases, dropped iterations and the per-second timeline', async () => {
@@ -38,7 +41,10 @@ test('ingest: counts, classes, phases, dropped iterations and the per-second tim
   assert.equal(r.load.droppedIterations, 3);
   assert.equal(r.load.achievedRate, 101);
   assert.equal(r.phases.warmup.requests, 100);
-  assert.deepEqual(r.timeline.map((x) => x.requests), [100, 100, 102]);
+  assert.deepEqual(
+    r.timeline.map((x) => x.requests),
+    [100, 100, 102],
+  );
   assert.equal(r.timeline[2].errors, 2);
   assert.equal(r.timeline[2].dropped, 3);
   assert.ok(Math.abs(r.latency.percentiles.p50 - 2.4) < 0.01, `${r.latency.percentiles.p50}`);
@@ -48,13 +54,19 @@ test('ingest: events are placed on the k6 clock', async () => {
   const lines = [durationLine({ ts: T0, ms: 1 }), durationLine({ ts: T0 + 3000, ms: 1 })];
   const events = write('events.jsonl', `${JSON.stringify({ ts: T0 + 1500, type: 'pod-kill', pod: 'p1' })}\n`);
   const r = await ingest({ k6Output: write('ev.json.gz', k6File(lines)), events });
-  assert.deepEqual(r.events.map((e) => [e.type, e.t]), [['pod-kill', 1.5]]);
+  assert.deepEqual(
+    r.events.map((e) => [e.type, e.t]),
+    [['pod-kill', 1.5]],
+  );
 });
 
 test('ingest: a truncated gzip is a named input error', async () => {
   const buf = k6File([durationLine({ ts: T0, ms: 1 }), durationLine({ ts: T0 + 1, ms: 1 })]);
   const p = write('trunc.json.gz', buf.subarray(0, buf.length - 12));
-  await assert.rejects(ingest({ k6Output: p }), (err) => err instanceof InputError && err.message.includes('trunc.json.gz'));
+  await assert.rejects(
+    ingest({ k6Output: p }),
+    (err) => err instanceof InputError && err.message.includes('trunc.json.gz'),
+  );
 });
 
 test('ingest: a cut-off last line is detected even in plain JSON', async () => {
@@ -69,7 +81,11 @@ test('ingest: a file that is not k6 output is refused', async () => {
 });
 
 test('ingest: Metric declaration lines (metric key last) are not samples', async () => {
-  const r = await run([metricLine('http_req_duration'), metricLine('http_reqs', 'counter'), durationLine({ ts: T0, ms: 5 })]);
+  const r = await run([
+    metricLine('http_req_duration'),
+    metricLine('http_reqs', 'counter'),
+    durationLine({ ts: T0, ms: 5 }),
+  ]);
   assert.equal(r.requests.total, 1);
 });
 
@@ -95,7 +111,8 @@ test('cli ingest: bad input exits 2 and writes nothing; an existing result is ne
 test('ingest: per-second windows are closed behind the newest second (flat memory); late samples still count', async () => {
   const { Aggregate } = await import('../../src/ingest/aggregate.js');
   const agg = new Aggregate();
-  for (let sec = 0; sec < 300; sec++) for (let i = 0; i < 10; i++) agg.addRequest({ ts: T0 + sec * 1000 + i, ms: 1, status: '200', phase: 'measure' });
+  for (let sec = 0; sec < 300; sec++)
+    for (let i = 0; i < 10; i++) agg.addRequest({ ts: T0 + sec * 1000 + i, ms: 1, status: '200', phase: 'measure' });
   assert.ok(agg.open.size <= 12, `open windows: ${agg.open.size}`);
   agg.addRequest({ ts: T0 + 5 * 1000, ms: 9, status: '502', phase: 'measure' }); // 295 s late
   const rows = agg.timeline();
@@ -103,6 +120,6 @@ test('ingest: per-second windows are closed behind the newest second (flat memor
   assert.equal(rows[5].requests, 11);
   assert.equal(rows[5].errors, 1);
   assert.equal(rows[5].late, 1);
-  assert.equal(rows[5].p99, 1, 'a late sample is not in the closed window\'s percentiles');
+  assert.equal(rows[5].p99, 1, "a late sample is not in the closed window's percentiles");
   assert.equal(agg.measured().requests, 3001, 'but it is in the run totals');
 });

@@ -23,7 +23,16 @@ test('kind dry run of the pr matrix matches the golden plan', () => {
   try {
     const cfg = loadBench('bench.yaml');
     golden('dry-run-pr.sh', dryRun(planMatrix(cfg, 'pr'), {}));
-    golden('dry-run-cluster.sh', dryRun({ ...planMatrix(cfg, 'pr', { controllers: ['traefik'], scenarios: ['pod-kill'], repetitions: 1 }), matrix: { ...cfg.matrices.pr, target: 'cluster' } }, { kubeconfig: '/etc/bench/kubeconfig' }));
+    golden(
+      'dry-run-cluster.sh',
+      dryRun(
+        {
+          ...planMatrix(cfg, 'pr', { controllers: ['traefik'], scenarios: ['pod-kill'], repetitions: 1 }),
+          matrix: { ...cfg.matrices.pr, target: 'cluster' },
+        },
+        { kubeconfig: '/etc/bench/kubeconfig' },
+      ),
+    );
   } finally {
     process.chdir(cwd);
   }
@@ -32,52 +41,97 @@ test('kind dry run of the pr matrix matches the golden plan', () => {
 test('kube plans put the controller outermost and keep repetitions interleaved within it', () => {
   const cfg = loadBench(join(ROOT, 'bench.yaml'));
   const ids = planMatrix(cfg, 'pr').cells.map((c) => c.id);
-  assert.deepEqual(ids.slice(0, 4), ['ingress-nginx/default/steady/rep-1', 'ingress-nginx/default/pod-kill/rep-1', 'ingress-nginx/default/steady/rep-2', 'ingress-nginx/default/pod-kill/rep-2']);
+  assert.deepEqual(ids.slice(0, 4), [
+    'ingress-nginx/default/steady/rep-1',
+    'ingress-nginx/default/pod-kill/rep-1',
+    'ingress-nginx/default/steady/rep-2',
+    'ingress-nginx/default/pod-kill/rep-2',
+  ]);
   assert.ok(ids.indexOf('traefik/default/steady/rep-1') > ids.indexOf('ingress-nginx/default/pod-kill/rep-3'));
 });
 
 async function runWithFakes(fail, { code = 1, message = 'fake failure' } = {}) {
   const work = mkdtempSync(join(tmpdir(), 'tg-fake-'));
   const log = join(work, 'calls.log');
-  const env = { PATH: process.env.PATH, FAKE_LOG: process.env.FAKE_LOG, FAKE_FAIL: process.env.FAKE_FAIL, FAKE_CODE: process.env.FAKE_CODE, FAKE_MESSAGE: process.env.FAKE_MESSAGE };
+  const env = {
+    PATH: process.env.PATH,
+    FAKE_LOG: process.env.FAKE_LOG,
+    FAKE_FAIL: process.env.FAKE_FAIL,
+    FAKE_CODE: process.env.FAKE_CODE,
+    FAKE_MESSAGE: process.env.FAKE_MESSAGE,
+  };
   process.env.PATH = `${new URL('../fixtures/bin/fake-kube', import.meta.url).pathname}${delimiter}${env.PATH}`;
   Object.assign(process.env, { FAKE_LOG: log, FAKE_FAIL: fail, FAKE_CODE: String(code), FAKE_MESSAGE: message });
   const cwd = process.cwd();
   process.chdir(ROOT);
   try {
-    const { code: exit, out } = await runCli(['run', '--matrix', 'pr', '--controllers', 'ingress-nginx', '--scenarios', 'steady', '--repetitions', '1', '--out', join(work, 'results')]);
+    const { code: exit, out } = await runCli([
+      'run',
+      '--matrix',
+      'pr',
+      '--controllers',
+      'ingress-nginx',
+      '--scenarios',
+      'steady',
+      '--repetitions',
+      '1',
+      '--out',
+      join(work, 'results'),
+    ]);
     return { exit, out, calls: readFileSync(log, 'utf8').trim().split('\n') };
   } finally {
     process.chdir(cwd);
-    for (const [k, v] of Object.entries(env)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    for (const [k, v] of Object.entries(env))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
   }
 }
 
 test('kind: a failing cluster creation is retried (bounded), reported with its command, exit 4, teardown runs', async () => {
-  const r = await runWithFakes('kind create cluster*', { message: 'ERROR: failed to create cluster: port 18080 is already allocated' });
+  const r = await runWithFakes('kind create cluster*', {
+    message: 'ERROR: failed to create cluster: port 18080 is already allocated',
+  });
   assert.equal(r.exit, 4, r.out);
   assert.equal(r.calls.filter((c) => c.startsWith('kind create cluster')).length, 3, 'one try + 2 retries');
   assert.match(r.out, /step failed: create kind cluster for ingress-nginx \(single\) \(exit code 1\)/);
   assert.match(r.out, /command: kind create cluster --name tailgate-\w+-ingress-nginx --config clusters\/single\.yaml/);
   assert.match(r.out, /port 18080 is already allocated/);
-  assert.ok(r.calls.some((c) => /^kind delete cluster --name tailgate-\w+-ingress-nginx$/.test(c)), 'teardown ran');
-  assert.ok(r.calls.includes('kind delete cluster --name tailgate-old-ingress-nginx'), 'stale tailgate cluster removed first');
+  assert.ok(
+    r.calls.some((c) => /^kind delete cluster --name tailgate-\w+-ingress-nginx$/.test(c)),
+    'teardown ran',
+  );
+  assert.ok(
+    r.calls.includes('kind delete cluster --name tailgate-old-ingress-nginx'),
+    'stale tailgate cluster removed first',
+  );
   assert.ok(!r.calls.some((c) => c.includes('someone-elses-cluster')), 'other clusters untouched');
 });
 
 test('kind: a chart that cannot be installed is an infra error naming the helm command; never retried', async () => {
-  const r = await runWithFakes('helm upgrade --install ingress-nginx*', { message: 'Error: chart "ingress-nginx" version "4.12.1" not found in https://kubernetes.github.io/ingress-nginx repository' });
+  const r = await runWithFakes('helm upgrade --install ingress-nginx*', {
+    message:
+      'Error: chart "ingress-nginx" version "4.12.1" not found in https://kubernetes.github.io/ingress-nginx repository',
+  });
   assert.equal(r.exit, 4);
   assert.equal(r.calls.filter((c) => c.startsWith('helm upgrade --install ingress-nginx')).length, 1);
-  assert.match(r.out, /command: helm upgrade --install ingress-nginx ingress-nginx --repo https:\/\/kubernetes\.github\.io\/ingress-nginx --version 4\.12\.1/);
+  assert.match(
+    r.out,
+    /command: helm upgrade --install ingress-nginx ingress-nginx --repo https:\/\/kubernetes\.github\.io\/ingress-nginx --version 4\.12\.1/,
+  );
   assert.match(r.out, /version "4\.12\.1" not found/);
-  assert.ok(r.calls.some((c) => c.startsWith('kind delete cluster --name tailgate-')), 'teardown ran');
+  assert.ok(
+    r.calls.some((c) => c.startsWith('kind delete cluster --name tailgate-')),
+    'teardown ran',
+  );
 });
 
 test('kind: a controller that never gets Ready times out with a clear message and the reason from its events', async () => {
-  process.env.FAKE_EVENTS = '2m  Warning  SysctlForbidden  pod/ingress-nginx-controller-abc  forbidden sysctl: "net.core.somaxconn" not allowlisted';
+  process.env.FAKE_EVENTS =
+    '2m  Warning  SysctlForbidden  pod/ingress-nginx-controller-abc  forbidden sysctl: "net.core.somaxconn" not allowlisted';
   try {
-    const r = await runWithFakes('kubectl * wait --for=condition=Ready*', { message: 'error: timed out waiting for the condition on pods/ingress-nginx-controller-abc' });
+    const r = await runWithFakes('kubectl * wait --for=condition=Ready*', {
+      message: 'error: timed out waiting for the condition on pods/ingress-nginx-controller-abc',
+    });
     assert.equal(r.exit, 4);
     assert.match(r.out, /step failed: wait until ingress-nginx is Ready/);
     assert.match(r.out, /timed out waiting for the condition/);

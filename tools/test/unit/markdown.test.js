@@ -11,7 +11,11 @@ const verdict = JSON.parse(readFileSync(new URL('verdict.json', GOLDEN), 'utf8')
 function golden(name, actual) {
   const url = new URL(name, GOLDEN);
   if (process.env.UPDATE_GOLDEN === '1') writeFileSync(url, actual);
-  assert.equal(actual, readFileSync(url, 'utf8'), `${name} differs from the golden file (UPDATE_GOLDEN=1 to regenerate after review)`);
+  assert.equal(
+    actual,
+    readFileSync(url, 'utf8'),
+    `${name} differs from the golden file (UPDATE_GOLDEN=1 to regenerate after review)`,
+  );
 }
 
 test('markdown: the PR comment body matches the golden file', () => {
@@ -30,8 +34,14 @@ test('markdown: sticky marker, verdict line, mermaid chart, folded details', () 
   assert.match(body, /<details><summary>❌ nginx-reload\/default\/churn: regression/);
 });
 
-test('markdown: stays under GitHub\'s comment limit with hundreds of cells', () => {
-  const many = { ...verdict, cells: Array.from({ length: 900 }, (_, i) => ({ ...verdict.cells[i % 3], cell: `controller-${i}/tuning/scenario` })) };
+test("markdown: stays under GitHub's comment limit with hundreds of cells", () => {
+  const many = {
+    ...verdict,
+    cells: Array.from({ length: 900 }, (_, i) => ({
+      ...verdict.cells[i % 3],
+      cell: `controller-${i}/tuning/scenario`,
+    })),
+  };
   const body = renderMarkdown(many);
   assert.ok(body.length < GITHUB_COMMENT_LIMIT, `${body.length}`);
   assert.match(body, /more cells in the artifacts/);
@@ -39,7 +49,16 @@ test('markdown: stays under GitHub\'s comment limit with hundreds of cells', () 
 });
 
 test('markdown: HTML, mentions and table breakers from files are neutralized', () => {
-  const hostile = { ...verdict, cells: [{ ...verdict.cells[1], cell: 'a|b`c', reasons: ['<img src=x onerror=alert(1)> @octocat | **bold** [link](http://evil)'] }] };
+  const hostile = {
+    ...verdict,
+    cells: [
+      {
+        ...verdict.cells[1],
+        cell: 'a|b`c',
+        reasons: ['<img src=x onerror=alert(1)> @octocat | **bold** [link](http://evil)'],
+      },
+    ],
+  };
   const body = renderMarkdown(hostile);
   assert.ok(!body.includes('<img'), 'no raw HTML');
   assert.ok(!/@octocat/.test(body), 'no live mention');

@@ -10,7 +10,8 @@ const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gat
 const margins = { p99: '10%' };
 const rate = (n, opts, want) => {
   let hits = 0;
-  for (let s = 1; s <= n; s++) if (nonInferiority(simulatePr(s * 31, { cells: 1, ...opts }), gate, { margins }).cells[0].verdict === want) hits++;
+  for (let s = 1; s <= n; s++)
+    if (nonInferiority(simulatePr(s * 31, { cells: 1, ...opts }), gate, { margins }).cells[0].verdict === want) hits++;
   return hits / n;
 };
 
@@ -34,6 +35,7 @@ test('migration: with 3 pairs the answer is "inconclusive", with the pairs it wo
 });
 
 test('migration: a candidate ×2 worse is "worse"', () => {
-  const v = nonInferiority(simulatePr(9, { cells: 1, pairs: 6, effect: { cell: 0, p99: 2 } }), gate, { margins }).cells[0];
+  const v = nonInferiority(simulatePr(9, { cells: 1, pairs: 6, effect: { cell: 0, p99: 2 } }), gate, { margins })
+    .cells[0];
   assert.equal(v.verdict, 'worse');
 });

@@ -15,9 +15,21 @@ test('plan: the local matrix interleaves repetitions across every cell', () => {
 });
 
 test('plan: overrides are checked against bench.yaml, rate and duration applied', () => {
-  const p = planMatrix(cfg, 'local', { controllers: ['nginx-dynamic'], scenarios: ['churn'], tunings: ['default'], rate: 123, duration: '7s' });
-  assert.deepEqual(p.cells.map((c) => [c.id, c.scenario.rate, c.scenario.duration]), [['nginx-dynamic/default/churn/rep-1', 123, '7s']]);
-  assert.throws(() => planMatrix(cfg, 'local', { scenarios: ['nope'] }), /--scenarios: "nope" not allowed; choose from/);
+  const p = planMatrix(cfg, 'local', {
+    controllers: ['nginx-dynamic'],
+    scenarios: ['churn'],
+    tunings: ['default'],
+    rate: 123,
+    duration: '7s',
+  });
+  assert.deepEqual(
+    p.cells.map((c) => [c.id, c.scenario.rate, c.scenario.duration]),
+    [['nginx-dynamic/default/churn/rep-1', 123, '7s']],
+  );
+  assert.throws(
+    () => planMatrix(cfg, 'local', { scenarios: ['nope'] }),
+    /--scenarios: "nope" not allowed; choose from/,
+  );
   assert.throws(() => planMatrix(cfg, 'local', { controllers: ['traefik'] }), /--controllers: "traefik" not allowed/);
   assert.throws(() => planMatrix(cfg, 'missing'), /no matrix "missing"/);
 });
@@ -36,9 +48,21 @@ test('pins: one place (tools/versions.json); clusters/images.yaml names the same
   const { PINS } = await import('../../src/version.js');
   const images = readFileSync(new URL('../../../clusters/images.yaml', import.meta.url), 'utf8');
   assert.match(images, new RegExp(`^kind: ${PINS.kind.replace(/\./g, '\\.')}$`, 'm'));
-  for (const f of ['tools/scripts/setup.sh', 'tools/ci/install-kube-tools.sh', 'tools/scripts/build-k6-image.sh', 'tools/scripts/test-kind.sh', 'tools/src/deps.js', 'tools/src/targets/kube/k6-job.js']) {
+  for (const f of [
+    'tools/scripts/setup.sh',
+    'tools/ci/install-kube-tools.sh',
+    'tools/scripts/build-k6-image.sh',
+    'tools/scripts/test-kind.sh',
+    'tools/src/deps.js',
+    'tools/src/targets/kube/k6-job.js',
+  ]) {
     const text = readFileSync(new URL(`../../../${f}`, import.meta.url), 'utf8');
-    for (const [name, v] of Object.entries(PINS)) if (!name.startsWith('$')) assert.ok(!text.includes(v.replace(/^v/, '')) || name === 'traefik', `${f} writes ${name} ${v} itself: read it from tools/versions.json`);
+    for (const [name, v] of Object.entries(PINS))
+      if (!name.startsWith('$'))
+        assert.ok(
+          !text.includes(v.replace(/^v/, '')) || name === 'traefik',
+          `${f} writes ${name} ${v} itself: read it from tools/versions.json`,
+        );
   }
 });
 
@@ -59,6 +83,16 @@ test('runners: execution segments cover the scenario exactly once', async () => 
   const { segmentArgs } = await import('../../src/run/k6.js');
   assert.deepEqual(segmentArgs(null), []);
   assert.deepEqual(segmentArgs({ index: 0, count: 1 }), []);
-  assert.deepEqual(segmentArgs({ index: 0, count: 3 }), ['--execution-segment', '0:1/3', '--execution-segment-sequence', '0,1/3,2/3,1']);
-  assert.deepEqual(segmentArgs({ index: 2, count: 3 }), ['--execution-segment', '2/3:1', '--execution-segment-sequence', '0,1/3,2/3,1']);
+  assert.deepEqual(segmentArgs({ index: 0, count: 3 }), [
+    '--execution-segment',
+    '0:1/3',
+    '--execution-segment-sequence',
+    '0,1/3,2/3,1',
+  ]);
+  assert.deepEqual(segmentArgs({ index: 2, count: 3 }), [
+    '--execution-segment',
+    '2/3:1',
+    '--execution-segment-sequence',
+    '0,1/3,2/3,1',
+  ]);
 });

@@ -29,13 +29,19 @@ function artifact(files) {
   return dir;
 }
 
-const rejects = (files, pattern) => assert.throws(() => readCommentArtifact(artifact(files), { repoUrl: REPO }), (err) => {
-  assert.match([err.message, ...err.details].join('\n'), pattern);
-  return true;
-});
+const rejects = (files, pattern) =>
+  assert.throws(
+    () => readCommentArtifact(artifact(files), { repoUrl: REPO }),
+    (err) => {
+      assert.match([err.message, ...err.details].join('\n'), pattern);
+      return true;
+    },
+  );
 
 test('artifact: a valid payload is accepted', () => {
-  const { body, meta } = readCommentArtifact(artifact({ 'comment.md': goodBody, 'meta.json': goodMeta }), { repoUrl: REPO });
+  const { body, meta } = readCommentArtifact(artifact({ 'comment.md': goodBody, 'meta.json': goodMeta }), {
+    repoUrl: REPO,
+  });
   assert.equal(body, goodBody);
   assert.equal(meta.overall, 'regression');
 });
@@ -43,18 +49,39 @@ test('artifact: a valid payload is accepted', () => {
 test('artifact: hostile payloads are rejected with the reason', () => {
   rejects({ 'comment.md': goodBody, 'meta.json': goodMeta, '..%2F..%2Fetc%2Fpasswd': 'x' }, /unexpected entry/);
   rejects({ 'comment.md': goodBody, 'meta.json': goodMeta, '.hidden': 'x' }, /unexpected entry "\.hidden"/);
-  rejects({ 'comment.md': goodBody, 'meta.json': { symlink: '../../../../etc/hostname' } }, /meta\.json is not a regular file/);
+  rejects(
+    { 'comment.md': goodBody, 'meta.json': { symlink: '../../../../etc/hostname' } },
+    /meta\.json is not a regular file/,
+  );
   rejects({ 'comment.md': { symlink: '/etc/passwd' }, 'meta.json': goodMeta }, /comment\.md is not a regular file/);
   rejects({ 'comment.md': goodBody, 'meta.json': goodMeta, nested: { dir: true } }, /unexpected entry "nested"/);
   rejects({ 'comment.md': goodBody + 'x'.repeat(70_000), 'meta.json': goodMeta }, /over the 65536 limit/);
   rejects({ 'comment.md': goodBody }, /meta\.json is missing/);
-  rejects({ 'comment.md': goodBody, 'meta.json': JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'pass', exitCode: 0, pr: 7 }) }, /and nothing else/);
-  rejects({ 'comment.md': goodBody, 'meta.json': JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'pwned', exitCode: 0 }) }, /meta\.json must be/);
+  rejects(
+    {
+      'comment.md': goodBody,
+      'meta.json': JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'pass', exitCode: 0, pr: 7 }),
+    },
+    /and nothing else/,
+  );
+  rejects(
+    {
+      'comment.md': goodBody,
+      'meta.json': JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'pwned', exitCode: 0 }),
+    },
+    /meta\.json must be/,
+  );
   rejects({ 'comment.md': 'hello', 'meta.json': goodMeta }, /does not start with the tailgate marker/);
   rejects({ 'comment.md': `${MARKER}\n<img src=x onerror=alert(1)>`, 'meta.json': goodMeta }, /HTML other than/);
   rejects({ 'comment.md': `${MARKER}\nthanks @octocat`, 'meta.json': goodMeta }, /@-mention/);
-  rejects({ 'comment.md': `${MARKER}\n[click](https://evil.example/x)`, 'meta.json': goodMeta }, /links outside https:\/\/github\.com\/o\/r/);
-  rejects({ 'comment.md': `${MARKER}\n[x][1]\n\n[1]: https://evil.example`, 'meta.json': goodMeta }, /reference-style links/);
+  rejects(
+    { 'comment.md': `${MARKER}\n[click](https://evil.example/x)`, 'meta.json': goodMeta },
+    /links outside https:\/\/github\.com\/o\/r/,
+  );
+  rejects(
+    { 'comment.md': `${MARKER}\n[x][1]\n\n[1]: https://evil.example`, 'meta.json': goodMeta },
+    /reference-style links/,
+  );
 });
 
 function fakeGitHub({ comments = [], pulls = [], forkPulls = [] } = {}) {
@@ -65,11 +92,21 @@ function fakeGitHub({ comments = [], pulls = [], forkPulls = [] } = {}) {
     comments,
     paginate: async (fn, args) => (await fn(args)).data,
     rest: {
-      repos: { listPullRequestsAssociatedWithCommit: async (a) => (calls.push(['listPRs', a.commit_sha]), { data: pulls }) },
+      repos: {
+        listPullRequestsAssociatedWithCommit: async (a) => (calls.push(['listPRs', a.commit_sha]), { data: pulls }),
+      },
       // pulls.list filtered by head "owner:branch", as GitHub does.
-      pulls: { list: async (a) => (calls.push(['pulls', a.head]), { data: forkPulls.filter((p) => `${p.head.repo.owner.login}:${p.head.ref}` === a.head) }) },
+      pulls: {
+        list: async (a) => (
+          calls.push(['pulls', a.head]),
+          { data: forkPulls.filter((p) => `${p.head.repo.owner.login}:${p.head.ref}` === a.head) }
+        ),
+      },
       issues: {
-        listComments: async (a) => (calls.push(['list', a.issue_number]), { data: comments.filter((c) => c.issue === a.issue_number) }),
+        listComments: async (a) => (
+          calls.push(['list', a.issue_number]),
+          { data: comments.filter((c) => c.issue === a.issue_number) }
+        ),
         createComment: async (a) => {
           const c = { id: nextId++, issue: a.issue_number, body: a.body, user: { login: 'github-actions[bot]' } };
           comments.push(c);
@@ -99,7 +136,9 @@ test('publish: first run creates the comment, later runs update the same one', a
 });
 
 test('publish: a comment by someone else that quotes the marker is left alone', async () => {
-  const gh = fakeGitHub({ comments: [{ id: 1, issue: 7, body: `${MARKER}\nI copied this`, user: { login: 'mallory' } }] });
+  const gh = fakeGitHub({
+    comments: [{ id: 1, issue: 7, body: `${MARKER}\nI copied this`, user: { login: 'mallory' } }],
+  });
   const r = await upsertComment(gh, { owner: 'o', repo: 'r', issueNumber: 7, body: `${MARKER}\nreal` });
   assert.equal(r.action, 'created');
   assert.equal(gh.comments[0].body, `${MARKER}\nI copied this`);
@@ -113,25 +152,75 @@ test('publish: an oversized body is truncated under the limit', async () => {
 });
 
 test('publish: the PR comes from the head SHA through the API, open and matching only', async () => {
-  const gh = fakeGitHub({ pulls: [{ number: 3, state: 'closed', head: { sha: 'abc' } }, { number: 9, state: 'open', head: { sha: 'other' } }, { number: 12, state: 'open', head: { sha: 'abc' } }] });
+  const gh = fakeGitHub({
+    pulls: [
+      { number: 3, state: 'closed', head: { sha: 'abc' } },
+      { number: 9, state: 'open', head: { sha: 'other' } },
+      { number: 12, state: 'open', head: { sha: 'abc' } },
+    ],
+  });
   assert.equal((await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'abc' })).number, 12);
   assert.equal(await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'zzz' }), null);
 });
 
 test('publish: a fork PR (commit unknown to the base repository) gets its comment; a spoofed one does not', async () => {
   const base = { repo: { full_name: 'o/r' } };
-  const forkPr = { number: 21, state: 'open', head: { sha: 'f00', ref: 'feature', repo: { owner: { login: 'contrib' } } }, base };
+  const forkPr = {
+    number: 21,
+    state: 'open',
+    head: { sha: 'f00', ref: 'feature', repo: { owner: { login: 'contrib' } } },
+    base,
+  };
   // Same branch name and owner, but the PR targets another repository, or its head moved on.
-  const otherBase = { number: 22, state: 'open', head: { sha: 'f00', ref: 'feature', repo: { owner: { login: 'contrib' } } }, base: { repo: { full_name: 'else/where' } } };
-  const moved = { number: 23, state: 'open', head: { sha: 'newer', ref: 'moved', repo: { owner: { login: 'contrib' } } }, base };
+  const otherBase = {
+    number: 22,
+    state: 'open',
+    head: { sha: 'f00', ref: 'feature', repo: { owner: { login: 'contrib' } } },
+    base: { repo: { full_name: 'else/where' } },
+  };
+  const moved = {
+    number: 23,
+    state: 'open',
+    head: { sha: 'newer', ref: 'moved', repo: { owner: { login: 'contrib' } } },
+    base,
+  };
   const gh = fakeGitHub({ pulls: [], forkPulls: [otherBase, forkPr, moved] });
-  assert.equal((await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'feature' })).number, 21);
-  assert.equal(await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'moved' }), null, 'head SHA must match the run');
+  assert.equal(
+    (await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'feature' }))
+      .number,
+    21,
+  );
+  assert.equal(
+    await findPullRequest(gh, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'moved' }),
+    null,
+    'head SHA must match the run',
+  );
   const spoof = fakeGitHub({ pulls: [], forkPulls: [otherBase] });
-  assert.equal(await findPullRequest(spoof, { owner: 'o', repo: 'r', headSha: 'f00', headOwner: 'contrib', headBranch: 'feature' }), null, 'a PR against another repository');
+  assert.equal(
+    await findPullRequest(spoof, {
+      owner: 'o',
+      repo: 'r',
+      headSha: 'f00',
+      headOwner: 'contrib',
+      headBranch: 'feature',
+    }),
+    null,
+    'a PR against another repository',
+  );
   const logs = [];
   const core = { info: (m) => logs.push(m), notice: (m) => logs.push(m) };
-  const r = await publishFromWorkflowRun({ github: gh, context: { repo: { owner: 'o', repo: 'r' } }, core, env: { ARTIFACT_DIR: artifact({ 'comment.md': goodBody, 'meta.json': goodMeta }), HEAD_SHA: 'f00', HEAD_OWNER: 'contrib', HEAD_BRANCH: 'feature', GITHUB_SERVER_URL: 'https://github.com' } });
+  const r = await publishFromWorkflowRun({
+    github: gh,
+    context: { repo: { owner: 'o', repo: 'r' } },
+    core,
+    env: {
+      ARTIFACT_DIR: artifact({ 'comment.md': goodBody, 'meta.json': goodMeta }),
+      HEAD_SHA: 'f00',
+      HEAD_OWNER: 'contrib',
+      HEAD_BRANCH: 'feature',
+      GITHUB_SERVER_URL: 'https://github.com',
+    },
+  });
   assert.deepEqual([r.action, r.pr], ['created', 21]);
 });
 
@@ -140,7 +229,12 @@ test('publish: the workflow entry point validates, finds the PR and upserts', as
   const logs = [];
   const core = { info: (m) => logs.push(m), notice: (m) => logs.push(m) };
   const dir = artifact({ 'comment.md': goodBody, 'meta.json': goodMeta });
-  const r = await publishFromWorkflowRun({ github: gh, context: { repo: { owner: 'o', repo: 'r' } }, core, env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' } });
+  const r = await publishFromWorkflowRun({
+    github: gh,
+    context: { repo: { owner: 'o', repo: 'r' } },
+    core,
+    env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' },
+  });
   assert.deepEqual([r.action, r.pr], ['created', 12]);
   assert.match(logs.join(), /verdict regression/);
 });
@@ -150,7 +244,15 @@ test('gate job, run locally on real local-target results: exit code and the exac
   const summary = join(out, 'summary.md');
   const r = spawnSync(join(ROOT, 'tools/ci/gate.sh'), [], {
     encoding: 'utf8',
-    env: { ...process.env, MODE: 'paired', BASE_RESULTS: join(ROOT, 'tools/test/fixtures/runs/base'), RESULTS: join(ROOT, 'tools/test/fixtures/runs/head'), OUT: out, RUN_URL: 'https://github.com/o/r/actions/runs/42', GITHUB_STEP_SUMMARY: summary },
+    env: {
+      ...process.env,
+      MODE: 'paired',
+      BASE_RESULTS: join(ROOT, 'tools/test/fixtures/runs/base'),
+      RESULTS: join(ROOT, 'tools/test/fixtures/runs/head'),
+      OUT: out,
+      RUN_URL: 'https://github.com/o/r/actions/runs/42',
+      GITHUB_STEP_SUMMARY: summary,
+    },
   });
   const body = readFileSync(join(out, 'comment', 'comment.md'), 'utf8');
   const url = new URL('gate-comment.md', GOLDEN);

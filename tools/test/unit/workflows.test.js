@@ -12,16 +12,25 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 const DIR = join(ROOT, '.github', 'workflows');
 const BAD = new URL('../fixtures/workflows/bad-workflow.yml', import.meta.url).pathname;
 const files = readdirSync(DIR).filter((f) => f.endsWith('.yml'));
-const wf = Object.fromEntries(files.map((f) => [f, { text: readFileSync(join(DIR, f), 'utf8'), doc: parse(readFileSync(join(DIR, f), 'utf8')) }]));
+const wf = Object.fromEntries(
+  files.map((f) => [f, { text: readFileSync(join(DIR, f), 'utf8'), doc: parse(readFileSync(join(DIR, f), 'utf8')) }]),
+);
 const steps = (doc) => Object.values(doc.jobs).flatMap((j) => j.steps ?? []);
 
 test('workflows: top-level least-privilege permissions; write scopes only per job', () => {
   for (const [f, { doc }] of Object.entries(wf)) {
     assert.ok(doc.permissions !== undefined, `${f}: top-level permissions`);
     const top = doc.permissions ?? {};
-    assert.ok(typeof top === 'object' && Object.values(top).every((v) => v === 'read'), `${f}: top-level permissions must be read-only, got ${JSON.stringify(top)}`);
+    assert.ok(
+      typeof top === 'object' && Object.values(top).every((v) => v === 'read'),
+      `${f}: top-level permissions must be read-only, got ${JSON.stringify(top)}`,
+    );
   }
-  const writers = Object.entries(wf).flatMap(([f, { doc }]) => Object.entries(doc.jobs).filter(([, j]) => Object.values(j.permissions ?? {}).includes('write')).map(([n]) => `${f}:${n}`));
+  const writers = Object.entries(wf).flatMap(([f, { doc }]) =>
+    Object.entries(doc.jobs)
+      .filter(([, j]) => Object.values(j.permissions ?? {}).includes('write'))
+      .map(([n]) => `${f}:${n}`),
+  );
   assert.deepEqual(writers.sort(), ['bench-comment.yml:comment', 'bench-dispatch.yml:baselines']);
 });
 
@@ -30,7 +39,9 @@ test('workflows: every job and every long step has timeout-minutes', () => {
     for (const [name, job] of Object.entries(doc.jobs)) {
       if (job.uses) continue; // a reusable workflow call: its own jobs carry timeouts
       assert.ok(job['timeout-minutes'] > 0, `${f}:${name} timeout-minutes`);
-      for (const s of job.steps) if (/make |bench-cell|gate\.sh|tailgate\.js run|\.ci\/run/.test(s.run ?? '')) assert.ok(s['timeout-minutes'] > 0, `${f}:${name} step "${s.run}" needs timeout-minutes`);
+      for (const s of job.steps)
+        if (/make |bench-cell|gate\.sh|tailgate\.js run|\.ci\/run/.test(s.run ?? ''))
+          assert.ok(s['timeout-minutes'] > 0, `${f}:${name} step "${s.run}" needs timeout-minutes`);
     }
   }
 });
@@ -55,7 +66,8 @@ test('workflows: every action at its recorded release (tag -> SHA checked upstre
       assert.equal(m[3], pin.version, `${f}: ${m[1]} comment says ${m[3]}, the SHA is ${pin.version}`);
       assert.ok(['node24', 'composite', 'docker'].includes(pin.using), `${m[1]} runs on ${pin.using}`);
     }
-    for (const m of text.matchAll(/node-version:\s*(\S+)/g)) assert.equal(m[1], '24', `${f}: node-version ${m[1]}; jobs run on the current LTS (24)`);
+    for (const m of text.matchAll(/node-version:\s*(\S+)/g))
+      assert.equal(m[1], '24', `${f}: node-version ${m[1]}; jobs run on the current LTS (24)`);
   }
 });
 
@@ -63,7 +75,10 @@ test('workflows: no ${{ }} of event data or inputs inside run: or script:', () =
   for (const [f, { doc }] of Object.entries(wf)) {
     for (const s of steps(doc)) {
       const code = `${s.run ?? ''}${s.with?.script ?? ''}`;
-      assert.ok(!/\$\{\{/.test(code), `${f}: step "${s.name ?? s.run ?? s.uses}" interpolates an expression into code; pass it through env:`);
+      assert.ok(
+        !/\$\{\{/.test(code),
+        `${f}: step "${s.name ?? s.run ?? s.uses}" interpolates an expression into code; pass it through env:`,
+      );
     }
   }
 });
@@ -79,18 +94,25 @@ test('workflows: PR workflows cancel superseded runs; bare metal is never reacha
   for (const [f, { doc }] of Object.entries(wf)) {
     const on = Object.keys(doc.on);
     assert.ok(!on.includes('pull_request_target'), `${f}: pull_request_target runs PR code with secrets`);
-    if (on.includes('pull_request')) assert.ok(!JSON.stringify(doc.jobs).includes('self-hosted'), `${f}: a PR workflow must not use self-hosted runners`);
+    if (on.includes('pull_request'))
+      assert.ok(
+        !JSON.stringify(doc.jobs).includes('self-hosted'),
+        `${f}: a PR workflow must not use self-hosted runners`,
+      );
   }
 });
 
 test('workflows: cluster teardown and artifact uploads run under always()', () => {
   for (const [f, { doc }] of Object.entries(wf)) {
     for (const s of steps(doc)) {
-      if (/teardown\.sh/.test(s.run ?? '')) assert.match(String(s.if), /always\(\)/, `${f}: teardown must be if: always()`);
+      if (/teardown\.sh/.test(s.run ?? ''))
+        assert.match(String(s.if), /always\(\)/, `${f}: teardown must be if: always()`);
     }
   }
   const cell = wf['bench-cell.yml'].doc.jobs.run.steps;
-  assert.ok(cell.findIndex((s) => /teardown/.test(s.run ?? '')) > cell.findIndex((s) => /bench-cell\.sh/.test(s.run ?? '')));
+  assert.ok(
+    cell.findIndex((s) => /teardown/.test(s.run ?? '')) > cell.findIndex((s) => /bench-cell\.sh/.test(s.run ?? '')),
+  );
 });
 
 test('workflows: the commenter never checks out or runs PR code and gets the PR from the head SHA', () => {
@@ -110,7 +132,8 @@ test('workflows: the commenter never checks out or runs PR code and gets the PR 
 });
 
 test('workflows: no pipe can mask a failing exit code in run steps', () => {
-  for (const [f, { doc }] of Object.entries(wf)) for (const s of steps(doc)) assert.ok(!/\|\s*tee\b/.test(s.run ?? ''), `${f}: "| tee" masks exit codes`);
+  for (const [f, { doc }] of Object.entries(wf))
+    for (const s of steps(doc)) assert.ok(!/\|\s*tee\b/.test(s.run ?? ''), `${f}: "| tee" masks exit codes`);
 });
 
 const actionlint = which('actionlint');
@@ -127,11 +150,18 @@ test('actionlint: clean on our workflows, flags the bad fixture', () => {
 
 test('zizmor: clean on our workflows, flags the bad fixture', () => {
   assert.ok(zizmor, 'zizmor not found: make setup installs it into .tools/bin');
-  const ours = spawnSync(zizmor, ['--offline', '--no-progress', '--min-severity', 'low', DIR], { encoding: 'utf8', cwd: ROOT });
+  const ours = spawnSync(zizmor, ['--offline', '--no-progress', '--min-severity', 'low', DIR], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
   assert.equal(ours.status, 0, ours.stdout + ours.stderr);
   // The auditor persona also reports write-all permissions.
-  const bad = spawnSync(zizmor, ['--offline', '--no-progress', '--persona', 'auditor', BAD], { encoding: 'utf8', cwd: ROOT });
+  const bad = spawnSync(zizmor, ['--offline', '--no-progress', '--persona', 'auditor', BAD], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
   assert.notEqual(bad.status, 0);
   const out = bad.stdout + bad.stderr;
-  for (const rule of ['template-injection', 'unpinned-uses', 'excessive-permissions', 'dangerous-triggers']) assert.match(out, new RegExp(rule), `zizmor flags ${rule}`);
+  for (const rule of ['template-injection', 'unpinned-uses', 'excessive-permissions', 'dangerous-triggers'])
+    assert.match(out, new RegExp(rule), `zizmor flags ${rule}`);
 });

@@ -6,7 +6,10 @@ import { run } from '../../exec/run.js';
 export async function deleteStaleClusters(prefix, log) {
   const r = await run(['kind', 'get', 'clusters'], { timeoutMs: 30_000 });
   if (r.code !== 0) return; // the create step reports a missing kind/docker clearly
-  for (const name of r.output.split('\n').map((s) => s.trim()).filter((s) => s.startsWith(prefix))) {
+  for (const name of r.output
+    .split('\n')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith(prefix))) {
     log(`deleting stale kind cluster ${name}`);
     await run(['kind', 'delete', 'cluster', '--name', name], { timeoutMs: 120_000 });
   }
@@ -26,7 +29,9 @@ export async function waitHttp(url, host, timeoutMs = 60_000) {
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new InfraError(`the ingress did not route ${url} (Host: ${host}) to the backend within ${timeoutMs / 1000}s: last ${last}`);
+  throw new InfraError(
+    `the ingress did not route ${url} (Host: ${host}) to the backend within ${timeoutMs / 1000}s: last ${last}`,
+  );
 }
 
 // fetch() would send its own Host header (it is a forbidden header there); the

@@ -22,7 +22,10 @@ export function catalogEntry(name, controller) {
     overlay: (tuning) => {
       if (tuning === 'default') return null;
       const overlay = join(dir, 'overlays', `${tuning}.yaml`);
-      if (!existsSync(overlay)) throw new InputError(`controller "${name}": no overlay for tuning "${tuning}" (expected ${overlay}); tunings map to each controller's own keys, see charts/controllers/README.md`);
+      if (!existsSync(overlay))
+        throw new InputError(
+          `controller "${name}": no overlay for tuning "${tuning}" (expected ${overlay}); tunings map to each controller's own keys, see charts/controllers/README.md`,
+        );
       return overlay;
     },
     offlineValues: existsSync(join(dir, 'offline-values.yaml')) ? join(dir, 'offline-values.yaml') : null,

@@ -32,7 +32,9 @@ export function targetFlags(ctx, controller) {
     const c = `kind-${ctx.clusterName(controller)}`;
     return { kubectl: ['--context', c], helm: ['--kube-context', c] };
   }
-  return ctx.kubeconfig ? { kubectl: ['--kubeconfig', ctx.kubeconfig], helm: ['--kubeconfig', ctx.kubeconfig] } : { kubectl: [], helm: [] };
+  return ctx.kubeconfig
+    ? { kubectl: ['--kubeconfig', ctx.kubeconfig], helm: ['--kubeconfig', ctx.kubeconfig] }
+    : { kubectl: [], helm: [] };
 }
 
 export function rel(p) {

@@ -21,15 +21,37 @@ import { planSteps } from './steps.js';
 export const name = 'kube';
 
 export function dryRun(plan, opts) {
-  const ctx = kubeContext({ target: plan.matrix.target, runId: 'dryrun', kubeconfig: opts.kubeconfig, targetUrl: opts['target-url'] ?? (plan.matrix.target === 'cluster' ? 'http://<ingress-address>' : undefined), cluster: plan.matrix.cluster });
-  return renderDryRun(planSteps(plan, ctx), { header: `tailgate plan: matrix "${plan.matrixName}", target ${plan.matrix.target}, ${plan.cells.length} cells` });
+  const ctx = kubeContext({
+    target: plan.matrix.target,
+    runId: 'dryrun',
+    kubeconfig: opts.kubeconfig,
+    targetUrl: opts['target-url'] ?? (plan.matrix.target === 'cluster' ? 'http://<ingress-address>' : undefined),
+    cluster: plan.matrix.cluster,
+  });
+  return renderDryRun(planSteps(plan, ctx), {
+    header: `tailgate plan: matrix "${plan.matrixName}", target ${plan.matrix.target}, ${plan.cells.length} cells`,
+  });
 }
 
 export async function start(plan, { runDir, signal, log = console.log, opts = {} }) {
-  const runId = runDir.split('/').at(-1).replace(/[^0-9a-z]/gi, '').toLowerCase().slice(-6);
-  const ctx = kubeContext({ target: plan.matrix.target, runId, kubeconfig: opts.kubeconfig, targetUrl: opts['target-url'], cluster: plan.matrix.cluster });
+  const runId = runDir
+    .split('/')
+    .at(-1)
+    .replace(/[^0-9a-z]/gi, '')
+    .toLowerCase()
+    .slice(-6);
+  const ctx = kubeContext({
+    target: plan.matrix.target,
+    runId,
+    kubeconfig: opts.kubeconfig,
+    targetUrl: opts['target-url'],
+    cluster: plan.matrix.cluster,
+  });
   if (ctx.target === 'cluster' && !ctx.kubeconfig) throw new InputError('target "cluster" needs --kubeconfig <file>');
-  if (!ctx.url) throw new InputError('target "cluster" needs --target-url (where its ingress answers from this runner, e.g. http://10.0.0.5:80)');
+  if (!ctx.url)
+    throw new InputError(
+      'target "cluster" needs --target-url (where its ingress answers from this runner, e.g. http://10.0.0.5:80)',
+    );
   const steps = planSteps(plan, ctx);
   let next = 0;
   const failed = new Map(); // controller -> error
@@ -82,9 +104,10 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: entry.podSelector };
     await captureEffectiveConfig({ ...sampleArgs, spec: entry.effectiveConfig, cellDir });
     const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
-    const startLoad = () => (cell.scenario.loadFrom === 'cluster'
-      ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-      : runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal }));
+    const startLoad = () =>
+      cell.scenario.loadFrom === 'cluster'
+        ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
+        : runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
     return { k6, eventsFile: events.file, resources };
@@ -92,5 +115,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
 }
 
 function skipped(cell, err) {
-  return new InfraError(`${cell.id}: not measured, setup of ${cell.controllerName} failed: ${err.message}`, { details: err.details });
+  return new InfraError(`${cell.id}: not measured, setup of ${cell.controllerName} failed: ${err.message}`, {
+    details: err.details,
+  });
 }

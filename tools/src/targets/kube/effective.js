@@ -13,11 +13,24 @@ export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, 
   const dir = join(cellDir, 'proxy');
   mkdirSync(dir, { recursive: true });
   const kubectl = (...a) => ['kubectl', ...kubectlFlags, '-n', INGRESS_NAMESPACE, ...a];
-  const pod = await run(kubectl('get', 'pods', '-l', podSelector, '--field-selector=status.phase=Running', '-o', 'jsonpath={.items[0].metadata.name}'), { timeoutMs: 30_000 });
+  const pod = await run(
+    kubectl(
+      'get',
+      'pods',
+      '-l',
+      podSelector,
+      '--field-selector=status.phase=Running',
+      '-o',
+      'jsonpath={.items[0].metadata.name}',
+    ),
+    { timeoutMs: 30_000 },
+  );
   const name = pod.output.trim();
   if (pod.code !== 0 || !name) return note(dir, `no running pod for ${podSelector}`);
   const r = spec.args
-    ? await run(kubectl('get', 'pod', name, '-o', 'jsonpath={range .spec.containers[0].args[*]}{@}{"\\n"}{end}'), { timeoutMs: 30_000 })
+    ? await run(kubectl('get', 'pod', name, '-o', 'jsonpath={range .spec.containers[0].args[*]}{@}{"\\n"}{end}'), {
+        timeoutMs: 30_000,
+      })
     : await run(kubectl('exec', name, '--', ...spec.exec), { timeoutMs: 60_000 });
   if (r.code !== 0) return note(dir, `could not read the effective configuration (exit ${r.code})`);
   const file = join(dir, spec.file);

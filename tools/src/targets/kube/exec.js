@@ -5,7 +5,7 @@ import { commandLine } from '../../exec/command.js';
 import { MEANING, run } from '../../exec/run.js';
 
 export async function runStep(step, { signal, log = () => {} } = {}) {
-  const attempts = 1 + (step.kind === 'create' ? step.retries ?? 0 : 0);
+  const attempts = 1 + (step.kind === 'create' ? (step.retries ?? 0) : 0);
   let last;
   for (let i = 1; i <= attempts; i++) {
     log(`${step.title}${attempts > 1 ? ` (attempt ${i}/${attempts})` : ''} …`);
@@ -21,8 +21,25 @@ export async function runStep(step, { signal, log = () => {} } = {}) {
 
 export function stepError(step, { code, output }, why = null) {
   const meaning = MEANING[code] ?? `exit code ${code}`;
-  const diagnosis = why?.output.trim() ? [`why (${commandLine(step.diagnose)}):`, ...why.output.trim().split('\n').slice(-10).map((l) => `| ${l}`)] : [];
+  const diagnosis = why?.output.trim()
+    ? [
+        `why (${commandLine(step.diagnose)}):`,
+        ...why.output
+          .trim()
+          .split('\n')
+          .slice(-10)
+          .map((l) => `| ${l}`),
+      ]
+    : [];
   return new InfraError(`step failed: ${step.title} (${meaning})`, {
-    details: [`command: ${commandLine(step.argv, step.env)}`, ...output.trim().split('\n').slice(-25).map((l) => `| ${l}`), ...diagnosis],
+    details: [
+      `command: ${commandLine(step.argv, step.env)}`,
+      ...output
+        .trim()
+        .split('\n')
+        .slice(-25)
+        .map((l) => `| ${l}`),
+      ...diagnosis,
+    ],
   });
 }

@@ -19,8 +19,19 @@ export class KubePods {
   }
 
   async refresh() {
-    const out = await this.kubectl('get', 'pods', '-l', 'app=tailgate-backend', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase} {.metadata.deletionTimestamp}{"\\n"}{end}');
-    this.cache = out.split('\n').map((l) => l.trim().split(' ')).filter(([n, phase, del]) => n && phase === 'Running' && !del).map(([name]) => ({ name }));
+    const out = await this.kubectl(
+      'get',
+      'pods',
+      '-l',
+      'app=tailgate-backend',
+      '-o',
+      'jsonpath={range .items[*]}{.metadata.name} {.status.phase} {.metadata.deletionTimestamp}{"\\n"}{end}',
+    );
+    this.cache = out
+      .split('\n')
+      .map((l) => l.trim().split(' '))
+      .filter(([n, phase, del]) => n && phase === 'Running' && !del)
+      .map(([name]) => ({ name }));
     return this.cache;
   }
 

@@ -15,7 +15,21 @@ done
 echo "$cpu $mem"`;
 
 export async function sampleControllerPods({ kubectlFlags, podSelector }) {
-  const pods = await run(['kubectl', ...kubectlFlags, '-n', INGRESS_NAMESPACE, 'get', 'pods', '-l', podSelector, '-o', 'jsonpath={range .items[*]}{.metadata.uid} {.spec.nodeName}{"\\n"}{end}'], { timeoutMs: 30_000 });
+  const pods = await run(
+    [
+      'kubectl',
+      ...kubectlFlags,
+      '-n',
+      INGRESS_NAMESPACE,
+      'get',
+      'pods',
+      '-l',
+      podSelector,
+      '-o',
+      'jsonpath={range .items[*]}{.metadata.uid} {.spec.nodeName}{"\\n"}{end}',
+    ],
+    { timeoutMs: 30_000 },
+  );
   if (pods.code !== 0) return null;
   let cpuNs = 0;
   let memBytes = 0;

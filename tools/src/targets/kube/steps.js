@@ -20,7 +20,12 @@ export function planSteps(plan, ctx) {
   const add = (s) => steps.push({ timeoutMs: 120_000, kind: 'setup', controller: owner, ...s });
   const byController = groupBy(plan.cells, (c) => c.controllerName);
   if (ctx.target === 'kind') {
-    add({ kind: 'cleanup', title: 'remove kind clusters left by earlier tailgate runs', argv: ['tailgate-internal', 'delete-stale-kind-clusters', 'tailgate-'], builtin: 'deleteStaleClusters' });
+    add({
+      kind: 'cleanup',
+      title: 'remove kind clusters left by earlier tailgate runs',
+      argv: ['tailgate-internal', 'delete-stale-kind-clusters', 'tailgate-'],
+      builtin: 'deleteStaleClusters',
+    });
   }
   for (const [controller, cells] of byController) {
     owner = controller;
@@ -29,44 +34,198 @@ export function planSteps(plan, ctx) {
     const kubectl = (...a) => ['kubectl', ...f.kubectl, ...a];
     const helm = (...a) => ['helm', ...a, ...f.helm];
     if (ctx.target === 'kind') {
-      add({ kind: 'create', timeoutMs: 600_000, retries: 2, title: `create kind cluster for ${controller} (${ctx.topology})`, argv: ['kind', 'create', 'cluster', '--name', ctx.clusterName(controller), '--config', ctx.clusterConfig, '--image', ctx.nodeImage, '--wait', '5m'] });
+      add({
+        kind: 'create',
+        timeoutMs: 600_000,
+        retries: 2,
+        title: `create kind cluster for ${controller} (${ctx.topology})`,
+        argv: [
+          'kind',
+          'create',
+          'cluster',
+          '--name',
+          ctx.clusterName(controller),
+          '--config',
+          ctx.clusterConfig,
+          '--image',
+          ctx.nodeImage,
+          '--wait',
+          '5m',
+        ],
+      });
       if (ctx.offline) {
-        if (!cat.upstream && !cat.offlineChart) throw new InputError(`controller "${controller}" has no chart that installs offline (an upstream Go module in controller.yaml, or charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`);
-        if (cat.upstream) add({ timeoutMs: 300_000, title: `fetch the ${controller} chart ${cat.upstream.version} through the Go module proxy`, argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`], env: { GOFLAGS: '-mod=mod' } });
+        if (!cat.upstream && !cat.offlineChart)
+          throw new InputError(
+            `controller "${controller}" has no chart that installs offline (an upstream Go module in controller.yaml, or charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`,
+          );
+        if (cat.upstream)
+          add({
+            timeoutMs: 300_000,
+            title: `fetch the ${controller} chart ${cat.upstream.version} through the Go module proxy`,
+            argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`],
+            env: { GOFLAGS: '-mod=mod' },
+          });
         const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
-        add({ timeoutMs: 300_000, title: 'load locally built images into the cluster', argv: ['kind', 'load', 'docker-image', OFFLINE_BACKEND_IMAGE, ...cat.offlineImages, ...k6Image, '--name', ctx.clusterName(controller)] });
+        add({
+          timeoutMs: 300_000,
+          title: 'load locally built images into the cluster',
+          argv: [
+            'kind',
+            'load',
+            'docker-image',
+            OFFLINE_BACKEND_IMAGE,
+            ...cat.offlineImages,
+            ...k6Image,
+            '--name',
+            ctx.clusterName(controller),
+          ],
+        });
       }
     } else {
       add({ title: 'create namespaces', argv: kubectl('create', 'namespace', NAMESPACE), okIfOutput: /AlreadyExists/ });
     }
     const scenarioOf = cells[0].scenario;
-    add({ timeoutMs: 360_000, title: 'install the backend chart', argv: helm('upgrade', '--install', 'backend', BACKEND_CHART, '-n', NAMESPACE, '--create-namespace', '--set', `replicas=${scenarioOf.replicas}`, '--set', `ingress.className=${cat.ingressClass}`, ...offlineBackend(ctx), '--wait', '--timeout', '5m') });
+    add({
+      timeoutMs: 360_000,
+      title: 'install the backend chart',
+      argv: helm(
+        'upgrade',
+        '--install',
+        'backend',
+        BACKEND_CHART,
+        '-n',
+        NAMESPACE,
+        '--create-namespace',
+        '--set',
+        `replicas=${scenarioOf.replicas}`,
+        '--set',
+        `ingress.className=${cat.ingressClass}`,
+        ...offlineBackend(ctx),
+        '--wait',
+        '--timeout',
+        '5m',
+      ),
+    });
     for (const [tuning, tcells] of groupBy(cells, (c) => c.tuningName)) {
       const overlay = cat.overlay(tuning);
-      const values = ['-f', rel(cat.values), ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []), ...(overlay ? ['-f', rel(overlay)] : [])];
+      const values = [
+        '-f',
+        rel(cat.values),
+        ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []),
+        ...(overlay ? ['-f', rel(overlay)] : []),
+      ];
       const chart = cat.chart;
-      const source = !ctx.offline ? [chart.name, '--repo', chart.repo, '--version', chart.version] : cat.upstream ? [upstreamChartDir(cat.upstream)] : [rel(cat.offlineChart)];
-      const diagnose = kubectl('-n', INGRESS_NAMESPACE, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp');
-      add({ timeoutMs: 360_000, title: `install ${controller} ${ctx.offline ? '(offline chart)' : chart.version} with tuning "${tuning}"`, argv: helm('upgrade', '--install', controller, ...source, '-n', INGRESS_NAMESPACE, '--create-namespace', ...values, '--wait', '--timeout', '5m'), diagnose });
-      add({ timeoutMs: 320_000, title: `wait until ${controller} is Ready`, argv: kubectl('-n', INGRESS_NAMESPACE, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s'), diagnose });
+      const source = !ctx.offline
+        ? [chart.name, '--repo', chart.repo, '--version', chart.version]
+        : cat.upstream
+          ? [upstreamChartDir(cat.upstream)]
+          : [rel(cat.offlineChart)];
+      const diagnose = kubectl(
+        '-n',
+        INGRESS_NAMESPACE,
+        'get',
+        'events',
+        '--field-selector',
+        'type=Warning',
+        '--sort-by=.lastTimestamp',
+      );
+      add({
+        timeoutMs: 360_000,
+        title: `install ${controller} ${ctx.offline ? '(offline chart)' : chart.version} with tuning "${tuning}"`,
+        argv: helm(
+          'upgrade',
+          '--install',
+          controller,
+          ...source,
+          '-n',
+          INGRESS_NAMESPACE,
+          '--create-namespace',
+          ...values,
+          '--wait',
+          '--timeout',
+          '5m',
+        ),
+        diagnose,
+      });
+      add({
+        timeoutMs: 320_000,
+        title: `wait until ${controller} is Ready`,
+        argv: kubectl(
+          '-n',
+          INGRESS_NAMESPACE,
+          'wait',
+          '--for=condition=Ready',
+          'pod',
+          '-l',
+          cat.podSelector,
+          '--timeout=300s',
+        ),
+        diagnose,
+      });
       for (const cell of tcells) {
         const s = cell.scenario;
-        add({ title: `${cell.id}: backend replicas = ${s.replicas}`, argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`) });
+        add({
+          title: `${cell.id}: backend replicas = ${s.replicas}`,
+          argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`),
+        });
         // A rollout fault means the same surge/unavailability as on the local target.
         const rollout = s.faults.find((f) => f.type === 'rollout');
         const strategy = { maxSurge: rollout?.maxSurge ?? 1, maxUnavailable: rollout?.maxUnavailable ?? 0 };
-        add({ title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`, argv: kubectl('-n', NAMESPACE, 'patch', 'deployment/backend', '--type=merge', '-p', JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate: strategy } } })) });
-        add({ timeoutMs: 320_000, title: `${cell.id}: wait for the backend rollout`, argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s') });
-        add({ kind: 'preflight', timeoutMs: 90_000, title: `${cell.id}: wait until the ingress routes to the backend`, argv: ['tailgate-internal', 'wait-http', `${ctx.url}/healthz`, 'bench.local', '60s'], builtin: 'waitHttp', url: `${ctx.url}/healthz`, host: 'bench.local' });
+        add({
+          title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
+          argv: kubectl(
+            '-n',
+            NAMESPACE,
+            'patch',
+            'deployment/backend',
+            '--type=merge',
+            '-p',
+            JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate: strategy } } }),
+          ),
+        });
+        add({
+          timeoutMs: 320_000,
+          title: `${cell.id}: wait for the backend rollout`,
+          argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s'),
+        });
+        add({
+          kind: 'preflight',
+          timeoutMs: 90_000,
+          title: `${cell.id}: wait until the ingress routes to the backend`,
+          argv: ['tailgate-internal', 'wait-http', `${ctx.url}/healthz`, 'bench.local', '60s'],
+          builtin: 'waitHttp',
+          url: `${ctx.url}/healthz`,
+          host: 'bench.local',
+        });
         const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
-        add({ kind: 'measure', timeoutMs: k6Budget(s), title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`, cell, argv: k6Argv(cell), env: k6EnvShown(cell, ctx.url), faultsShown: faultCommands(cell, kubectl) });
+        add({
+          kind: 'measure',
+          timeoutMs: k6Budget(s),
+          title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
+          cell,
+          argv: k6Argv(cell),
+          env: k6EnvShown(cell, ctx.url),
+          faultsShown: faultCommands(cell, kubectl),
+        });
       }
     }
     if (ctx.target === 'kind') {
-      add({ kind: 'teardown', title: `delete kind cluster for ${controller}`, argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)] });
+      add({
+        kind: 'teardown',
+        title: `delete kind cluster for ${controller}`,
+        argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
+      });
     } else {
-      add({ kind: 'teardown', title: `uninstall ${controller}`, argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found') });
-      add({ kind: 'teardown', title: 'uninstall the backend', argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found') });
+      add({
+        kind: 'teardown',
+        title: `uninstall ${controller}`,
+        argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
+      });
+      add({
+        kind: 'teardown',
+        title: 'uninstall the backend',
+        argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found'),
+      });
     }
   }
   return steps;
@@ -78,7 +237,16 @@ const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
 function offlineBackend(ctx) {
   if (!ctx.offline) return [];
   const [repository, tag] = OFFLINE_BACKEND_IMAGE.split(/:(?=[^:]+$)/);
-  return ['--set', `image.repository=${repository}`, '--set', `image.tag=${tag}`, '--set', 'image.pullPolicy=Never', '--set', 'image.command={/usr/sbin/nginx,-g,daemon off;,-c,/etc/tailgate/nginx.conf}'];
+  return [
+    '--set',
+    `image.repository=${repository}`,
+    '--set',
+    `image.tag=${tag}`,
+    '--set',
+    'image.pullPolicy=Never',
+    '--set',
+    'image.command={/usr/sbin/nginx,-g,daemon off;,-c,/etc/tailgate/nginx.conf}',
+  ];
 }
 
 // The dry run shows the very command run/k6.js executes (same builder), with the
@@ -96,7 +264,9 @@ function k6EnvShown(cell, url) {
 // command each action uses so a user can reproduce one by hand — from the fault's own
 // module, so a new fault type cannot be shown as another.
 function faultCommands(cell, kubectl) {
-  return cell.scenario.faults.map((f) => faultModule(f.type).kubeCommand(f, (...args) => kubectl('-n', NAMESPACE, ...args)));
+  return cell.scenario.faults.map((f) =>
+    faultModule(f.type).kubeCommand(f, (...args) => kubectl('-n', NAMESPACE, ...args)),
+  );
 }
 
 // Where `go mod download` puts a module: $GOMODCACHE/<escaped path>@<version> (upper-case

@@ -22,7 +22,8 @@ export const name = 'local';
 /** Runs one cell; returns {k6, events file, resources, counts}. Throws InfraError on harness faults. */
 export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
   const { controller, tuning, scenario } = cell;
-  if (cell.concurrent && cell.isolation === 'netns') throw new InfraError('concurrent A/B runs on loopback isolation only');
+  if (cell.concurrent && cell.isolation === 'netns')
+    throw new InfraError('concurrent A/B runs on loopback isolation only');
   const group = new ProcessGroup();
   const events = new EventLog(join(cellDir, 'events.jsonl'));
   // Unix socket paths are limited to 107 bytes: sockets live in a short temp dir.
@@ -33,16 +34,22 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     if (cell.isolation === 'netns') network = createNetwork(cell, events);
     onStatus('starting pods');
     pods = new PodSet({
-      group, dir: join(cellDir, 'pods'), subnet: podSubnet(cell.index), events, network,
+      group,
+      dir: join(cellDir, 'pods'),
+      subnet: podSubnet(cell.index),
+      events,
+      network,
       nodeLatencyMs: parseDuration(cell.nodeLatency ?? '0ms'),
-      delayMs: parseDuration(controller.backendDelay ?? '0ms'), errorRate: controller.backendErrorRate ?? 0,
+      delayMs: parseDuration(controller.backendDelay ?? '0ms'),
+      errorRate: controller.backendErrorRate ?? 0,
     });
     await pods.scaleTo(scenario.replicas);
     // Concurrent A/B (cell.concurrent): a second data plane, the head's, in front of the
     // same pods at the same time; k6 alternates requests between the two, so whatever
     // the machine does hits both alike.
     const sides = [{ name: 'a', controller, tuning, dir: 'proxy' }];
-    if (cell.concurrent) sides.push({ name: 'b', controller: cell.concurrent.controller, tuning: cell.concurrent.tuning, dir: 'proxy-b' });
+    if (cell.concurrent)
+      sides.push({ name: 'b', controller: cell.concurrent.controller, tuning: cell.concurrent.tuning, dir: 'proxy-b' });
     const planes = [];
     for (const side of sides) {
       onStatus(`starting ${side.controller.variant}`);
@@ -52,12 +59,22 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     onStatus('load');
     const [url, urlB] = planes.map((p) => p.url);
     const load = cell.concurrent ? { ...scenario, rate: scenario.rate * 2 } : scenario;
-    const k6 = await measureWithFaults({ scenario, pods, events, startLoad: () => runK6s(load, { cellDir, url, urlB, signal }) });
+    const k6 = await measureWithFaults({
+      scenario,
+      pods,
+      events,
+      startLoad: () => runK6s(load, { cellDir, url, urlB, signal }),
+    });
     for (const p of planes) await p.endpointController.settle();
     const resources = planes.map((p) => p.sampler?.stop() ?? null);
     const failures = planes.flatMap((p) => p.endpointController.failures);
     if (failures.length) throw new InfraError(`endpoint updates failed: ${failures.join('; ')}`);
-    const res = (i) => resources[i] && { ...resources[i], reloads: planes[i].endpointController.reloads, endpointUpdates: planes[i].endpointController.updates };
+    const res = (i) =>
+      resources[i] && {
+        ...resources[i],
+        reloads: planes[i].endpointController.reloads,
+        endpointUpdates: planes[i].endpointController.updates,
+      };
     return {
       k6,
       url,
@@ -78,9 +95,15 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
 async function runK6s(scenario, opts) {
   const n = scenario.runners ?? 1;
   if (n < 2) return runK6(scenario, opts);
-  const runs = await Promise.all(Array.from({ length: n }, (_, index) => runK6(scenario, { ...opts, segment: { index, count: n } })));
+  const runs = await Promise.all(
+    Array.from({ length: n }, (_, index) => runK6(scenario, { ...opts, segment: { index, count: n } })),
+  );
   const bad = runs.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
-  return { exitCode: bad?.exitCode ?? runs[0].exitCode, startedAt: Math.min(...runs.map((r) => r.startedAt)), runners: runs };
+  return {
+    exitCode: bad?.exitCode ?? runs[0].exitCode,
+    startedAt: Math.min(...runs.map((r) => r.startedAt)),
+    runners: runs,
+  };
 }
 
 async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, events, network }) {
@@ -91,12 +114,22 @@ async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, e
   const sideSock = join(sockDir, side.name);
   mkdirSync(sideSock, { recursive: true });
   const ctx = {
-    group, dir: proxyDir, sockDir: sideSock, variant: controller.variant, controller, tuning, endpoints: pods.endpoints(),
+    group,
+    dir: proxyDir,
+    sockDir: sideSock,
+    variant: controller.variant,
+    controller,
+    tuning,
+    endpoints: pods.endpoints(),
     tls: scenario.tls && controller.variant !== 'direct' ? selfSignedCert(proxyDir) : null,
     ...(await proxyPlacement(network, tuning, events)),
   };
   const dataPlane = await variant.start(ctx);
-  const endpointController = new EndpointController({ dataPlane, events, lagMs: parseDuration(controller.updateLag ?? '0ms') });
+  const endpointController = new EndpointController({
+    dataPlane,
+    events,
+    lagMs: parseDuration(controller.updateLag ?? '0ms'),
+  });
   pods.onChange((eps) => endpointController.onChange(eps));
   const sampler = dataPlane.child ? new ResourceSampler(dataPlane.child.pid) : null;
   const url = dataPlane.url ?? `${ctx.tls ? 'https' : 'http'}://${ctx.address}:${ctx.port}`;

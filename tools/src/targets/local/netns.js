@@ -22,7 +22,8 @@ function sh([cmd, ...args], { ns, allowFail = false } = {}) {
 
 export function netnsAvailable() {
   if (process.getuid?.() !== 0) return 'isolation: netns needs root (ip netns, veth, bridge)';
-  if (runSync(['ip', '-V'], { timeoutMs: 5000 }).code !== 0) return 'isolation: netns needs iproute2 (apt-get install iproute2)';
+  if (runSync(['ip', '-V'], { timeoutMs: 5000 }).code !== 0)
+    return 'isolation: netns needs iproute2 (apt-get install iproute2)';
   return null;
 }
 
@@ -66,9 +67,16 @@ export class Network {
     if (delayMs > 0) {
       // Half the delay each way: the pod's own side and the bridge side of its link.
       const half = `${delayMs / 2}ms`;
-      for (const [dev, where] of [[hostSide, undefined], [nsSide, ns]]) {
-        const r = sh(['tc', 'qdisc', 'add', 'dev', dev, 'root', 'netem', 'delay', half], { ns: where, allowFail: true });
-        if (r.code !== 0) throw failure('nodeLatency needs tc netem, which this kernel lacks', r, { hint: 'set nodeLatency: 0ms' });
+      for (const [dev, where] of [
+        [hostSide, undefined],
+        [nsSide, ns],
+      ]) {
+        const r = sh(['tc', 'qdisc', 'add', 'dev', dev, 'root', 'netem', 'delay', half], {
+          ns: where,
+          allowFail: true,
+        });
+        if (r.code !== 0)
+          throw failure('nodeLatency needs tc netem, which this kernel lacks', r, { hint: 'set nodeLatency: 0ms' });
       }
     }
     return { ns, address };

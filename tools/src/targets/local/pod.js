@@ -26,7 +26,9 @@ export function renderBackendConfig({ dir, address, delayMs = 0, errorRate = 0 }
     dir,
     address,
     port: BACKEND_PORT,
-    loadModules: lua ? 'load_module /usr/lib/nginx/modules/ndk_http_module.so;\nload_module /usr/lib/nginx/modules/ngx_http_lua_module.so;' : '',
+    loadModules: lua
+      ? 'load_module /usr/lib/nginx/modules/ndk_http_module.so;\nload_module /usr/lib/nginx/modules/ngx_http_lua_module.so;'
+      : '',
     body0: handler(''),
     body1: handler(BODY_1KIB),
   });
@@ -36,7 +38,14 @@ export async function startPod(group, { name, dir, address, delayMs, errorRate, 
   mkdirSync(join(dir, 'tmp'), { recursive: true });
   const conf = join(dir, 'nginx.conf');
   writeFileSync(conf, renderBackendConfig({ dir, address, delayMs, errorRate }));
-  const child = await group.start(nginx, ['-e', join(dir, 'error.log'), '-c', conf, '-p', dir], { logFile: join(dir, 'stdout.log'), name: `pod ${name}`, ns });
-  await waitForPort(address, BACKEND_PORT, { child, what: `pod ${name} (nginx, config ${conf}, log ${join(dir, 'error.log')})` });
+  const child = await group.start(nginx, ['-e', join(dir, 'error.log'), '-c', conf, '-p', dir], {
+    logFile: join(dir, 'stdout.log'),
+    name: `pod ${name}`,
+    ns,
+  });
+  await waitForPort(address, BACKEND_PORT, {
+    child,
+    what: `pod ${name} (nginx, config ${conf}, log ${join(dir, 'error.log')})`,
+  });
   return { name, address, port: BACKEND_PORT, dir, child, startedAt: Date.now() };
 }

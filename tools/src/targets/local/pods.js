@@ -26,8 +26,17 @@ export class PodSet {
     if (n > 250) throw new Error('pod addresses exhausted (250 pods per run)');
     const name = `pod-${n}`;
     // In netns mode each pod is its own host on the bridge (its own somaxconn).
-    const host = this.network ? this.network.addHost(n, { somaxconn: 4096, delayMs: this.nodeLatencyMs }) : { address: `${this.subnet}.${n}` };
-    const pod = await startPod(this.group, { name, dir: join(this.dir, name), address: host.address, ns: host.ns, delayMs: this.delayMs, errorRate: this.errorRate });
+    const host = this.network
+      ? this.network.addHost(n, { somaxconn: 4096, delayMs: this.nodeLatencyMs })
+      : { address: `${this.subnet}.${n}` };
+    const pod = await startPod(this.group, {
+      name,
+      dir: join(this.dir, name),
+      address: host.address,
+      ns: host.ns,
+      delayMs: this.delayMs,
+      errorRate: this.errorRate,
+    });
     if (this.stopping) {
       await this.group.killGroup(pod.child);
       return pod;

@@ -55,7 +55,8 @@ export function sleep(ms) {
 export async function waitForPort(host, port, { timeoutMs = 5000, child, what = `${host}:${port}` } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new InfraError(`${what} exited with code ${child.exitCode} before listening`);
+    if (child && child.exitCode !== null)
+      throw new InfraError(`${what} exited with code ${child.exitCode} before listening`);
     if (await canConnect(host, port)) return;
     await sleep(20);
   }

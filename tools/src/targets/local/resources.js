@@ -12,7 +12,12 @@ function stat(pid) {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
     // fields after "(comm) ": state=0 ppid=1 pgrp=2 ... utime=11 stime=12 cutime=13 cstime=14 ... rss=21
-    return { pgrp: Number(f[2]), cpu: Number(f[11]) + Number(f[12]), childCpu: Number(f[13]) + Number(f[14]), rss: Number(f[21]) * PAGE };
+    return {
+      pgrp: Number(f[2]),
+      cpu: Number(f[11]) + Number(f[12]),
+      childCpu: Number(f[13]) + Number(f[14]),
+      rss: Number(f[21]) * PAGE,
+    };
   } catch {
     return null;
   }
@@ -51,6 +56,10 @@ export class ResourceSampler {
   stop() {
     clearInterval(this.timer);
     const last = this.sample();
-    return { cpuSeconds: round(last.cpuSeconds - this.first.cpuSeconds), peakRssMiB: round(this.peakRss / 2 ** 20), processes: last.processes };
+    return {
+      cpuSeconds: round(last.cpuSeconds - this.first.cpuSeconds),
+      peakRssMiB: round(this.peakRss / 2 ** 20),
+      processes: last.processes,
+    };
   }
 }

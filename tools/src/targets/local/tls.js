@@ -7,8 +7,25 @@ import { check, runSync } from '../../exec/run.js';
 export function selfSignedCert(dir) {
   const cert = join(dir, 'tls.crt');
   const key = join(dir, 'tls.key');
-  const argv = ['openssl', 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=bench.local'];
-  check(runSync(argv, { timeoutMs: 30_000 }), 'cannot create a self-signed certificate with openssl', { hint: 'apt-get install openssl' });
+  const argv = [
+    'openssl',
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '2',
+    '-subj',
+    '/CN=bench.local',
+  ];
+  check(runSync(argv, { timeoutMs: 30_000 }), 'cannot create a self-signed certificate with openssl', {
+    hint: 'apt-get install openssl',
+  });
   const pem = join(dir, 'tls.pem'); // HAProxy wants certificate and key in one file
   writeFileSync(pem, readFileSync(cert, 'utf8') + readFileSync(key, 'utf8'));
   return { cert, key, pem };
@@ -16,7 +33,10 @@ export function selfSignedCert(dir) {
 
 export function nginxTls(tls) {
   return tls
-    ? { listenSsl: 'ssl', sslConfig: `ssl_certificate ${tls.cert};\n    ssl_certificate_key ${tls.key};\n    ssl_protocols TLSv1.3;` }
+    ? {
+        listenSsl: 'ssl',
+        sslConfig: `ssl_certificate ${tls.cert};\n    ssl_certificate_key ${tls.key};\n    ssl_protocols TLSv1.3;`,
+      }
     : { listenSsl: '', sslConfig: '' };
 }
 

@@ -18,21 +18,25 @@ export function nginxSettings(tuning = {}, { retries = 'on' } = {}) {
     backlog: tuning.backlog ?? 511,
     gzip: tuning.gzip ? 'on' : 'off',
     // Without `keepalive` nginx speaks HTTP/1.0 to upstreams: a new connection per request.
-    upstreamKeepalive: upstreamKeepalive > 0
-      ? `keepalive ${upstreamKeepalive};\n    keepalive_requests ${tuning.upstreamKeepaliveRequests ?? 1000};`
-      : '',
+    upstreamKeepalive:
+      upstreamKeepalive > 0
+        ? `keepalive ${upstreamKeepalive};\n    keepalive_requests ${tuning.upstreamKeepaliveRequests ?? 1000};`
+        : '',
     proxyHttp: upstreamKeepalive > 0 ? 'proxy_http_version 1.1;\n      proxy_set_header Connection "";' : '',
     connectTimeout: `${parseDuration(tuning.connectTimeout ?? '5s')}ms`,
     readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
     // nginx's default is `error timeout`: a refused or reset upstream is retried on
     // the next one, which hides endpoint-update failures from clients.
-    nextUpstream: retries === 'on' ? 'proxy_next_upstream error timeout http_502 http_503;\n      proxy_next_upstream_tries 3;' : 'proxy_next_upstream off;',
+    nextUpstream:
+      retries === 'on'
+        ? 'proxy_next_upstream error timeout http_502 http_503;\n      proxy_next_upstream_tries 3;'
+        : 'proxy_next_upstream off;',
     retries,
   };
 }
 
 export function haproxySettings(tuning = {}, { retries = 'on' } = {}) {
-  const threads = tuning.workerProcesses === 'auto' ? 0 : tuning.workerProcesses ?? 1;
+  const threads = tuning.workerProcesses === 'auto' ? 0 : (tuning.workerProcesses ?? 1);
   return {
     nbthread: threads === 0 ? '' : `nbthread ${threads}`,
     maxconn: Math.min(tuning.workerConnections ?? 4096, HAPROXY_MAXCONN_LIMIT),
@@ -42,6 +46,9 @@ export function haproxySettings(tuning = {}, { retries = 'on' } = {}) {
     compression: tuning.gzip ? 'compression algo gzip\n  compression type text/plain application/octet-stream' : '',
     connectTimeout: `${parseDuration(tuning.connectTimeout ?? '5s')}ms`,
     readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
-    retries: retries === 'on' ? 'retries 3\n  option redispatch 1\n  retry-on conn-failure empty-response response-timeout 502 503' : 'retries 0',
+    retries:
+      retries === 'on'
+        ? 'retries 3\n  option redispatch 1\n  retry-on conn-failure empty-response response-timeout 502 503'
+        : 'retries 0',
   };
 }

@@ -18,7 +18,11 @@ export function writeConfig(dir, text) {
 
 export async function startHaproxy(ctx, cfg) {
   const master = join(ctx.sockDir, 'master.sock');
-  const child = await ctx.group.start('haproxy', ['-W', '-S', `${master},mode,600`, '-f', cfg], { logFile: join(ctx.dir, 'haproxy.log'), name: `proxy ${ctx.variant}`, ns: ctx.ns });
+  const child = await ctx.group.start('haproxy', ['-W', '-S', `${master},mode,600`, '-f', cfg], {
+    logFile: join(ctx.dir, 'haproxy.log'),
+    name: `proxy ${ctx.variant}`,
+    ns: ctx.ns,
+  });
   await waitForPort(ctx.address, ctx.port, { child, what: `${ctx.variant} (haproxy, config ${cfg})` });
   return { child, master, admin: join(ctx.sockDir, 'admin.sock') };
 }

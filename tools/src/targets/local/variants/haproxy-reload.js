@@ -9,10 +9,17 @@ export const name = 'haproxy-reload';
 
 export async function start(ctx) {
   const settings = haproxySettings(ctx.tuning, ctx.controller);
-  const render = (endpoints) => renderTemplate('haproxy.cfg', {
-    ...settings, ...haproxyTls(ctx.tls), variant: name, dir: ctx.dir, sockDir: ctx.sockDir, address: ctx.address, port: ctx.port,
-    servers: endpoints.map((e, i) => `  server pod${i + 1} ${e.address}:${e.port}`).join('\n'),
-  });
+  const render = (endpoints) =>
+    renderTemplate('haproxy.cfg', {
+      ...settings,
+      ...haproxyTls(ctx.tls),
+      variant: name,
+      dir: ctx.dir,
+      sockDir: ctx.sockDir,
+      address: ctx.address,
+      port: ctx.port,
+      servers: endpoints.map((e, i) => `  server pod${i + 1} ${e.address}:${e.port}`).join('\n'),
+    });
   const cfg = writeConfig(ctx.dir, render(ctx.endpoints));
   const proc = await startHaproxy(ctx, cfg);
   return {

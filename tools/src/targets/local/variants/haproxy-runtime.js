@@ -11,10 +11,19 @@ const SLOTS = 64;
 
 export async function start(ctx) {
   const settings = haproxySettings(ctx.tuning, ctx.controller);
-  const cfg = writeConfig(ctx.dir, renderTemplate('haproxy.cfg', {
-    ...settings, ...haproxyTls(ctx.tls), variant: name, dir: ctx.dir, sockDir: ctx.sockDir, address: ctx.address, port: ctx.port,
-    servers: `  server-template pod 1-${SLOTS} 127.0.0.1:9 disabled`,
-  }));
+  const cfg = writeConfig(
+    ctx.dir,
+    renderTemplate('haproxy.cfg', {
+      ...settings,
+      ...haproxyTls(ctx.tls),
+      variant: name,
+      dir: ctx.dir,
+      sockDir: ctx.sockDir,
+      address: ctx.address,
+      port: ctx.port,
+      servers: `  server-template pod 1-${SLOTS} 127.0.0.1:9 disabled`,
+    }),
+  );
   const proc = await startHaproxy(ctx, cfg);
   const slots = new Map(); // "addr:port" -> slot number
   const apply = async (endpoints) => {

@@ -15,9 +15,16 @@ export async function startNginx(ctx, config) {
   // nginx -t binds the listen addresses: in netns mode it must run inside the namespace.
   const [file, argv] = inNamespace(ctx.ns, 'nginx', ['-t', ...args]);
   const r = runSync([file, ...argv], { timeoutMs: 30_000 });
-  if (r.code === 127) check(r, 'cannot run nginx', { hint: 'apt-get install nginx libnginx-mod-http-lua lua-resty-core, or run make setup' });
+  if (r.code === 127)
+    check(r, 'cannot run nginx', {
+      hint: 'apt-get install nginx libnginx-mod-http-lua lua-resty-core, or run make setup',
+    });
   check(r, `nginx rejected the generated config ${conf}`);
-  const child = await group.start('nginx', args, { logFile: join(dir, 'stdout.log'), name: `proxy ${ctx.variant}`, ns: ctx.ns });
+  const child = await group.start('nginx', args, {
+    logFile: join(dir, 'stdout.log'),
+    name: `proxy ${ctx.variant}`,
+    ns: ctx.ns,
+  });
   await waitForPort(address, port, { child, what: `${ctx.variant} (nginx, config ${conf})` });
   return child;
 }

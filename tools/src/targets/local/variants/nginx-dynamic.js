@@ -15,7 +15,14 @@ export async function start(ctx) {
   copyFileSync(new URL('../templates/tailgate_balancer.lua', import.meta.url), join(ctx.dir, 'tailgate_balancer.lua'));
   const settings = nginxSettings(ctx.tuning, ctx.controller);
   const config = renderTemplate('nginx-dynamic.conf', {
-    ...settings, ...nginxTls(ctx.tls), dir: ctx.dir, luaDir: ctx.dir, address: ctx.address, port: ctx.port, controlAddress: ctx.controlAddress, controlPort: ctx.controlPort,
+    ...settings,
+    ...nginxTls(ctx.tls),
+    dir: ctx.dir,
+    luaDir: ctx.dir,
+    address: ctx.address,
+    port: ctx.port,
+    controlAddress: ctx.controlAddress,
+    controlPort: ctx.controlPort,
     moreTries: ctx.controller.retries === 'on' ? 2 : 0,
     proxyDelay: proxyDelay(ctx.controller.proxyDelay),
   });
@@ -35,5 +42,6 @@ function proxyDelay(delay = '0ms') {
 async function postBackends(address, port, endpoints) {
   const body = endpoints.map((e) => `${e.address}:${e.port}`).join('\n');
   const res = await fetch(`http://${address}:${port}/configuration/backends`, { method: 'POST', body });
-  if (!res.ok) throw new InfraError(`nginx-dynamic: POST /configuration/backends answered ${res.status}: ${await res.text()}`);
+  if (!res.ok)
+    throw new InfraError(`nginx-dynamic: POST /configuration/backends answered ${res.status}: ${await res.text()}`);
 }

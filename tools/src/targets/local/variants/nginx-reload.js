@@ -13,7 +13,16 @@ export async function start(ctx) {
   const dir = ctx.dir;
   writeUpstreams(dir, ctx.endpoints);
   const settings = nginxSettings(ctx.tuning, ctx.controller);
-  const child = await startNginx(ctx, renderTemplate('nginx-reload.conf', { ...settings, ...nginxTls(ctx.tls), dir, address: ctx.address, port: ctx.port }));
+  const child = await startNginx(
+    ctx,
+    renderTemplate('nginx-reload.conf', {
+      ...settings,
+      ...nginxTls(ctx.tls),
+      dir,
+      address: ctx.address,
+      port: ctx.port,
+    }),
+  );
   return {
     child,
     async apply(endpoints) {
@@ -26,6 +35,8 @@ export async function start(ctx) {
 
 function writeUpstreams(dir, endpoints) {
   // An upstream block needs one server; with no endpoints it gets one that is down.
-  const lines = endpoints.length ? endpoints.map((e) => `server ${e.address}:${e.port} max_fails=0;`) : ['server 127.0.0.1:9 down;'];
+  const lines = endpoints.length
+    ? endpoints.map((e) => `server ${e.address}:${e.port} max_fails=0;`)
+    : ['server 127.0.0.1:9 down;'];
   writeFileSync(join(dir, 'upstreams.conf'), `${lines.join('\n')}\n`);
 }
