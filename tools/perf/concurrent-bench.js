@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyDefaults } from '../src/config/defaults.js';
 import { gateCells } from '../src/compare/gate.js';
-import { resultRep } from '../src/compare/inputs.js';
+import { resultRep } from '../src/result/load.js';
 import { mean } from '../src/compare/stats.js';
 import { ingest } from '../src/ingest/ingest.js';
 import { runCell } from '../src/targets/local/driver.js';

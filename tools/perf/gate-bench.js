@@ -6,7 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { applyDefaults } from '../src/config/defaults.js';
 import { gateCells } from '../src/compare/gate.js';
-import { mean, median, variance } from '../src/compare/stats.js';
+import { median } from '../src/numbers.js';
+import { mean, variance } from '../src/compare/stats.js';
 import { runLocal } from '../test/helpers/local-run.js';
 
 const PAIRS = 3;

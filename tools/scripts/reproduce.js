@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { collectRun } from '../src/compare/results-dir.js';
-import { median } from '../src/compare/stats.js';
+import { collectRun } from '../src/result/run-dir.js';
+import { median } from '../src/numbers.js';
 import { chartsForCell } from '../src/report/cell-charts.js';
 import { ms } from '../src/report/format.js';
 

@@ -9,3 +9,10 @@ export function round(x, digits = 3) {
   const k = 10 ** digits;
   return Math.round(x * k) / k;
 }
+
+export function median(xs) {
+  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { baselinePath } from '../compare/baselines.js';
 import { buildBaseline } from '../compare/baseline-doc.js';
-import { readJsonFile, toReps } from '../compare/inputs.js';
-import { collectRun } from '../compare/results-dir.js';
+import { readJsonFile, toReps } from '../result/load.js';
+import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
 import { writeAllAtomic } from '../result/write.js';
 import { delta, ms } from '../report/format.js';

@@ -5,7 +5,7 @@ import { checkName, under } from '../names.js';
 import { schemaProblems } from '../config/schema.js';
 import { readJsonFile } from '../result/read.js';
 import { readBaseline } from '../compare/baselines.js';
-import { collectRun } from '../compare/results-dir.js';
+import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
 import { chartsForCell } from '../report/cell-charts.js';
 import { renderMarkdown } from '../report/markdown.js';

@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import { InputError } from '../errors.js';
 import { runSync } from '../exec/run.js';
 import { checkCellKey, checkName, under } from '../names.js';
-import { readJsonFile, toReps } from './inputs.js';
+import { readJsonFile, toReps } from '../result/load.js';
 
 export function baselinePath(dir, profile, cellKey) {
   checkName(profile, 'profile');

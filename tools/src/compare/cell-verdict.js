@@ -1,8 +1,8 @@
 // One cell's verdict as users read it: the tests gate.js decided, turned into metrics,
 // reasons and warnings, and the summary numbers of each side.
 import { classTotals, ERROR_GROUPS } from './errors.js';
-import { median } from './stats.js';
-import { samplesNeeded } from './latency.js';
+import { median } from '../numbers.js';
+import { samplesNeeded } from '../result/histogram.js';
 import { pValue as fmtP } from '../numbers.js';
 
 export function finish(p, tests, gate) {

@@ -2,8 +2,6 @@
 // a comparison together; with one cell the family is that cell's tests).
 import { gateCells } from './gate.js';
 
-export const VERDICTS = ['pass', 'improvement', 'regression', 'inconclusive', 'infra-error', 'no-baseline'];
-
 export function compareCell({ cell, base, head, gate, mode = 'baseline', allowMachineMismatch = false }) {
   return gateCells([{ cell, base, head }], gate, { mode, allowMachineMismatch }).cells[0];
 }

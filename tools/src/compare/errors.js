@@ -13,7 +13,7 @@
 // comparison, never below 1. The test is the exact conditional binomial (if both sides
 // had one rate, head's share of the errors is Binomial(K, n_head / n)) on counts divided
 // by φ — the effective number of independent errors.
-import { ERROR_CLASSES } from '../ingest/classify.js';
+import { ERROR_CLASSES } from '../result/error-classes.js';
 import { binomialUpperTail, tSf } from './stats.js';
 
 export const ERROR_GROUPS = Object.freeze({

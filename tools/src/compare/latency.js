@@ -10,9 +10,10 @@
 // The variance of one observation is the largest of: its own spread (moderated across
 // the cells of the comparison, noise.js), the within-run sampling variance, and —
 // when no spread can be estimated — the assumed run-to-run variance (`assumedRunCv`).
-import { QUANTILES, samplesFor } from '../result/histogram.js';
+import { samplesNeeded } from '../result/histogram.js';
 import { moderate } from './noise.js';
-import { mean, median, variance } from './stats.js';
+import { median } from '../numbers.js';
+import { mean, variance } from './stats.js';
 
 /** The assumed run-to-run sd of a log-quantile for a coefficient of variation (log-normal). */
 export function sdOfLog(cv) {
@@ -73,11 +74,6 @@ function withinVar(rep, name) {
 // Enough samples beyond the quantile over all of a side's runs to say anything about it.
 function tailOk(name, reps) {
   return reps.reduce((a, r) => a + (r.requests?.total ?? 0), 0) >= samplesNeeded(name);
-}
-
-/** Samples a side needs for a quantile to be gated: 10 beyond it. */
-export function samplesNeeded(name) {
-  return samplesFor(QUANTILES[name]);
 }
 
 /**

@@ -2,7 +2,7 @@
 // two results folders (paired base/head, same machine) cell by cell.
 import { gateCells } from './gate.js';
 import { readBaseline } from './baselines.js';
-import { collectRun } from './results-dir.js';
+import { collectRun } from '../result/run-dir.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
 export function compareRunToBaselines({

@@ -89,13 +89,6 @@ export function variance(xs) {
   return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1);
 }
 
-export function median(xs) {
-  const s = xs.filter((x) => x !== null && x !== undefined).sort((a, b) => a - b);
-  if (!s.length) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
 /** Quantile of Student's t; df = Infinity (a known variance) gives the normal quantile. */
 export function tQuantileOrNormal(p, df) {
   return Number.isFinite(df) ? tQuantile(p, df) : normalQuantile(p);

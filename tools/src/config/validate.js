@@ -2,7 +2,7 @@
 // target/controller compatibility. Runs on the defaulted config; returns every problem.
 import { MAX_RUN_MS, parseDuration } from './units.js';
 import { TARGETS } from '../targets/index.js';
-import { samplesNeeded } from '../compare/latency.js';
+import { samplesNeeded } from '../result/histogram.js';
 
 const SCRIPT_NEEDS = {
   steady: ['rate'],

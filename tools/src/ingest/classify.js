@@ -1,16 +1,6 @@
-// Error classes the field reports count: timeouts, refused and reset connections,
-// other transport failures, 502/503/504/other 5xx, 4xx. From k6's error_code and status.
-export const ERROR_CLASSES = Object.freeze([
-  'timeout',
-  'refused',
-  'reset',
-  'transport',
-  'http502',
-  'http503',
-  'http504',
-  'http5xx',
-  'http4xx',
-]);
+// Which error class a k6 sample is in, from its error_code and status (the classes
+// themselves: result/error-classes.js).
+import { ERROR_CLASSES } from '../result/error-classes.js';
 
 // k6 error codes (k6 docs, "Error codes"): 1050 request timeout, 1211 dial timeout,
 // 1212 connection refused, 1220 reset by peer, 1201 broken pipe on write.

@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
-import { VERDICTS as VERDICT_NAMES } from '../compare/cell.js';
+import { VERDICTS as VERDICT_NAMES } from '../result/verdicts.js';
 
 export const ARTIFACT_FILES = { 'comment.md': GITHUB_COMMENT_LIMIT, 'meta.json': 4096 };
 const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment -->/g;

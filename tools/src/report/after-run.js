@@ -3,7 +3,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePairedRuns, compareRunToBaselines } from '../compare/run-compare.js';
-import { collectRun } from '../compare/results-dir.js';
+import { collectRun } from '../result/run-dir.js';
 import { EXIT } from '../errors.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { chartsForCell } from './cell-charts.js';

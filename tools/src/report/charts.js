@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { InfraError, InputError } from '../errors.js';
 import { check, runSync } from '../exec/run.js';
 import { which } from '../exec/tools.js';
-import { ERROR_CLASSES } from '../ingest/classify.js';
+import { ERROR_CLASSES } from '../result/error-classes.js';
 import { renderTemplate } from './template.js';
 
 const MARKED_EVENTS = new Set(['pod-killed', 'pod-terminating', 'update-applied']);

@@ -1,7 +1,7 @@
 // A run's cells side by side, without any baseline: what `make bench` shows for the
 // cross-variant comparison (and what the seeds' tables look like). Latency added by
 // the proxy is shown against a `direct` cell of the same scenario when one ran.
-import { median } from '../compare/stats.js';
+import { median } from '../numbers.js';
 import { ms } from './format.js';
 
 export function runTable(cells) {

@@ -123,3 +123,8 @@ export function normalQuantile(p) {
     (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
   );
 }
+
+/** Samples a side needs for a quantile to be gated: 10 beyond it. */
+export function samplesNeeded(name) {
+  return samplesFor(QUANTILES[name]);
+}

@@ -203,7 +203,7 @@ test('report: a results folder renders markdown too, and charts carry a .hgrm pe
   const { makeRunDir } = await import('../helpers/run-dir.js');
   const { runCli } = await import('../helpers/cli.js');
   const { chartsForCell } = await import('../../src/report/cell-charts.js');
-  const { collectRun } = await import('../../src/compare/results-dir.js');
+  const { collectRun } = await import('../../src/result/run-dir.js');
   const root = mkdtempSync(join(tmpdir(), 'tg-rep-'));
   const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 1 }] }, join(root, 'run'));
   const md = join(root, 'run.md');

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { compareCell } from '../../src/compare/cell.js';
 import { gateCells } from '../../src/compare/gate.js';
-import { resultRep } from '../../src/compare/inputs.js';
+import { resultRep } from '../../src/result/load.js';
 import { syntheticResult } from '../helpers/synthetic.js';
 
 const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;

@@ -3,8 +3,8 @@
 // histogram that does not decode, counts that disagree with the histogram.
 import { schemaProblems } from '../config/schema.js';
 import { InputError } from '../errors.js';
-import { decode, QUANTILES, summarize, valueAtMs } from '../result/histogram.js';
-import { readJsonFile } from '../result/read.js';
+import { decode, QUANTILES, summarize, valueAtMs } from './histogram.js';
+import { readJsonFile } from './read.js';
 
 export { readJsonFile };
 

@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { InputError } from '../errors.js';
-import { readJsonFile, toReps } from './inputs.js';
+import { readJsonFile, toReps } from './load.js';
 import { checkCellKey, checkName } from '../names.js';
 
 export function collectRun(runDir) {

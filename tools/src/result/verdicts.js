@@ -1,0 +1,9 @@
+// The verdicts a cell can have (schemas/verdict.schema.json names the same).
+export const VERDICTS = Object.freeze([
+  'pass',
+  'improvement',
+  'regression',
+  'inconclusive',
+  'infra-error',
+  'no-baseline',
+]);
