@@ -10,7 +10,7 @@ OK=${OFFLINE_KIND_DIR:-$PWD/../shared/offline-kind}
 source tools/scripts/pin.sh
 NODE_IMAGE=offline-kind/node:$(pin kubernetes)
 K6_IMAGE=localhost/tailgate-k6:$(pin k6)
-need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)")
+need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)" "localhost/haproxy-ingress:$(pin haproxy-ingress)")
 if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
   echo "test-kind: SKIPPED — no offline-kind at $OK or no docker (see README: kind target)"; exit 0
 fi
@@ -22,7 +22,7 @@ fi
 # shellcheck source=/dev/null
 source "$OK/env.sh"   # kind wrapper + egress guard + dockerd
 for img in "${need[@]}"; do
-  docker image inspect "$img" >/dev/null 2>&1 || { echo "test-kind: SKIPPED — image $img not built (run: $OK/build.sh --with traefik)"; exit 0; }
+  docker image inspect "$img" >/dev/null 2>&1 || { echo "test-kind: SKIPPED — image $img not built (run: $OK/build.sh --with traefik --with haproxy-ingress)"; exit 0; }
 done
 tools/scripts/build-backend-image.sh
 TAILGATE_K6_IMAGE=$K6_IMAGE IMAGE=$K6_IMAGE tools/scripts/build-k6-image.sh

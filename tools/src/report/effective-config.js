@@ -73,11 +73,16 @@ export function directives(text, format = 'nginx') {
 export function readEffective(cellRepDir) {
   for (const f of FILES) {
     const p = join(cellRepDir, 'proxy', f);
-    if (existsSync(p))
-      return directives(
-        readFileSync(p, 'utf8'),
-        { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args' }[f] ?? 'nginx',
-      );
+    if (!existsSync(p)) continue;
+    const out = directives(
+      readFileSync(p, 'utf8'),
+      { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args' }[f] ?? 'nginx',
+    );
+    // Pod sysctls read beside the config (kube targets), as `sysctl <name>`.
+    const sysctls = join(cellRepDir, 'proxy', 'sysctls.txt');
+    if (existsSync(sysctls))
+      for (const [k, v] of directives(readFileSync(sysctls, 'utf8'), 'args')) out.set(`sysctl ${k}`, v);
+    return out;
   }
   return null;
 }

@@ -50,8 +50,8 @@ test(
 );
 
 test(
-  'kind e2e: default -> tuned on one cluster (a pod-changing helm upgrade on the only ingress node)',
-  { timeout: 20 * 60_000 },
+  'kind e2e: default -> tuned on one cluster per controller (Traefik, haproxy-ingress), steady and pod-kill',
+  { timeout: 30 * 60_000 },
   () => {
     const out = mkdtempSync(join(tmpdir(), 'tg-kind-tuning-'));
     const started = Date.now();
@@ -63,14 +63,27 @@ test(
     console.log(run.stdout, run.stderr);
     assert.equal(run.status, 0, 'tailgate run');
     const runDir = join(out, readdirSync(out)[0]);
-    for (const tuning of ['default', 'tuned']) {
-      const r = JSON.parse(readFileSync(join(runDir, 'traefik', tuning, 'steady', 'rep-1', 'result.json'), 'utf8'));
-      assert.ok(
-        r.requests.total >= 1500 && r.errors.total === 0,
-        `${tuning}: ${r.requests.total} requests, ${r.errors.total} errors`,
-      );
-    }
-    assert.ok(Date.now() - started < 12 * 60_000, "the tuning switch does not wait out helm's 5-minute timeout");
+    for (const controller of ['traefik', 'haproxy-ingress'])
+      for (const tuning of ['default', 'tuned'])
+        for (const scenario of ['steady', 'pod-kill']) {
+          const cell = join(runDir, controller, tuning, scenario, 'rep-1');
+          const r = JSON.parse(readFileSync(join(cell, 'result.json'), 'utf8'));
+          const id = `${controller}/${tuning}/${scenario}`;
+          assert.ok(r.requests.total >= 1500, `${id}: ${r.requests.total} requests`);
+          assert.ok(r.load.droppedRatio < 0.01, `${id}: load delivered`);
+          if (scenario === 'steady') assert.equal(r.errors.total, 0, `${id}: ${r.errors.total} errors in steady state`);
+          else assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, `${id}: pods were killed`);
+          assert.ok(existsSync(join(cell, 'proxy')), `${id}: effective configuration captured`);
+        }
+    // What the tunings changed in the data plane, read from the pods (not the values files).
+    assert.match(run.stdout, /traefik\/tuned \(steady\): .*--serversTransport\.maxIdleConnsPerHost \(not set\) → 320/);
+    assert.match(run.stdout, /haproxy-ingress\/tuned \(steady\): .*maxconn .*→ 65535/);
+    assert.match(run.stdout, /haproxy-ingress\/tuned \(steady\): .*sysctl net\.core\.somaxconn \d+ → 32768/);
+    const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], {
+      encoding: 'utf8',
+    });
+    assert.equal(report.status, 0, report.stderr);
+    assert.ok(Date.now() - started < 25 * 60_000, "the tuning switch does not wait out helm's 5-minute timeout");
     const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
     assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
   },

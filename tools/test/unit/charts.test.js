@@ -178,6 +178,38 @@ test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: Clust
   }
 });
 
+// haproxy-ingress's chart is served by no registry reachable offline: the stand-in in
+// offline-chart/ takes the upstream keys; rendered with the catalog's values, the
+// offline values and every overlay it must listen on hostPort 80 as a DaemonSet.
+test('catalog: haproxy-ingress (offline stand-in chart) with our values and overlays: DaemonSet on hostPort 80, replaceable on one node', () => {
+  const base = join(ROOT, 'charts', 'controllers', 'haproxy-ingress');
+  for (const overlay of [null, ...readdirSync(join(base, 'overlays')).map((f) => join(base, 'overlays', f))]) {
+    const values = ['values.yaml', 'offline-values.yaml'].flatMap((f) => ['-f', join(base, f)]);
+    const args = ['template', 'haproxy-ingress', join(base, 'offline-chart'), '--kube-version', PINS.kubernetes];
+    const out = spawnSync(helm, [...args, '-n', 'tailgate-ingress', ...values, ...(overlay ? ['-f', overlay] : [])], {
+      encoding: 'utf8',
+    });
+    assert.equal(out.status, 0, out.stderr);
+    const docs = out.stdout
+      .split(/^---$/m)
+      .map((d) => parse(d))
+      .filter((d) => d?.kind);
+    const ds = docs.find((d) => d.kind === 'DaemonSet');
+    assert.ok(ds, 'a DaemonSet: chart 0.14.7 honours useHostPort only there');
+    assert.deepEqual(ds.spec.updateStrategy.rollingUpdate, { maxUnavailable: 1 });
+    const c = ds.spec.template.spec.containers[0];
+    assert.equal(c.image, `localhost/haproxy-ingress:${PINS['haproxy-ingress']}`);
+    assert.ok(c.ports.some((p) => p.name === 'http' && p.hostPort === 80));
+    assert.ok(docs.some((d) => d.kind === 'IngressClass' && d.metadata.name === 'haproxy'));
+    if (overlay) {
+      assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['max-connections'], '65535');
+      assert.deepEqual(ds.spec.template.spec.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
+    }
+    const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
+    assert.equal(v.status, 0, v.stdout + v.stderr);
+  }
+});
+
 function dropNulls(x) {
   if (Array.isArray(x)) return x.map(dropNulls);
   if (x && typeof x === 'object')

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { diff, directives, renderTuningDiffs } from '../../src/report/effective-config.js';
+import { diff, directives, readEffective, renderTuningDiffs, tuningDiffs } from '../../src/report/effective-config.js';
 
 test('effective config: nginx directives by context, addresses and paths normalized', () => {
   const a = directives(
@@ -37,4 +40,22 @@ test('effective config: flags of a controller configured by arguments (Traefik)'
   assert.deepEqual(diff(a, b), [
     { directive: '--serversTransport.maxIdleConnsPerHost', before: '(not set)', after: '320' },
   ]);
+});
+
+test('effective config: the pod sysctl read beside the config shows in the diff (kube targets)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'tg-eff-'));
+  const cell = (tuning, somaxconn) => {
+    const dir = join(root, 'haproxy-ingress', tuning, 'steady', 'rep-1', 'proxy');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'haproxy.cfg'), `global\n  maxconn ${tuning === 'tuned' ? 65535 : 2000}\n`);
+    writeFileSync(join(dir, 'sysctls.txt'), `net.core.somaxconn=${somaxconn}\n`);
+  };
+  cell('default', 4096);
+  cell('tuned', 32768);
+  const [d] = tuningDiffs(root, [{ key: 'haproxy-ingress/default/steady' }, { key: 'haproxy-ingress/tuned/steady' }]);
+  assert.deepEqual(d.changes, [
+    { directive: 'global maxconn', before: '2000', after: '65535' },
+    { directive: 'sysctl net.core.somaxconn', before: '4096', after: '32768' },
+  ]);
+  assert.ok(readEffective(join(root, 'haproxy-ingress', 'tuned', 'steady', 'rep-1')).has('sysctl net.core.somaxconn'));
 });

@@ -18,6 +18,8 @@ export function catalogEntry(name, controller) {
     chart: controller.chart ?? entry.chart,
     ingressClass: controller.ingressClass ?? entry.ingressClass ?? name,
     podSelector: entry.podSelector ?? `app.kubernetes.io/name=${name}`,
+    // What the chart runs the controller as: `kubectl rollout status <workload>`.
+    workload: entry.workload ?? 'deployment',
     values,
     overlay: (tuning) => {
       if (tuning === 'default') return null;

@@ -35,6 +35,13 @@ export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, 
   if (r.code !== 0) return note(dir, `could not read the effective configuration (exit ${r.code})`);
   const file = join(dir, spec.file);
   writeFileSync(file, r.output);
+  // The accept backlog a tuning asks for is a pod sysctl, invisible in the proxy's
+  // config: read it where the image has cat (not in FROM-scratch images).
+  const somaxconn = await run(kubectl('exec', name, '--', 'cat', '/proc/sys/net/core/somaxconn'), {
+    timeoutMs: 30_000,
+  });
+  if (somaxconn.code === 0 && /^\d+\s*$/.test(somaxconn.output))
+    writeFileSync(join(dir, 'sysctls.txt'), `net.core.somaxconn=${somaxconn.output.trim()}\n`);
   return file;
 }
 

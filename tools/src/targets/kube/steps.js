@@ -147,6 +147,24 @@ export function planSteps(plan, ctx) {
         ),
         diagnose,
       });
+      // With one replica and maxUnavailable 1, `helm --wait` returns while the new pod
+      // is still unready (it waits for replicas - maxUnavailable = 0): wait for the
+      // rollout itself, then for Ready pods.
+      add({
+        timeoutMs: 320_000,
+        title: `wait for the ${controller} rollout`,
+        argv: kubectl(
+          '-n',
+          INGRESS_NAMESPACE,
+          'rollout',
+          'status',
+          cat.workload,
+          '-l',
+          cat.podSelector,
+          '--timeout=300s',
+        ),
+        diagnose,
+      });
       add({
         timeoutMs: 320_000,
         title: `wait until ${controller} is Ready`,
