@@ -1,7 +1,9 @@
 // bench.yaml -> validated, defaulted config. Every problem is reported at once,
 // each with file:line:col, the field and the rule.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
+import { under } from '../names.js';
 import { applyDefaults } from './defaults.js';
 import { schemaProblems } from './schema.js';
 import { semanticProblems } from './validate.js';
@@ -44,13 +46,31 @@ export function parseBench(text, file = 'bench.yaml') {
   };
   const problems = schemaProblems('bench', raw);
   const { config, semantic } = defaultAndCheck(raw);
-  problems.push(...semantic);
+  problems.push(...semantic, ...resolveFiles(config, file));
   if (problems.length) {
     throw new InputError(`${file}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in bench config`, {
       details: problems.map(where),
     });
   }
   return { ...config, source: file };
+}
+
+// Files a bench.yaml names are relative to its own folder (an adopter's repository, not
+// tailgate's package) and must stay inside it, links included.
+function resolveFiles(config, file) {
+  const problems = [];
+  const base = dirname(resolve(file));
+  for (const [name, c] of Object.entries(config?.controllers ?? {})) {
+    if (typeof c.values !== 'string') continue;
+    const path = ['controllers', name, 'values'];
+    try {
+      c.valuesFile = under(base, c.values);
+      if (existsSync(c.valuesFile)) under(realpathSync(base), realpathSync(c.valuesFile));
+    } catch {
+      problems.push({ path, message: `${c.values} must stay inside ${base} (the folder of the bench config)` });
+    }
+  }
+  return problems;
 }
 
 // Cross-reference rules run even when the schema failed, so a user sees every

@@ -79,3 +79,29 @@ test('config: the repository bench.yaml and the README example both load', () =>
   const cfg = parseBench(m[1], 'README.md example');
   assert.ok(cfg.matrices.local);
 });
+
+test("config: a controller's values file is relative to bench.yaml and stays in its folder (an adopter's repository)", async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const repo = mkdtempSync(join(tmpdir(), 'tg-adopter-'));
+  mkdirSync(join(repo, 'values'));
+  writeFileSync(join(repo, 'values', 'traefik.yaml'), 'deployment: { replicas: 1 }\n');
+  symlinkSync('/etc/hostname', join(repo, 'values', 'link.yaml'));
+  const bench = (values) =>
+    `apiVersion: tailgate/v1\nkind: Bench\ncontrollers:\n  traefik:\n    type: helm\n    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.6.0 }\n    values: ${values}\nscenarios:\n  steady: { script: steady, rate: 100, duration: 20s }\nprofiles:\n  gha: { runner: ubuntu-24.04 }\nmatrices:\n  pr: { target: kind, profile: gha, controllers: [traefik], scenarios: [steady] }\n`;
+  writeFileSync(join(repo, 'bench.yaml'), bench('values/traefik.yaml'));
+  assert.equal(
+    loadBench(join(repo, 'bench.yaml')).controllers.traefik.valuesFile,
+    join(repo, 'values', 'traefik.yaml'),
+  );
+  for (const bad of ['../outside.yaml', 'values/link.yaml', '/etc/hostname']) {
+    writeFileSync(join(repo, 'bench.yaml'), bench(bad));
+    assert.throws(
+      () => loadBench(join(repo, 'bench.yaml')),
+      (e) =>
+        e instanceof InputError && e.details.some((d) => /controllers\.traefik\.values: .* must stay inside/.test(d)),
+      bad,
+    );
+  }
+});

@@ -11,7 +11,8 @@ export function catalogEntry(name, controller) {
   const dir = join(CATALOG_DIR, name);
   const file = join(dir, 'controller.yaml');
   const entry = existsSync(file) ? parse(readFileSync(file, 'utf8')) : {};
-  const values = controller.values ? join(ROOT, controller.values) : join(dir, 'values.yaml');
+  const values =
+    controller.valuesFile ?? (controller.values ? join(ROOT, controller.values) : join(dir, 'values.yaml'));
   if (!existsSync(values)) throw new InputError(`controller "${name}": values file ${values} not found`);
   return {
     name,
