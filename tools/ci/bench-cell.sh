@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # One cell of a matrix (all its repetitions), as the bench workflows run it.
-# Env: MATRIX CONTROLLER TUNING SCENARIO [REPETITIONS] [RATE] [DURATION] [OUT]
+# Env: MATRIX CONTROLLER TUNING SCENARIO [REPETITIONS] [RATE] [DURATION] [OUT] [CONFIG]
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 args=(run --matrix "$MATRIX" --controllers "$CONTROLLER" --tunings "$TUNING" --scenarios "$SCENARIO" --out "${OUT:-results}")
 [ -n "${REPETITIONS:-}" ] && args+=(--repetitions "$REPETITIONS")
 [ -n "${RATE:-}" ] && args+=(--rate "$RATE")
 [ -n "${DURATION:-}" ] && args+=(--duration "$DURATION")
-exec node tools/bin/tailgate.js "${args[@]}"
+tailgate "${args[@]}"

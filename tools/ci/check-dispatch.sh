@@ -4,7 +4,8 @@
 # own (tailgate plan checks --rate/--duration/--repetitions as run does); the shell only
 # keeps names to their character set and the choices to their lists.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 fail() { echo "::error::$*"; exit 2; }
 case "${TARGET:?}" in local|kind) ;; *) fail "target must be local or kind, got '$TARGET'" ;; esac
 case "${COMPARE:?}" in baseline|paired|none) ;; *) fail "compare must be baseline, paired or none" ;; esac
@@ -12,6 +13,6 @@ for v in CONTROLLERS TUNINGS SCENARIOS; do
   [[ "${!v}" =~ ^[a-z0-9.,-]+$ ]] || fail "${v,,} must be comma-separated names from bench.yaml, got '${!v}'"
 done
 matrix=local; [ "$TARGET" = kind ] && matrix=nightly
-node tools/bin/tailgate.js plan --matrix "$matrix" --controllers "$CONTROLLERS" --tunings "$TUNINGS" --scenarios "$SCENARIOS" \
+tailgate plan --matrix "$matrix" --controllers "$CONTROLLERS" --tunings "$TUNINGS" --scenarios "$SCENARIOS" \
   --rate "${RATE:?}" --duration "${DURATION:?}" --repetitions "${REPETITIONS:?}" >/dev/null || fail "inputs refused (see the message above)"
 echo "matrix=$matrix" >> "${GITHUB_OUTPUT:-/dev/stdout}"

@@ -11,7 +11,8 @@
 # (`confirm=` in $GITHUB_OUTPUT, or stdout) for a round with fresh runs, and exits 0:
 # the verdict of record is the one after that round.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 out=${OUT:-gate-out}
 mkdir -p "$out/comment" "$out/charts"
 if [ "${MODE:-baseline}" = paired ]; then
@@ -20,18 +21,18 @@ if [ "${MODE:-baseline}" = paired ]; then
   [ -n "${BASE_RESULTS:-}" ] || RESULTS=$RESULTS/head
   confirm=()
   [ -n "${CONFIRM_RESULTS:-}" ] && confirm=(--confirm-base-results "$CONFIRM_RESULTS/base" --confirm-head-results "$CONFIRM_RESULTS/head")
-  node tools/bin/tailgate.js compare ${MATRIX:+--matrix "$MATRIX"} --paired --base-results "$base" --head-results "${RESULTS:?}" "${confirm[@]}" --out "$out/verdict.json" --force
+  tailgate compare ${MATRIX:+--matrix "$MATRIX"} --paired --base-results "$base" --head-results "${RESULTS:?}" "${confirm[@]}" --out "$out/verdict.json" --force
 else
   confirm=()
   [ -n "${CONFIRM_RESULTS:-}" ] && confirm=(--confirm-results "$CONFIRM_RESULTS")
-  node tools/bin/tailgate.js compare ${MATRIX:+--matrix "$MATRIX"} --results "${RESULTS:?}" --base-ref "${BASE_REF:?}" "${confirm[@]}" --out "$out/verdict.json" --force
+  tailgate compare ${MATRIX:+--matrix "$MATRIX"} --results "${RESULTS:?}" --base-ref "${BASE_REF:?}" "${confirm[@]}" --out "$out/verdict.json" --force
 fi
 code=$?
 if [ ! -f "$out/verdict.json" ]; then
   echo "::error::tailgate compare wrote no verdict (exit $code): bad input or infrastructure error"
   exit "$code"
 fi
-node tools/bin/tailgate.js report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} \
+tailgate report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} \
   --meta "$out/comment/meta.json" --confirm-matrix "$out/confirm.json" --force >/dev/null
 [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/comment/comment.md" >> "$GITHUB_STEP_SUMMARY"
 # Cells to confirm, as a matrix of the bench-cell workflow ([] when none or already confirmed).

@@ -2,9 +2,10 @@
 # Records baselines from a run and opens a pull request with them (never pushes
 # to main). Env: RESULTS, GH_TOKEN, RUN_URL
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
 branch="tailgate/baselines-${GITHUB_RUN_ID:?}"
-node tools/bin/tailgate.js baseline update --results "${RESULTS:?}" --force | tee baseline-change.txt
+tailgate baseline update --results "${RESULTS:?}" --force | tee baseline-change.txt
 git checkout -b "$branch"
 git add baselines/
 git -c user.name="github-actions[bot]" -c user.email="41898282+github-actions[bot]@users.noreply.github.com" commit -m "tailgate: update baselines from run ${GITHUB_RUN_ID}" -m "$(cat baseline-change.txt)"

@@ -3,5 +3,6 @@
 # $GITHUB_OUTPUT (matrix=..., compare=baseline|paired).
 # Usage: tools/ci/plan.sh <matrix>          (laptop: prints it)
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-node tools/bin/tailgate.js plan --matrix "${1:?matrix name}" --github-output
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+tailgate plan --matrix "${1:?matrix name}" --github-output

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Idempotent set-up in layers, on a fresh Debian/Ubuntu machine:
+#   setup.sh report  what the gate job needs: gnuplot and the run-time npm dependencies
 #   setup.sh bench   what `make bench` needs: OS packages, the pinned k6, npm dependencies
 #   setup.sh         (or `test`) adds what only the tests use: workflow linters, helm and
 #                    kubeconform with the Kubernetes schemas (chart tests), zizmor
@@ -7,12 +8,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 LAYER=${1:-test}
-case "$LAYER" in bench|test) ;; *) echo "setup: layer must be bench or test, got '$LAYER'" >&2; exit 2 ;; esac
+case "$LAYER" in report|bench|test) ;; *) echo "setup: layer must be report, bench or test, got '$LAYER'" >&2; exit 2 ;; esac
 
 # shellcheck source=pin.sh
 source tools/scripts/pin.sh
 K6_VERSION=$(pin k6)
 APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox iproute2 procps openssl)
+[ "$LAYER" = report ] && APT_PACKAGES=(gnuplot-nox)
 LOCAL_BIN="$PWD/.tools/bin"
 mkdir -p "$LOCAL_BIN"
 
@@ -22,6 +24,23 @@ step() { # prints the previous step's time, then the new step
   printf '==> %s\n' "$*"
   STEP_MS=$(( (now - step_started) / 1000000 )); step_started=$now
   [ "${SETUP_TIMES:-1}" = 0 ] || [ "$STEP_MS" -lt 1000 ] || printf '    (previous step: %d.%d s)\n' $((STEP_MS / 1000)) $((STEP_MS % 1000 / 100))
+}
+
+# The bench layer installs the run-time dependencies only; the test layer adds the
+# formatter and linter. A stamp per layer: the test layer's install serves both.
+npm_deps() {
+  local layer=$1 stamp=node_modules/.tailgate-lock-stamp-$1
+  if [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then
+    step "npm dependencies up to date"
+  elif [ "$layer" = bench ] && [ -f node_modules/.tailgate-lock-stamp-test ] && cmp -s package-lock.json node_modules/.tailgate-lock-stamp-test; then
+    step "npm dependencies up to date (test layer)"
+  else
+    step "npm ci${layer:+ ($layer layer)}"
+    if [ "$layer" = bench ]; then npm ci --omit=dev --no-audit --no-fund --loglevel=error
+    else npm ci --no-audit --no-fund --loglevel=error; fi
+    rm -f node_modules/.tailgate-lock-stamp-*
+    cp package-lock.json "$stamp"
+  fi
 }
 
 missing=()
@@ -40,6 +59,8 @@ else
   step "OS packages present"
 fi
 
+if [ "$LAYER" = report ]; then npm_deps bench; step "report layer ready"; exit 0; fi
+
 have_k6() { "$1" version 2>/dev/null | grep -q "k6 ${K6_VERSION} "; }
 if have_k6 "$LOCAL_BIN/k6"; then
   step "k6 ${K6_VERSION} present (.tools/bin/k6)"
@@ -53,22 +74,6 @@ else
   have_k6 "$LOCAL_BIN/k6" || { echo "setup: built k6 does not report ${K6_VERSION}" >&2; exit 4; }
 fi
 
-# The bench layer installs the run-time dependencies only; the test layer adds the
-# formatter and linter. A stamp per layer: the test layer's install serves both.
-npm_deps() {
-  local layer=$1 stamp=node_modules/.tailgate-lock-stamp-$1
-  if [ -f "$stamp" ] && cmp -s package-lock.json "$stamp"; then
-    step "npm dependencies up to date"
-  elif [ "$layer" = bench ] && [ -f node_modules/.tailgate-lock-stamp-test ] && cmp -s package-lock.json node_modules/.tailgate-lock-stamp-test; then
-    step "npm dependencies up to date (test layer)"
-  else
-    step "npm ci${layer:+ ($layer layer)}"
-    if [ "$layer" = bench ]; then npm ci --omit=dev --no-audit --no-fund --loglevel=error
-    else npm ci --no-audit --no-fund --loglevel=error; fi
-    rm -f node_modules/.tailgate-lock-stamp-*
-    cp package-lock.json "$stamp"
-  fi
-}
 if [ "$LAYER" = bench ]; then npm_deps bench; step "bench layer ready"; exit 0; fi
 
 # Test-only tools: workflow linters and helm (chart lint/template), pinned.

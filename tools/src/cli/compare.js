@@ -39,7 +39,7 @@ export const usage = `Usage:
 
 Exit codes: 0 pass/improvement · 1 regression · 2 bad input · 3 inconclusive or no baseline · 4 infrastructure error`;
 export const options = {
-  config: { type: 'string' },
+  config: { type: 'string', default: process.env.TAILGATE_CONFIG },
   matrix: { type: 'string' },
   baseline: { type: 'string', multiple: true },
   paired: { type: 'boolean', default: false },

@@ -2,7 +2,7 @@
 // validate and plan a bench.yaml there — no dev-only paths at run time.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -35,3 +35,62 @@ test('package: npm pack installs and runs tailgate outside this repository', { t
     assert.ok(installed.includes(dir), `${dir} ships in the package`);
   assert.ok(!readdirSync(join(app, 'node_modules', 'tailgate', 'tools')).includes('test'), 'tests do not ship');
 });
+
+// examples/adopter is a complete caller repository: its bench.yaml is what `tailgate init`
+// writes, and with tailgate installed from the package it runs a local cell on each side
+// and the CI gate script (tailgate's code in node_modules, the project in the repository).
+test(
+  'adopter: the example repository validates, runs a cell per side and gets a verdict and a comment',
+  { timeout: 300_000 },
+  () => {
+    const work = mkdtempSync(join(tmpdir(), 'tg-adopter-'));
+    execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: ROOT, stdio: 'pipe' });
+    const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    const repo = join(work, 'repo');
+    cpSync(join(ROOT, 'examples', 'adopter'), repo, { recursive: true });
+    execFileSync(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', join(work, tgz)],
+      {
+        cwd: repo,
+        stdio: 'pipe',
+      },
+    );
+    const bin = join(repo, 'node_modules', '.bin', 'tailgate');
+    // k6 as `make setup` installed it here (an adopter's machine has it on PATH).
+    const env = { ...process.env, PATH: `${join(ROOT, '.tools', 'bin')}:${process.env.PATH}` };
+    const run = (args) => spawnSync(bin, args, { cwd: repo, encoding: 'utf8', env });
+    const fresh = join(work, 'fresh');
+    execFileSync('mkdir', ['-p', fresh]);
+    assert.equal(run(['init', '--controller', 'traefik', '--dir', fresh]).status, 0);
+    assert.equal(
+      readFileSync(join(repo, 'bench.yaml'), 'utf8'),
+      readFileSync(join(fresh, 'bench.yaml'), 'utf8'),
+      'examples/adopter/bench.yaml is what tailgate init writes',
+    );
+    const v = run(['validate']);
+    assert.equal(v.status, 0, v.stdout + v.stderr);
+    const cell = ['--matrix', 'local', '--controllers', 'nginx-reload', '--scenarios', 'steady', '--rate', '200'];
+    for (const side of ['base', 'head']) {
+      const r = run(['run', ...cell, '--duration', '6s', '--repetitions', '1', '--out', `results/${side}`]);
+      assert.ok([0, 3].includes(r.status), `${side} run: exit ${r.status}\n${r.stdout}${r.stderr}`);
+    }
+    const gate = spawnSync(join(repo, 'node_modules', 'tailgate', 'tools', 'ci', 'gate.sh'), [], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        MODE: 'paired',
+        BASE_RESULTS: 'results/base',
+        RESULTS: 'results/head',
+        OUT: 'gate-out',
+        MATRIX: 'local',
+      },
+    });
+    const verdict = JSON.parse(readFileSync(join(repo, 'gate-out', 'verdict.json'), 'utf8'));
+    assert.equal(gate.status, verdict.exitCode, gate.stdout + gate.stderr);
+    const comment = readFileSync(join(repo, 'gate-out', 'comment', 'comment.md'), 'utf8');
+    assert.match(comment, /nginx-reload\/default\/steady/);
+    assert.ok(existsSync(join(repo, 'gate-out', 'comment', 'meta.json')));
+  },
+);

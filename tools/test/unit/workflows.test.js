@@ -31,7 +31,11 @@ test('workflows: top-level least-privilege permissions; write scopes only per jo
       .filter(([, j]) => Object.values(j.permissions ?? {}).includes('write'))
       .map(([n]) => `${f}:${n}`),
   );
-  assert.deepEqual(writers.sort(), ['bench-comment.yml:comment', 'bench-dispatch.yml:baselines']);
+  assert.deepEqual(writers.sort(), [
+    'bench-comment.yml:comment',
+    'bench-dispatch.yml:baselines',
+    'comment.yml:comment',
+  ]);
 });
 
 test('workflows: every job and every long step has timeout-minutes', () => {
@@ -105,21 +109,58 @@ test('workflows: PR workflows cancel superseded runs; bare metal is never reacha
 test('workflows: cluster teardown and artifact uploads run under always()', () => {
   for (const [f, { doc }] of Object.entries(wf)) {
     for (const s of steps(doc)) {
-      if (/teardown\.sh/.test(s.run ?? ''))
+      if (/teardown\.sh/.test(s.run ?? '') || s.with?.command === 'teardown')
         assert.match(String(s.if), /always\(\)/, `${f}: teardown must be if: always()`);
+      if (String(s.uses).startsWith('actions/upload-artifact'))
+        assert.match(String(s.if), /always\(\)/, `${f}: uploads must be if: always()`);
     }
   }
-  const cell = wf['bench-cell.yml'].doc.jobs.run.steps;
-  assert.ok(
-    cell.findIndex((s) => /teardown/.test(s.run ?? '')) > cell.findIndex((s) => /bench-cell\.sh/.test(s.run ?? '')),
-  );
+  for (const job of ['bench', 'confirm']) {
+    const cell = wf['gate.yml'].doc.jobs[job].steps;
+    const at = (command) => cell.findIndex((s) => s.with?.command === command);
+    assert.ok(at('teardown') > at('cell') && at('cell') > 0, `gate.yml:${job} tears the cluster down after the cell`);
+  }
+});
+
+test('reusable gate: tailgate comes from tailgate-ref, every step is the composite action, inputs reach scripts via env', () => {
+  const { doc } = wf['gate.yml'];
+  assert.deepEqual(Object.keys(doc.on), ['workflow_call']);
+  for (const [name, job] of Object.entries(doc.jobs)) {
+    const checkout = job.steps.find((s) => s.with?.path === '.tailgate');
+    assert.equal(checkout.with.ref, '${{ inputs.tailgate-ref }}', `${name}: tailgate at the caller's chosen ref`);
+    assert.equal(checkout.with['persist-credentials'], false);
+    const local = job.steps.filter((s) => String(s.uses).startsWith('./'));
+    assert.ok(local.length && local.every((s) => s.uses === './.tailgate'), `${name}: only the composite action`);
+    assert.ok(
+      job.steps.every((s) => !s.run),
+      `${name}: no run: steps (the action's scripts run on a laptop too)`,
+    );
+  }
+  // tailgate's own PRs run the same workflow, with tailgate from the PR's merge commit.
+  const self = wf['bench-pr.yml'].doc.jobs.gate;
+  assert.equal(self.uses, './.github/workflows/gate.yml');
+  assert.equal(self.with['tailgate-ref'], '${{ github.sha }}');
+  const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
+  assert.equal(action.runs.using, 'composite');
+  for (const step of action.runs.steps) {
+    assert.ok(!/\$\{\{/.test(step.run), 'action.yml: inputs reach the script through env only');
+    assert.match(step.run, /tools\/ci\/action\.sh/);
+  }
 });
 
 test('workflows: the commenter never checks out or runs PR code and gets the PR from the head SHA', () => {
-  const { doc, text } = wf['bench-comment.yml'];
-  assert.deepEqual(Object.keys(doc.on), ['workflow_run']);
-  const checkout = steps(doc).find((s) => String(s.uses).startsWith('actions/checkout'));
-  assert.equal(checkout.with.ref, '${{ github.event.repository.default_branch }}');
+  const { doc, text } = wf['comment.yml'];
+  assert.deepEqual(Object.keys(doc.on), ['workflow_call']);
+  const checkouts = steps(doc).filter((s) => String(s.uses).startsWith('actions/checkout'));
+  assert.deepEqual(
+    checkouts.map((c) => [c.with.repository, c.with.ref, c.with.path]),
+    [['${{ inputs.tailgate-repository }}', '${{ inputs.tailgate-ref }}', '.tailgate']],
+    'only tailgate itself, at the ref the caller names',
+  );
+  // tailgate's own commenter takes tailgate from the default branch, never the PR's.
+  const own = wf['bench-comment.yml'].doc;
+  assert.deepEqual(Object.keys(own.on), ['workflow_run']);
+  assert.equal(own.jobs.comment.with['tailgate-ref'], '${{ github.event.repository.default_branch }}');
   // The head branch names the fork PR for an API lookup only (env of the script step):
   // never a ref to check out or text in a command.
   const script = steps(doc).find((s) => String(s.uses).startsWith('actions/github-script'));
@@ -137,11 +178,17 @@ test('workflows: no pipe can mask a failing exit code in run steps', () => {
 });
 
 const actionlint = which('actionlint');
+// examples/adopter: the complete minimal caller repository the README shows.
+const ADOPTER = join(ROOT, 'examples', 'adopter', '.github');
+const ADOPTER_FILES = readdirSync(join(ADOPTER, 'workflows')).map((f) => join(ADOPTER, 'workflows', f));
 const zizmor = which('zizmor');
 
 test('actionlint: clean on our workflows, flags the bad fixture', () => {
   assert.ok(actionlint, 'actionlint not found: make setup installs it into .tools/bin');
-  const ours = spawnSync(actionlint, ['-no-color', ...files.map((f) => join(DIR, f))], { encoding: 'utf8', cwd: ROOT });
+  const ours = spawnSync(actionlint, ['-no-color', ...files.map((f) => join(DIR, f)), ...ADOPTER_FILES], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
   assert.equal(ours.status, 0, ours.stdout + ours.stderr);
   const bad = spawnSync(actionlint, ['-no-color', BAD], { encoding: 'utf8', cwd: ROOT });
   assert.notEqual(bad.status, 0);
@@ -155,6 +202,24 @@ test('zizmor: clean on our workflows, flags the bad fixture', () => {
     cwd: ROOT,
   });
   assert.equal(ours.status, 0, ours.stdout + ours.stderr);
+  const action = spawnSync(zizmor, ['--offline', '--no-progress', '--min-severity', 'low', join(ROOT, 'action.yml')], {
+    encoding: 'utf8',
+  });
+  assert.equal(action.status, 0, action.stdout + action.stderr);
+  const adopter = spawnSync(
+    zizmor,
+    [
+      '--offline',
+      '--no-progress',
+      '--min-severity',
+      'low',
+      '--config',
+      join(ADOPTER, 'zizmor.yml'),
+      join(ADOPTER, 'workflows'),
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(adopter.status, 0, adopter.stdout + adopter.stderr);
   // The auditor persona also reports write-all permissions.
   const bad = spawnSync(zizmor, ['--offline', '--no-progress', '--persona', 'auditor', BAD], {
     encoding: 'utf8',

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The composite action's one entry point (action.yml): TG_COMMAND picks the step; every
+# step is a script that runs the same on a laptop. Inputs arrive as environment
+# variables only, and names are kept to their character set before any use.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+fail() { echo "::error::tailgate action: $*"; exit 2; }
+for v in MATRIX CONTROLLER TUNING SCENARIO; do
+  [[ -z "${!v:-}" || "${!v}" =~ ^[a-z0-9][a-z0-9.,-]*$ ]] || fail "${v,,} must be names from bench.yaml, got '${!v}'"
+done
+case "${TG_COMMAND:?}" in
+  setup) make -C "$here/../.." setup-bench ;;                 # OS packages, pinned k6, npm (run-time only)
+  kube-tools) "$here/install-kube-tools.sh" ;;                # pinned kind and helm
+  report-tools) "$here/../scripts/setup.sh" report ;;         # gnuplot, npm (run-time only)
+  plan) "$here/plan.sh" "${MATRIX:?}" ;;
+  cell) if [ "${PAIRED:-false}" = true ]; then "$here/paired-cell.sh"; else "$here/bench-cell.sh"; fi ;;
+  gate) "$here/gate.sh" ;;
+  teardown) "$here/teardown.sh" ;;
+  *) fail "command must be setup, kube-tools, report-tools, plan, cell, gate or teardown, got '$TG_COMMAND'" ;;
+esac
