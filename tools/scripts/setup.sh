@@ -3,7 +3,7 @@
 #   setup.sh report  what the gate job needs: gnuplot and the run-time npm dependencies
 #   setup.sh bench   what `make bench` needs: OS packages, the pinned k6, npm dependencies
 #   setup.sh         (or `test`) adds what only the tests use: workflow linters, helm and
-#                    kubeconform with the Kubernetes schemas (chart tests), zizmor
+#                    kubeconform with the Kubernetes schemas (chart tests), zizmor, cmarkgfm
 # Each step says how long it took; a warm re-run is a few dpkg/stat checks.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -114,6 +114,16 @@ else
   python3 -m venv .tools/venv
   .tools/venv/bin/pip install --quiet "zizmor==$ZIZMOR_VERSION"
   ln -sf ../venv/bin/zizmor "$LOCAL_BIN/zizmor"
+fi
+# GitHub's own Markdown engine (cmark-gfm, through its Python binding): the PR comment
+# tests render with it, as github.com does.
+CMARKGFM_VERSION=$(pin cmarkgfm)
+if .tools/venv/bin/python -c "import cmarkgfm, sys; sys.exit(cmarkgfm.__version__ != '$CMARKGFM_VERSION')" 2>/dev/null; then
+  step "cmarkgfm present"
+else
+  step "installing cmarkgfm $CMARKGFM_VERSION into .tools/venv"
+  [ -x .tools/venv/bin/pip ] || python3 -m venv .tools/venv
+  .tools/venv/bin/pip install --quiet "cmarkgfm==$CMARKGFM_VERSION"
 fi
 
 npm_deps test
