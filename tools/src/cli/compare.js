@@ -9,7 +9,7 @@ import { planMatrix } from '../plan/plan.js';
 import { DEFAULT_MARGINS, nonInferiority } from '../compare/noninferiority.js';
 import { collectRun } from '../result/run-dir.js';
 import { list } from './options.js';
-import { writeJsonAtomic } from '../result/write.js';
+import { writeJsonAtomic, writeTextAtomic } from '../result/write.js';
 import { renderTerminal } from '../report/terminal.js';
 
 export const summary = 'Gate: head results vs baselines, or paired base vs head; writes verdict.json';
@@ -22,7 +22,10 @@ export const usage = `Usage:
   tailgate compare --results <run-dir> [--confirm-results <run-dir>] ...
   tailgate compare --migration --base-results <from-dir> --head-results <candidate-dir>
                    [--margin p99=10%,p99.99=25%,errors=10%]
-     is the candidate no worse than the current controller (non-inferiority)?
+  tailgate compare --migration --results <run-dir> --from <controller> [--to a,b] [--markdown out.md]
+     is the candidate no worse than the current controller (non-inferiority)? With
+     --results: every other controller of one run against --from, cells matched by
+     tuning and scenario, one table with the candidates as columns
      exit 0 no worse everywhere · 1 worse somewhere · 3 not decided yet (more pairs)
 
   A PR's false-fail rate is controlled over all its cells and metrics together. A cell
@@ -56,6 +59,9 @@ export const options = {
   'confirm-base': { type: 'string', multiple: true },
   'confirm-head': { type: 'string', multiple: true },
   migration: { type: 'boolean', default: false },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  markdown: { type: 'string' },
   margin: { type: 'string' },
   out: { type: 'string' },
   force: { type: 'boolean', default: false },
@@ -64,8 +70,11 @@ export const options = {
 
 // Non-inferiority of a candidate against `from`, cell by cell (compare/noninferiority.js).
 function migration(opts, gate) {
-  if (!opts['base-results'] || !opts['head-results'])
-    throw new InputError('--migration needs --base-results <from> and --head-results <candidate>');
+  const oneRun = Boolean(opts.results);
+  if (oneRun ? !opts.from : !opts['base-results'] || !opts['head-results'])
+    throw new InputError(
+      '--migration needs --results <run-dir> --from <controller>, or --base-results <from> and --head-results <candidate>',
+    );
   const margins = { ...DEFAULT_MARGINS };
   for (const item of list(opts.margin, 'margin') ?? []) {
     const m = /^(p50|p90|p99|p99\.9|p99\.99|errors)=(\d+(\.\d+)?%)$/.exec(item);
@@ -75,20 +84,13 @@ function migration(opts, gate) {
       );
     margins[m[1]] = m[2];
   }
-  const base = new Map(collectRun(opts['base-results']).map((c) => [c.key, c]));
-  const inputs = collectRun(opts['head-results'])
-    .filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length)
-    .map((h) => ({ cell: h.key, base: base.get(h.key).reps, head: h.reps }));
-  if (!inputs.length)
-    throw new InputError(
-      `--migration: no cell has results on both sides (${opts['base-results']} vs ${opts['head-results']})`,
-    );
+  const inputs = oneRun ? candidatesOfRun(opts) : candidateDir(opts);
   const doc = {
     schemaVersion: 1,
     kind: 'tailgate.migration',
     generatedAt: new Date().toISOString(),
-    from: opts['base-results'],
-    candidate: opts['head-results'],
+    from: oneRun ? opts.from : opts['base-results'],
+    candidate: oneRun ? [...new Set(inputs.map((i) => i.candidate))].join(',') : opts['head-results'],
     ...nonInferiority(inputs, gate, { margins }),
   };
   const overall = doc.cells.some((c) => c.verdict === 'worse')
@@ -106,10 +108,78 @@ function migration(opts, gate) {
         `  ${m.metric.padEnd(7)} ×${m.ratio} (${Math.round(m.intervalLevel * 100)}% interval ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`,
       );
   }
-  console.log(
-    `\nmigration verdict: ${overall.toUpperCase()} (candidate ${opts['head-results']} vs ${opts['base-results']}) — exit ${doc.exitCode}`,
-  );
+  if (oneRun) {
+    const table = migrationTable(doc, inputs);
+    console.log(`\n${table}`);
+    if (opts.markdown)
+      writeTextAtomic(opts.markdown, `### tailgate migration: no worse than ${doc.from}?\n\n${table}\n`, {
+        force: opts.force,
+      });
+  }
+  console.log(`\nmigration verdict: ${overall.toUpperCase()} (${doc.candidate} vs ${doc.from}) — exit ${doc.exitCode}`);
   return doc.exitCode;
+}
+
+function candidateDir(opts) {
+  const base = new Map(collectRun(opts['base-results']).map((c) => [c.key, c]));
+  const inputs = collectRun(opts['head-results'])
+    .filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length)
+    .map((h) => ({ cell: h.key, base: base.get(h.key).reps, head: h.reps }));
+  if (!inputs.length)
+    throw new InputError(
+      `--migration: no cell has results on both sides (${opts['base-results']} vs ${opts['head-results']})`,
+    );
+  return inputs;
+}
+
+// One run, several controllers: each candidate's cell against --from's cell of the same
+// tuning and scenario; all of them one family (Holm), as a PR's cells are.
+function candidatesOfRun(opts) {
+  const cells = collectRun(opts.results).filter((c) => !c.errors.length);
+  const split = (key) => {
+    const [controller, ...rest] = key.split('/');
+    return { controller, rest: rest.join('/') };
+  };
+  const from = new Map(cells.filter((c) => split(c.key).controller === opts.from).map((c) => [split(c.key).rest, c]));
+  if (!from.size) throw new InputError(`--from ${opts.from}: no measured cell of that controller in ${opts.results}`);
+  const wanted = list(opts.to, 'to');
+  const inputs = cells
+    .map((c) => ({ c, ...split(c.key) }))
+    .filter(
+      ({ controller, rest }) => controller !== opts.from && from.has(rest) && (!wanted || wanted.includes(controller)),
+    )
+    .map(({ c, controller, rest }) => ({
+      cell: c.key,
+      candidate: controller,
+      row: rest,
+      base: from.get(rest).reps,
+      head: c.reps,
+    }));
+  if (!inputs.length)
+    throw new InputError(`--migration: no other controller in ${opts.results} has cells matching ${opts.from}'s`);
+  return inputs;
+}
+
+// Rows: tuning/scenario; columns: candidates; each cell p99 ratio to `from` with its
+// interval's upper end and the cell's verdict (every metric is in the JSON).
+function migrationTable(doc, inputs) {
+  const byCell = new Map(doc.cells.map((c) => [c.cell, c]));
+  const candidates = [...new Set(inputs.map((i) => i.candidate))];
+  const rows = [...new Set(inputs.map((i) => i.row))];
+  const mark = { 'no-worse': '✅ no worse', worse: '❌ worse', inconclusive: '⚠️ inconclusive' };
+  const head = `| scenario (vs ${doc.from}) | ${candidates.join(' | ')} |`;
+  const lines = [head, `|---|${candidates.map(() => '---').join('|')}|`];
+  for (const row of rows) {
+    const cols = candidates.map((cand) => {
+      const c = byCell.get(`${cand}/${row}`);
+      if (!c) return '–';
+      const p99 = c.metrics.find((m) => m.metric === 'p99');
+      const ratio = p99 ? `p99 ×${p99.ratio} (≤ ×${Number(p99.upper.toPrecision(3))})` : '';
+      return `${mark[c.verdict]} ${ratio}`.trim();
+    });
+    lines.push(`| ${row} | ${cols.join(' | ')} |`);
+  }
+  return lines.join('\n');
 }
 
 export function gatePolicy(configFile, matrix) {

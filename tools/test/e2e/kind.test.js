@@ -88,3 +88,62 @@ test(
     assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
   },
 );
+
+test(
+  'kind e2e: migration — Traefik via Ingress vs via Gateway API (HTTPRoute) vs haproxy-ingress',
+  { timeout: 40 * 60_000 },
+  () => {
+    const out = mkdtempSync(join(tmpdir(), 'tg-kind-migration-'));
+    const run = spawnSync(
+      process.execPath,
+      [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e-migration', '--out', out],
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    console.log(run.stdout, run.stderr);
+    assert.equal(run.status, 0, 'tailgate run');
+    // The HTTPRoute was Accepted and the Gateway Programmed before any load (the run
+    // would have stopped at those steps otherwise).
+    assert.match(run.stdout, /wait until Gateway traefik-gateway is Programmed/);
+    assert.match(run.stdout, /wait until the HTTPRoute is Accepted/);
+    const runDir = join(out, readdirSync(out)[0]);
+    for (const controller of ['traefik', 'traefik-gateway', 'haproxy-ingress'])
+      for (const rep of [1, 2]) {
+        const r = JSON.parse(
+          readFileSync(join(runDir, controller, 'default', 'steady', `rep-${rep}`, 'result.json'), 'utf8'),
+        );
+        assert.ok(
+          r.requests.total >= 1500 && r.errors.total === 0,
+          `${controller} steady rep ${rep}: ${r.requests.total} requests, ${r.errors.total} errors`,
+        );
+      }
+    const md = join(runDir, 'migration.md');
+    const m = spawnSync(
+      process.execPath,
+      [
+        CLI,
+        'compare',
+        '--migration',
+        '--results',
+        runDir,
+        '--from',
+        'traefik',
+        '--markdown',
+        md,
+        '--out',
+        join(runDir, 'migration.json'),
+      ],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
+    console.log(m.stdout, m.stderr);
+    assert.ok([0, 1, 3].includes(m.status), `migration verdict exit ${m.status}`);
+    assert.match(
+      readFileSync(md, 'utf8'),
+      /\| scenario \(vs traefik\) \| traefik-gateway \| haproxy-ingress \||\| scenario \(vs traefik\) \| haproxy-ingress \| traefik-gateway \|/,
+    );
+    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
+    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+  },
+);

@@ -95,7 +95,7 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
   const cfg = loadBench(join(ROOT, 'bench.yaml'));
   for (const m of Object.values(cfg.matrices).filter((x) => x.target !== 'local')) {
     for (const c of m.controllers) {
-      const dir = join(ROOT, 'charts', 'controllers', c);
+      const dir = join(ROOT, 'charts', 'controllers', cfg.controllers[c].catalog ?? c);
       const entry = parse(readFileSync(join(dir, 'controller.yaml'), 'utf8'));
       assert.match(entry.chart.version, /^\d+\.\d+\.\d+$/, `${c}: chart version pinned`);
       assert.equal(
@@ -176,6 +176,38 @@ test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: Clust
     const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
     assert.equal(v.status, 0, v.stdout + v.stderr);
   }
+});
+
+test('catalog: Traefik upstream chart with the gateway values: a Gateway open to the benchmark namespace, GatewayClass traefik', () => {
+  const dir = upstreamChart(traefikEntry.upstream);
+  const base = join(ROOT, 'charts', 'controllers', 'traefik');
+  const args = ['template', 'traefik-gateway', dir, '--kube-version', PINS.kubernetes, '-n', 'tailgate-ingress'];
+  const out = spawnSync(
+    helm,
+    [...args, '-f', join(base, 'values.yaml'), '-f', join(base, traefikEntry.gateway.values)],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(out.status, 0, out.stderr);
+  const docs = out.stdout
+    .split(/^---$/m)
+    .map((d) => parse(d))
+    .filter((d) => d?.kind);
+  const gw = docs.find((d) => d.kind === 'Gateway');
+  assert.equal(gw.metadata.name, traefikEntry.gateway.name, 'the name the HTTPRoute attaches to');
+  assert.equal(gw.spec.gatewayClassName, 'traefik');
+  assert.deepEqual(
+    gw.spec.listeners.map((l) => [l.name, l.port, l.allowedRoutes?.namespaces?.from]),
+    [['web', 8000, 'All']],
+  );
+  assert.ok(docs.some((d) => d.kind === 'GatewayClass'));
+  const c = docs.find((d) => d.kind === 'Deployment').spec.template.spec.containers[0];
+  assert.ok(c.args.includes('--providers.kubernetesgateway'), 'the Gateway API provider is on');
+  // Gateway API kinds are CRDs, outside kubeconform's Kubernetes schemas.
+  const core = docs.filter((d) => !d.apiVersion.startsWith('gateway.networking.k8s.io/'));
+  const v = validate(core.map((d) => stringify(dropNulls(d))).join('---\n'));
+  assert.equal(v.status, 0, v.stdout + v.stderr);
 });
 
 // haproxy-ingress's chart is served by no registry reachable offline: the stand-in in

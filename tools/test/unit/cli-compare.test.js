@@ -289,3 +289,38 @@ test('cli compare --migration: no worse, worse and not decided map to exit 0, 1,
   ]);
   assert.equal(bad.code, 2);
 });
+
+test('cli compare --migration --results --from: every candidate of one run in one table, one Holm family', async () => {
+  const reps = (scale, seed) => Array.from({ length: 6 }, (_, i) => ({ medianMs: M, scale, seed: seed + i }));
+  const run = await makeRunDir({
+    'ingress-nginx/default/steady': reps(1, 10),
+    'ingress-nginx/default/pod-kill': reps(1, 20),
+    'traefik/default/steady': reps(1, 30),
+    'traefik/default/pod-kill': reps(1, 40),
+    'slowproxy/default/steady': reps(3, 50),
+    'slowproxy/default/pod-kill': reps(3, 60),
+  });
+  const md = join(mkdtempSync(join(tmpdir(), 'tg-mig-md-')), 'migration.md');
+  const r = await runCli([
+    'compare',
+    '--migration',
+    '--results',
+    run,
+    '--from',
+    'ingress-nginx',
+    '--markdown',
+    md,
+    '--out',
+    join(run, 'm.json'),
+  ]);
+  assert.equal(r.code, 1, r.out);
+  assert.match(r.out, /\| scenario \(vs ingress-nginx\) \| slowproxy \| traefik \|/);
+  assert.match(r.out, /\| default\/steady \| ❌ worse p99 ×3\.\d+/);
+  const doc = JSON.parse(readFileSync(join(run, 'm.json'), 'utf8'));
+  assert.equal(doc.cells.length, 4, 'both candidates, both scenarios');
+  assert.match(readFileSync(md, 'utf8'), /### tailgate migration: no worse than ingress-nginx\?/);
+  const only = await runCli(['compare', '--migration', '--results', run, '--from', 'ingress-nginx', '--to', 'traefik']);
+  assert.ok([0, 3].includes(only.code), only.out);
+  assert.ok(!/slowproxy/.test(only.out));
+  assert.equal((await runCli(['compare', '--migration', '--results', run, '--from', 'haproxy'])).code, 2);
+});

@@ -147,3 +147,49 @@ test('kind: kind missing from PATH says so (exit 127 meaning) and still exits 4'
   assert.equal(r.exit, 4);
   assert.match(r.out, /the command was not found on PATH/);
 });
+
+test('gateway routing: a route the Gateway refuses fails at once with its condition; an accepted one passes', async () => {
+  const { waitRoute } = await import('../../src/targets/kube/builtins.js');
+  const route = (conditions) => ['sh', '-c', `echo '${JSON.stringify({ status: { parents: [{ conditions }] } })}'`];
+  await waitRoute(
+    route([
+      { type: 'Accepted', status: 'True', reason: 'Accepted' },
+      { type: 'ResolvedRefs', status: 'True', reason: 'ResolvedRefs' },
+    ]),
+  );
+  const started = Date.now();
+  await assert.rejects(
+    waitRoute(
+      route([
+        {
+          type: 'Accepted',
+          status: 'False',
+          reason: 'NotAllowedByListeners',
+          message: 'no listener admits routes from namespace tailgate',
+        },
+      ]),
+    ),
+    (e) =>
+      e.exitCode === 4 &&
+      /refused the HTTPRoute: Accepted=False \(NotAllowedByListeners\): no listener admits/.test(e.message),
+  );
+  assert.ok(Date.now() - started < 5000, 'a refusal is final: no waiting out the timeout');
+  await assert.rejects(waitRoute(['sh', '-c', 'echo "{}"'], 1500), /not accepted within 1.5s: no status yet/);
+});
+
+test('gateway routing: the dry run shows the CRD install, the HTTPRoute and the waits before load', () => {
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  try {
+    const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
+    golden(
+      'dry-run-gateway.sh',
+      dryRun(
+        planMatrix(cfg, 'e2e-migration', { controllers: ['traefik-gateway'], scenarios: ['steady'], repetitions: 1 }),
+        {},
+      ),
+    );
+  } finally {
+    process.chdir(cwd);
+  }
+});

@@ -34,6 +34,45 @@ export async function waitHttp(url, host, timeoutMs = 60_000) {
   );
 }
 
+/**
+ * Polls an HTTPRoute (getArgv: `kubectl get httproute … -o json`) until every parent
+ * Gateway reports Accepted and ResolvedRefs True. A condition that says False is final
+ * (the Gateway refused the route): it fails at once with the condition's own words.
+ */
+export async function waitRoute(getArgv, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no status yet';
+  while (Date.now() < deadline) {
+    const r = await run(getArgv, { timeoutMs: 30_000 });
+    if (r.code === 0) {
+      let route;
+      try {
+        route = JSON.parse(r.output);
+      } catch {
+        route = null;
+      }
+      const parents = route?.status?.parents ?? [];
+      const conds = parents.flatMap((p) => p.conditions ?? []);
+      const refused = conds.find((c) => ['Accepted', 'ResolvedRefs'].includes(c.type) && c.status === 'False');
+      if (refused)
+        throw new InfraError(
+          `the Gateway refused the HTTPRoute: ${refused.type}=False (${refused.reason}): ${refused.message}`,
+          {
+            details: [`command: ${getArgv.join(' ')}`],
+          },
+        );
+      const ok = (type) =>
+        parents.length && parents.every((p) => p.conditions?.some((c) => c.type === type && c.status === 'True'));
+      if (ok('Accepted') && ok('ResolvedRefs')) return;
+      if (conds.length) last = conds.map((c) => `${c.type}=${c.status} (${c.reason})`).join(', ');
+    } else last = r.output.trim().split('\n').at(-1);
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+  throw new InfraError(`the HTTPRoute was not accepted within ${timeoutMs / 1000}s: ${last}`, {
+    details: [`command: ${getArgv.join(' ')}`],
+  });
+}
+
 // fetch() would send its own Host header (it is a forbidden header there); the
 // Ingress routes by Host, so use node:http, which sends the one given.
 function get(url, host) {

@@ -8,7 +8,7 @@ import { InputError } from '../../errors.js';
 export const CATALOG_DIR = join(ROOT, 'charts', 'controllers');
 
 export function catalogEntry(name, controller) {
-  const dir = join(CATALOG_DIR, name);
+  const dir = join(CATALOG_DIR, controller.catalog ?? name);
   const file = join(dir, 'controller.yaml');
   const entry = existsSync(file) ? parse(readFileSync(file, 'utf8')) : {};
   const values =
@@ -40,5 +40,19 @@ export function catalogEntry(name, controller) {
     // machines install the real chart from the module cache instead of a stand-in.
     upstream: entry.upstream ?? null,
     effectiveConfig: entry.effectiveConfig ?? null,
+    routing: controller.routing ?? 'ingress',
+    gateway: gatewayOf(name, controller, entry, dir),
   };
+}
+
+// routing: gateway — the HTTPRoute attaches to the Gateway the controller's chart creates
+// when the catalog's gateway values are laid over its own (controller.yaml `gateway:`).
+function gatewayOf(name, controller, entry, dir) {
+  if ((controller.routing ?? 'ingress') !== 'gateway') return null;
+  const g = entry.gateway;
+  if (!g?.values || !g?.name)
+    throw new InputError(
+      `controller "${name}": routing: gateway, but the catalog entry ${controller.catalog ?? name} has no gateway section (values file and Gateway name) in its controller.yaml`,
+    );
+  return { name: g.name, values: join(dir, g.values), listenerPort: g.listenerPort ?? null };
 }

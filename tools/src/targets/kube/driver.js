@@ -7,7 +7,7 @@ import { InfraError, InputError } from '../../errors.js';
 import { runK6 } from '../../run/k6.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
-import { deleteStaleClusters, waitHttp } from './builtins.js';
+import { deleteStaleClusters, waitHttp, waitRoute } from './builtins.js';
 import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
 import { runStep } from './exec.js';
@@ -59,6 +59,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   const execute = async (step) => {
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
+    if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);
     return runStep(step, { signal, log: (m) => log(`  ${m}`) });
   };
 

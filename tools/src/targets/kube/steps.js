@@ -10,6 +10,7 @@ import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { faultModule } from '../../faults/schedule.js';
 import { K6_IMAGE } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
+import { PINS } from '../../version.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
 
 const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
@@ -84,10 +85,11 @@ export function planSteps(plan, ctx) {
     } else {
       add({ title: 'create namespaces', argv: kubectl('create', 'namespace', NAMESPACE), okIfOutput: /AlreadyExists/ });
     }
+    if (cat.gateway) for (const step of gatewayCrdSteps(ctx, kubectl)) add(step);
     const scenarioOf = cells[0].scenario;
     add({
       timeoutMs: 360_000,
-      title: 'install the backend chart',
+      title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
       argv: helm(
         'upgrade',
         '--install',
@@ -100,6 +102,7 @@ export function planSteps(plan, ctx) {
         `replicas=${scenarioOf.replicas}`,
         '--set',
         `ingress.className=${cat.ingressClass}`,
+        ...backendRouting(cat),
         ...offlineBackend(ctx),
         '--wait',
         '--timeout',
@@ -112,6 +115,7 @@ export function planSteps(plan, ctx) {
         '-f',
         rel(cat.values),
         ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []),
+        ...(cat.gateway ? ['-f', rel(cat.gateway.values)] : []),
         ...(overlay ? ['-f', rel(overlay)] : []),
       ];
       const chart = cat.chart;
@@ -131,7 +135,7 @@ export function planSteps(plan, ctx) {
       );
       add({
         timeoutMs: 360_000,
-        title: `install ${controller} ${ctx.offline ? '(offline chart)' : chart.version} with tuning "${tuning}"`,
+        title: `install ${controller} ${ctx.offline ? (cat.upstream ? `${cat.upstream.version} (upstream chart from the Go module proxy)` : '(offline stand-in chart)') : chart.version} with tuning "${tuning}"`,
         argv: helm(
           'upgrade',
           '--install',
@@ -180,6 +184,7 @@ export function planSteps(plan, ctx) {
         ),
         diagnose,
       });
+      if (cat.gateway) for (const step of gatewayReadySteps(cat, kubectl)) add(step);
       for (const cell of tcells) {
         const s = cell.scenario;
         add({
@@ -252,6 +257,79 @@ export function planSteps(plan, ctx) {
 const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
 
 // tools/scripts/build-backend-image.sh: the host's Debian nginx, Lua module included.
+// Gateway API CRDs at the pinned version: the official release manifest where it can be
+// downloaded, the same files from the Go module proxy's copy of the module offline.
+function gatewayCrdSteps(ctx, kubectl) {
+  const version = PINS['gateway-api'];
+  const source = ctx.offline
+    ? upstreamChartDir({ goModule: 'sigs.k8s.io/gateway-api', version, path: 'config/crd/standard' })
+    : `https://github.com/kubernetes-sigs/gateway-api/releases/download/${version}/standard-install.yaml`;
+  return [
+    ...(ctx.offline
+      ? [
+          {
+            timeoutMs: 300_000,
+            title: `fetch Gateway API ${version} through the Go module proxy`,
+            argv: ['go', 'mod', 'download', '-json', `sigs.k8s.io/gateway-api@${version}`],
+            env: { GOFLAGS: '-mod=mod' },
+          },
+        ]
+      : []),
+    {
+      title: `install the Gateway API ${version} standard CRDs`,
+      argv: kubectl('apply', '--server-side', '-f', source),
+    },
+    {
+      title: 'wait until the Gateway API CRDs are established',
+      argv: kubectl(
+        'wait',
+        '--for=condition=Established',
+        'crd/gateways.gateway.networking.k8s.io',
+        'crd/httproutes.gateway.networking.k8s.io',
+        '--timeout=60s',
+      ),
+    },
+  ];
+}
+
+// Load only starts on a programmed Gateway and an accepted route: a route the Gateway
+// refuses fails here with the condition's own message, never as a run of 404s.
+function gatewayReadySteps(cat, kubectl) {
+  const gw = ['-n', INGRESS_NAMESPACE, `gateway/${cat.gateway.name}`];
+  return [
+    {
+      timeoutMs: 150_000,
+      title: `wait until Gateway ${cat.gateway.name} is Programmed`,
+      argv: kubectl('wait', '--for=condition=Programmed', ...gw, '--timeout=120s'),
+      diagnose: kubectl('get', ...gw, '-o', `jsonpath=${CONDITIONS}`),
+    },
+    {
+      kind: 'preflight',
+      timeoutMs: 90_000,
+      title: 'wait until the HTTPRoute is Accepted with its references resolved',
+      argv: ['tailgate-internal', 'wait-route', `${NAMESPACE}/backend`, '60s'],
+      builtin: 'waitRoute',
+      getArgv: kubectl('-n', NAMESPACE, 'get', 'httproute', 'backend', '-o', 'json'),
+    },
+  ];
+}
+
+const CONDITIONS = '{range .status.conditions[*]}{.type}={.status} {.reason}: {.message}{"\\n"}{end}';
+
+function backendRouting(cat) {
+  if (!cat.gateway) return [];
+  return [
+    '--set',
+    'ingress.enabled=false',
+    '--set',
+    'httpRoute.enabled=true',
+    '--set',
+    `httpRoute.gatewayName=${cat.gateway.name}`,
+    '--set',
+    `httpRoute.gatewayNamespace=${INGRESS_NAMESPACE}`,
+  ];
+}
+
 function offlineBackend(ctx) {
   if (!ctx.offline) return [];
   const [repository, tag] = OFFLINE_BACKEND_IMAGE.split(/:(?=[^:]+$)/);
