@@ -67,11 +67,9 @@ if have_k6 "$LOCAL_BIN/k6"; then
 elif command -v k6 >/dev/null && have_k6 "$(command -v k6)"; then
   step "k6 ${K6_VERSION} present on PATH"
 else
-  command -v go >/dev/null || { echo "setup: Go is needed to build k6 ${K6_VERSION} (apt-get install golang, or put k6 ${K6_VERSION} on PATH)" >&2; exit 4; }
-  step "building k6 ${K6_VERSION} with go install (a few minutes the first time)"
-  mkdir -p "$LOCAL_BIN"
-  GOBIN="$LOCAL_BIN" GOFLAGS=-mod=mod go install "go.k6.io/k6@${K6_VERSION}"
-  have_k6 "$LOCAL_BIN/k6" || { echo "setup: built k6 does not report ${K6_VERSION}" >&2; exit 4; }
+  # The release binary (checksum verified) where it can be downloaded, else a source build.
+  step "getting k6 ${K6_VERSION} (release binary, or go install where downloads fail: a few minutes)"
+  tools/scripts/get-k6.sh "$LOCAL_BIN"
 fi
 
 if [ "$LAYER" = bench ]; then npm_deps bench; step "bench layer ready"; exit 0; fi
