@@ -8,6 +8,8 @@ fail() { echo "::error::tailgate action: $*"; exit 2; }
 for v in MATRIX CONTROLLER TUNING SCENARIO; do
   [[ -z "${!v:-}" || "${!v}" =~ ^[a-z0-9][a-z0-9.,-]*$ ]] || fail "${v,,} must be names from bench.yaml, got '${!v}'"
 done
+# The job's clock for "seconds before the first request" (tailgate run's timing line).
+[ -n "${GITHUB_ENV:-}" ] && [ -z "${TAILGATE_JOB_STARTED:-}" ] && echo "TAILGATE_JOB_STARTED=$(date +%s)" >> "$GITHUB_ENV"
 case "${TG_COMMAND:?}" in
   setup) make -C "$here/../.." setup-bench ;;                 # OS packages, pinned k6, npm (run-time only)
   kube-tools) "$here/install-kube-tools.sh" ;;                # pinned kind and helm

@@ -6,6 +6,7 @@ import { planMatrix } from '../plan/plan.js';
 import { estimateCost } from '../plan/cost.js';
 import { newRunDir } from '../run/results-dir.js';
 import { runPlan } from '../run/runner.js';
+import { reportTiming, timing } from '../run/timing.js';
 import { afterRun } from '../report/after-run.js';
 import { target } from '../targets/index.js';
 import { configOption, int, planOverrides } from './options.js';
@@ -116,6 +117,7 @@ export async function run(opts) {
     return confirmDir;
   };
   const code = await afterRun({ cfg, plan, runDir, confirm: opts['no-confirm'] ? null : confirm });
+  reportTiming(timing(outcomes), runDir);
   const infra = outcomes.filter((o) => o.error).length;
   console.log(`\nResults: ${runDir}`);
   return infra ? EXIT.INFRA : code;

@@ -74,7 +74,7 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
           writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), r);
           log(`${prefix} ${role} (${name}/${tuning}): ${progressLine(r)}`);
         }
-        outcomes.push({ cell, dir });
+        outcomes.push({ cell, dir, load: loadWindow(run.k6) });
         continue;
       }
       const result = run.k6.runners
@@ -87,7 +87,7 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
         };
       }
       writeJsonAtomic(join(dir, 'result.json'), result);
-      outcomes.push({ cell, dir, result });
+      outcomes.push({ cell, dir, result, load: loadWindow(run.k6) });
       log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
     } catch (err) {
       if (!(err instanceof TailgateError)) throw err;
@@ -111,6 +111,10 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
     }
   }
   return outcomes;
+}
+
+function loadWindow(k6) {
+  return { startedAt: k6.startedAt, endedAt: k6.endedAt ?? Date.now() };
 }
 
 export function progressLine(r) {

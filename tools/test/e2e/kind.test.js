@@ -77,7 +77,7 @@ test(
         }
     // What the tunings changed in the data plane, read from the pods (not the values files).
     assert.match(run.stdout, /traefik\/tuned \(steady\): .*--serversTransport\.maxIdleConnsPerHost \(not set\) → 320/);
-    assert.match(run.stdout, /haproxy-ingress\/tuned \(steady\): .*maxconn .*→ 65535/);
+    assert.match(run.stdout, /haproxy-ingress\/tuned \(steady\): .*maxconn .*→ 8192/);
     assert.match(run.stdout, /haproxy-ingress\/tuned \(steady\): .*sysctl net\.core\.somaxconn \d+ → 32768/);
     const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], {
       encoding: 'utf8',

@@ -1,6 +1,7 @@
 // The tuning values are written twice by nature — bench.yaml's knobs (what the user
 // asks for) and each controller's overlay (in that chart's own keys). controller.yaml's
-// `knobs:` says where each knob lands; this keeps the two from drifting apart.
+// `knobs:` says where each knob lands (or a capped `value` and why, where the knob's
+// value breaks the controller); this keeps the two from drifting apart.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,9 +45,11 @@ test("catalog: every tuning knob lands in each overlay with bench.yaml's value, 
         const spec = knobs[knob];
         if (!spec) problems.push(`${name}/${tuning}: knob ${knob} is not in controller.yaml knobs`);
         else if (spec.omitted) assert.ok(spec.omitted.length > 10, `${name}: knobs.${knob}.omitted says why`);
-        else if (String(valueAt(overlay, spec)) !== String(want))
+        else if (spec.value !== undefined && !(spec.why?.length > 10))
+          problems.push(`${name}: knobs.${knob}.value needs a why`);
+        else if (String(valueAt(overlay, spec)) !== String(spec.value ?? want))
           problems.push(
-            `${name}/${tuning}: ${knob} is ${want} in bench.yaml but ${valueAt(overlay, spec)} at ${spec.path.join('.')} in ${file}`,
+            `${name}/${tuning}: ${knob} is ${spec.value ?? want} (${spec.value ? 'capped in controller.yaml' : 'bench.yaml'}) but ${valueAt(overlay, spec)} at ${spec.path.join('.')} in ${file}`,
           );
         else checked++;
       }

@@ -234,7 +234,7 @@ test('catalog: haproxy-ingress (offline stand-in chart) with our values and over
     assert.ok(c.ports.some((p) => p.name === 'http' && p.hostPort === 80));
     assert.ok(docs.some((d) => d.kind === 'IngressClass' && d.metadata.name === 'haproxy'));
     if (overlay) {
-      assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['max-connections'], '65535');
+      assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['max-connections'], '8192');
       assert.deepEqual(ds.spec.template.spec.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
     }
     const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
