@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make test-kind: the kind e2e on this machine, fully offline (../shared/offline-kind).
 # Skips with one clear line when the offline images are not built here.
+# TEST_KIND_ONLY='<regex>' runs only the e2e tests whose names match.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # Beside the checkout (../shared), or where this workplace keeps it.
@@ -28,4 +29,4 @@ tools/scripts/build-backend-image.sh
 TAILGATE_K6_IMAGE=$K6_IMAGE IMAGE=$K6_IMAGE tools/scripts/build-k6-image.sh
 export TAILGATE_K6_IMAGE=$K6_IMAGE
 export TAILGATE_OFFLINE=1 TAILGATE_KIND_NODE_IMAGE=$NODE_IMAGE
-node --test --test-reporter=spec tools/test/e2e/
+node --test --test-reporter=spec ${TEST_KIND_ONLY:+--test-name-pattern="$TEST_KIND_ONLY"} tools/test/e2e/

@@ -14,23 +14,31 @@ export async function runStep(step, { signal, log = () => {} } = {}) {
     if (signal?.aborted) break;
   }
   // Pods that never became Ready say why in their events (hostPort taken,
-  // SysctlForbidden, image missing): read them before the error is raised.
-  const why = step.diagnose && !signal?.aborted ? await run(step.diagnose, { timeoutMs: 20_000 }) : null;
-  throw stepError(step, last, why);
+  // SysctlForbidden, image missing) or their own last log lines (a proxy that refuses
+  // its configuration): read them before the error is raised.
+  const whys = [];
+  if (!signal?.aborted)
+    for (const argv of diagnoseCommands(step)) whys.push({ argv, ...(await run(argv, { timeoutMs: 20_000 })) });
+  throw stepError(step, last, whys);
 }
 
-export function stepError(step, { code, output }, why = null) {
+function diagnoseCommands(step) {
+  if (!step.diagnose) return [];
+  return Array.isArray(step.diagnose[0]) ? step.diagnose : [step.diagnose];
+}
+
+export function stepError(step, { code, output }, whys = []) {
   const meaning = MEANING[code] ?? `exit code ${code}`;
-  const diagnosis = why?.output.trim()
-    ? [
-        `why (${commandLine(step.diagnose)}):`,
-        ...why.output
-          .trim()
-          .split('\n')
-          .slice(-10)
-          .map((l) => `| ${l}`),
-      ]
-    : [];
+  const diagnosis = whys
+    .filter((w) => w.output.trim())
+    .flatMap((w) => [
+      `why (${commandLine(w.argv)}):`,
+      ...w.output
+        .trim()
+        .split('\n')
+        .slice(-10)
+        .map((l) => `| ${l}`),
+    ]);
   return new InfraError(`step failed: ${step.title} (${meaning})`, {
     details: [
       `command: ${commandLine(step.argv, step.env)}`,

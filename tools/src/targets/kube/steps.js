@@ -124,15 +124,18 @@ export function planSteps(plan, ctx) {
         : cat.upstream
           ? [upstreamChartDir(cat.upstream)]
           : [rel(cat.offlineChart)];
-      const diagnose = kubectl(
-        '-n',
-        INGRESS_NAMESPACE,
-        'get',
-        'events',
-        '--field-selector',
-        'type=Warning',
-        '--sort-by=.lastTimestamp',
-      );
+      const diagnose = [
+        kubectl(
+          '-n',
+          INGRESS_NAMESPACE,
+          'get',
+          'events',
+          '--field-selector',
+          'type=Warning',
+          '--sort-by=.lastTimestamp',
+        ),
+        kubectl('-n', INGRESS_NAMESPACE, 'logs', '-l', cat.podSelector, '--all-containers', '--tail=8', '--prefix'),
+      ];
       add({
         timeoutMs: 360_000,
         title: `install ${controller} ${ctx.offline ? (cat.upstream ? `${cat.upstream.version} (upstream chart from the Go module proxy)` : '(offline stand-in chart)') : chart.version} with tuning "${tuning}"`,
