@@ -75,15 +75,6 @@ export function semanticProblems(cfg) {
         seen.add(x);
       });
     }
-    if (m.target !== 'local') {
-      m.scenarios.forEach((sname, i) => {
-        if ((own(cfg.scenarios, sname)?.runners ?? 1) > 1)
-          add(
-            at('scenarios', i),
-            `scenario "${sname}" has runners > 1: several k6 runners run on target "local" only for now`,
-          );
-      });
-    }
     tailFeasibility(cfg, mname, m, add);
     if (!m.profile)
       add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);

@@ -107,3 +107,19 @@ export async function runK6(scenario, { cellDir, url, urlB, host, signal, segmen
     signal?.removeEventListener('abort', onAbort);
   }
 }
+
+// runners > 1 on this machine: that many k6 processes, each an execution segment of
+// the scenario, started together; the cell's outcome names every runner (run/runner.js merges them).
+export async function runK6Segments(scenario, opts) {
+  const n = scenario.runners ?? 1;
+  if (n < 2) return runK6(scenario, opts);
+  const runs = await Promise.all(
+    Array.from({ length: n }, (_, index) => runK6(scenario, { ...opts, segment: { index, count: n } })),
+  );
+  const bad = runs.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
+  return {
+    exitCode: bad?.exitCode ?? runs[0].exitCode,
+    startedAt: Math.min(...runs.map((r) => r.startedAt)),
+    runners: runs,
+  };
+}

@@ -57,6 +57,8 @@ export async function ingestRunners(runners, { events, meta }) {
       exitCode: r.exitCode,
       startedAt: new Date(r.startedAt).toISOString(),
       endedAt: new Date(r.endedAt).toISOString(),
+      achievedRate: Math.round((counted / Math.max(1, r.endedAt - r.startedAt)) * 1000 * 10) / 10,
+      ...(r.node ? { node: r.node, pod: r.pod } : {}),
     };
   });
   result.meta.runners = list;

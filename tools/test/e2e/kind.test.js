@@ -147,3 +147,95 @@ test(
     assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
   },
 );
+
+test(
+  'kind e2e: runners: 2 as an Indexed Job on two workers, merged exactly; a runner deleted mid-run makes the cell inconclusive',
+  { timeout: 30 * 60_000 },
+  async () => {
+    const { spawn } = await import('node:child_process');
+    const out = mkdtempSync(join(tmpdir(), 'tg-kind-runners-'));
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'run',
+        '--config',
+        'tools/test/fixtures/kind/bench.yaml',
+        '--matrix',
+        'e2e-runners',
+        '--out',
+        out,
+        '--no-confirm',
+      ],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stdout += d));
+    const done = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+    // Once rep-1 has its result and rep-2's runners are under load, delete runner 2's pod.
+    let deleted = null;
+    const kubectl = (...a) => spawnSync('kubectl', a, { encoding: 'utf8' });
+    while (!deleted && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const run = readdirSync(out)[0];
+      if (!run || !existsSync(join(out, run, 'traefik', 'default', 'runners2', 'rep-1', 'result.json'))) continue;
+      const cluster = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .find((c) => c.startsWith('tailgate-'));
+      if (!cluster) continue;
+      const ctx = `kind-${cluster}`;
+      const pods = kubectl(
+        '--context',
+        ctx,
+        '-n',
+        'tailgate',
+        'get',
+        'pods',
+        '-l',
+        'job-name=tailgate-k6',
+        '-o',
+        'json',
+      );
+      const items = pods.status === 0 ? JSON.parse(pods.stdout).items : [];
+      const runner2 = items.find(
+        (p) =>
+          p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'] === '1' && p.status.phase === 'Running',
+      );
+      if (!runner2 || Date.now() - Date.parse(runner2.status.startTime) < 12_000) continue;
+      kubectl(
+        '--context',
+        ctx,
+        '-n',
+        'tailgate',
+        'delete',
+        'pod',
+        runner2.metadata.name,
+        '--grace-period=0',
+        '--force',
+      );
+      deleted = runner2.metadata.name;
+    }
+    const code = await done;
+    console.log(stdout);
+    assert.ok(deleted, 'a runner pod was deleted during rep-2');
+    const runDir = join(out, readdirSync(out)[0]);
+    const cell = join(runDir, 'traefik', 'default', 'runners2');
+    const r = JSON.parse(readFileSync(join(cell, 'rep-1', 'result.json'), 'utf8'));
+    const runners = r.meta.runners;
+    assert.equal(runners.length, 2);
+    assert.notEqual(runners[0].node, runners[1].node, 'one runner per worker node');
+    assert.ok(
+      runners.every((x) => !/control-plane/.test(x.node)),
+      'never on the ingress node',
+    );
+    assert.equal(runners[0].requests + runners[1].requests, r.requests.total, 'merged count = sum of the runners');
+    assert.ok(Math.abs(r.load.achievedRate / 300 - 1) < 0.02, `achieved ${r.load.achievedRate}/s of 300/s`);
+    const err = JSON.parse(readFileSync(join(cell, 'rep-2', 'cell-error.json'), 'utf8'));
+    assert.equal(err.inconclusive, true);
+    assert.match(err.message, /runner 2\/2 \(pod .* on node .*\) disappeared/);
+    assert.ok([0, 3, 4].includes(code), `run exit ${code}`);
+    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
+    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+  },
+);

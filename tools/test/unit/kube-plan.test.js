@@ -193,3 +193,52 @@ test('gateway routing: the dry run shows the CRD install, the HTTPRoute and the 
     process.chdir(cwd);
   }
 });
+
+test('runners on kind: the dry run shows the Indexed Job — one segment per completion index, started paused, spread off the ingress node', async () => {
+  const { jobManifestFor } = await import('../../src/targets/kube/k6-job.js');
+  const job = jobManifestFor({
+    script: 'steady',
+    rate: 300,
+    duration: '12s',
+    warmup: '2s',
+    payload: '1KiB',
+    runners: 2,
+    faults: [],
+  });
+  assert.equal(job.spec.completionMode, 'Indexed');
+  assert.deepEqual([job.spec.completions, job.spec.parallelism], [2, 2]);
+  const pod = job.spec.template.spec;
+  assert.equal(pod.topologySpreadConstraints[0].topologyKey, 'kubernetes.io/hostname');
+  assert.deepEqual(
+    pod.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions,
+    [{ key: 'ingress-ready', operator: 'NotIn', values: ['true'] }],
+  );
+  const script = pod.containers[0].command[2];
+  assert.match(script, /case "\$JOB_COMPLETION_INDEX" in/);
+  assert.match(
+    script,
+    /0\) TG_SUMMARY=\/out\/k6-summary-r1\.json k6 'run' '--paused' .*'--execution-segment' '0:1\/2' '--execution-segment-sequence' '0,1\/2,1'.*json=\/out\/k6-r1\.json\.gz/,
+  );
+  assert.match(
+    script,
+    /1\) TG_SUMMARY=\/out\/k6-summary-r2\.json k6 'run' '--paused' .*'--execution-segment' '1\/2:1'/,
+  );
+  const single = jobManifestFor({
+    script: 'steady',
+    rate: 300,
+    duration: '12s',
+    warmup: '2s',
+    payload: '1KiB',
+    faults: [],
+  });
+  assert.equal(single.spec.completionMode, undefined, 'one runner: the plain Job as before');
+  assert.doesNotMatch(single.spec.template.spec.containers[0].command[2], /--paused/);
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  try {
+    const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
+    golden('dry-run-runners.sh', dryRun(planMatrix(cfg, 'e2e-runners', { repetitions: 1 }), {}));
+  } finally {
+    process.chdir(cwd);
+  }
+});

@@ -4,7 +4,7 @@
 // teardown; teardown steps always run, also on Ctrl-C.
 import { join } from 'node:path';
 import { InfraError, InputError } from '../../errors.js';
-import { runK6 } from '../../run/k6.js';
+import { runK6Segments } from '../../run/k6.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp, waitRoute } from './builtins.js';
@@ -108,7 +108,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-        : runK6(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
+        : runK6Segments(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
     return { k6, eventsFile: events.file, resources };

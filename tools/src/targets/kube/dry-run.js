@@ -19,6 +19,14 @@ export function renderDryRun(steps, { header }) {
     out.push(`# ${i + 1}. ${s.title} [${tags}]`);
     out.push(s.builtin ? `#    (built in) ${commandLine(s.argv)}` : commandLine(s.argv, s.env));
     for (const f of s.faultsShown ?? []) out.push(`#    fault every ${f.every}: ${commandLine(f.argv)}`);
+    // In-cluster load: the Job that is applied instead of the k6 command above.
+    if (s.manifestShown)
+      out.push(
+        '#    applied as this Job (kubectl apply -f k6-job.json):',
+        ...JSON.stringify(s.manifestShown, null, 1)
+          .split('\n')
+          .map((l) => `#    ${l}`),
+      );
     out.push('');
   });
   return `${out.join('\n')}\n`;

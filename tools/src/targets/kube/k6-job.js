@@ -1,11 +1,20 @@
 // k6 as a Job inside the cluster (traffic from inside, the AKS report's test 2): the
 // scenario scripts as ConfigMaps, the ingress reached at its node's address (hostPort
 // 80, chart-agnostic), raw output kept in the pod until it is copied out.
+//
+// runners: N > 1 makes it an Indexed Job of N pods, one execution segment each (the
+// completion index picks it), spread over the nodes and kept off the ingress node when
+// another exists. All start paused (`k6 run --paused`) and are released together by
+// `k6 resume` once every one is up — no operator, no CRD, namespace rights only. Each
+// runner's output is copied out and merged exactly (run/runners.js); a runner that
+// dies, never starts or whose output is incomplete makes the cell inconclusive, naming
+// it. The Job and its pods are deleted in every case.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../exec/tools.js';
 import { InfraError } from '../../errors.js';
-import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
+import { k6Args, k6Budget, k6Env, k6Files } from '../../run/k6.js';
+import { RunnerProblem } from '../../run/runners.js';
 import { NAMESPACE } from './context.js';
 import { PINS } from '../../version.js';
 import { failure, run, runToFile } from '../../exec/run.js';
@@ -22,6 +31,7 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
       });
     return r.output;
   };
+  const n = cell.scenario.runners ?? 1;
   const ingressIp = (
     await kubectl([
       'get',
@@ -44,12 +54,28 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
     host: 'bench.local',
     summary: '/out/k6-summary.json',
   });
-  const args = k6Args(cell.scenario, '/out').map((a) => a.replace(join(ROOT, 'k6'), '/k6'));
-  const manifest = jobManifest({ env, args, loadgenNode: await hasLoadgenNode(kubectl) });
-  const file = join(cellDir, 'k6-job.json');
-  writeFileSync(file, JSON.stringify(manifest, null, 1));
+  const segments = n > 1 ? Array.from({ length: n }, (_, index) => ({ index, count: n })) : [null];
+  const placement = await placementOf(kubectl, n);
+  const manifest = jobManifest({ env, scripts: segments.map((seg) => podScript(cell.scenario, seg)), placement });
+  writeFileSync(join(cellDir, 'k6-job.json'), JSON.stringify(manifest, null, 1));
+  try {
+    await kubectl(['apply', '-f', join(cellDir, 'k6-job.json')]);
+    return n > 1
+      ? await runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal })
+      : await runSingle(cell, { kubectl, kubectlFlags, cellDir, signal });
+  } finally {
+    // Always: a failed or interrupted cell leaves no load generator running.
+    await run(
+      ['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'delete', 'job', JOB, '--ignore-not-found', '--wait=false'],
+      {
+        timeoutMs: 60_000,
+      },
+    );
+  }
+}
+
+async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal }) {
   const startedAt = Date.now();
-  await kubectl(['apply', '-f', file]);
   const pod = await waitFor(
     async () =>
       (await kubectl(['get', 'pods', '-l', `job-name=${JOB}`, '-o', 'jsonpath={.items[0].metadata.name}'])).trim() ||
@@ -58,36 +84,193 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
     'the k6 pod to be created',
   );
   const exitCode = await waitFor(
-    async () => {
-      const r = await run(['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'exec', pod, '--', 'cat', '/out/exit'], {
-        timeoutMs: 15_000,
-        signal,
-      });
-      return r.code === 0 && /^\d+/.test(r.output.trim()) ? Number(r.output.trim()) : null;
-    },
+    () => readExit(kubectlFlags, pod, signal),
     k6Budget(cell.scenario) + 60_000,
     'k6 to finish in the cluster',
   );
-  for (const name of ['k6.json.gz', 'k6-summary.json', 'k6.log'])
-    await copyOut(kubectlFlags, pod, `/out/${name}`, join(cellDir, name));
-  await kubectl(['delete', 'job', JOB, '--ignore-not-found', '--wait=false']);
-  return { exitCode, startedAt, command: `k6 ${args.join(' ')} (Job ${JOB} in namespace ${NAMESPACE})` };
+  const files = k6Files(cellDir, null);
+  for (const [from, to] of [
+    ['/out/k6.json.gz', files.output],
+    ['/out/k6-summary.json', files.summary],
+    ['/out/k6.log', files.log],
+  ])
+    await copyOut(kubectlFlags, pod, from, to);
+  return { exitCode, startedAt, command: `k6 (Job ${JOB} in namespace ${NAMESPACE})` };
 }
 
-function jobManifest({ env, args, loadgenNode }) {
-  const script = `k6 ${args.map((a) => `'${a}'`).join(' ')} > /out/k6.log 2>&1; echo $? > /out/exit; sleep 600`;
+async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal }) {
+  const name = (i, p) => `runner ${i + 1}/${n}${p ? ` (pod ${p.name} on node ${p.node})` : ''}`;
+  // Every runner up and paused, its REST API answering, before any is released.
+  const pods = await waitFor(
+    async () => {
+      const list = JSON.parse(await kubectl(['get', 'pods', '-l', `job-name=${JOB}`, '-o', 'json'])).items;
+      const running = list.filter((p) => p.status?.phase === 'Running');
+      if (running.length < n) return null;
+      return running
+        .map((p) => ({
+          name: p.metadata.name,
+          uid: p.metadata.uid,
+          node: p.spec.nodeName,
+          index: Number(p.metadata.annotations?.['batch.kubernetes.io/job-completion-index']),
+        }))
+        .sort((a, b) => a.index - b.index);
+    },
+    180_000,
+    `${n} k6 runner pods to run`,
+  ).catch((err) => {
+    throw new RunnerProblem(`k6 runners never all started: ${err.message}`);
+  });
+  await waitFor(
+    async () => {
+      const up = await Promise.all(pods.map((p) => exec(kubectlFlags, p.name, ['k6', 'status'], signal)));
+      return up.every((r) => r.code === 0) ? true : null;
+    },
+    60_000,
+    'every k6 runner to be paused and ready',
+  );
+  const released = await Promise.all(
+    pods.map(async (p) => ({ r: await exec(kubectlFlags, p.name, ['k6', 'resume'], signal), at: Date.now() })),
+  );
+  released.forEach(({ r }, i) => {
+    if (r.code !== 0) throw new RunnerProblem(`${name(i, pods[i])} could not be released: ${r.output.trim()}`);
+  });
+  const deadline = Date.now() + k6Budget(cell.scenario) + 60_000;
+  const exits = new Array(n).fill(null);
+  while (exits.some((e) => e === null)) {
+    if (Date.now() > deadline)
+      throw new RunnerProblem(`k6 runners did not finish in time: ${missing(exits, pods, name)}`);
+    for (let i = 0; i < n; i++) {
+      if (exits[i] !== null) continue;
+      exits[i] = await readExit(kubectlFlags, pods[i].name, signal);
+      if (exits[i] === null && !(await stillThere(kubectl, pods[i])))
+        throw new RunnerProblem(`${name(i, pods[i])} disappeared before it finished: no result from the survivors`);
+    }
+    if (exits.some((e) => e === null)) await new Promise((r) => setTimeout(r, 1000));
+  }
+  const runners = [];
+  for (let i = 0; i < n; i++) {
+    const seg = { index: i, count: n };
+    const files = k6Files(cellDir, seg);
+    const inPod = k6Files('/out', seg);
+    try {
+      for (const [from, to] of [
+        [inPod.output, files.output],
+        [inPod.summary, files.summary],
+        [inPod.log, files.log],
+      ])
+        await copyOut(kubectlFlags, pods[i].name, from, to);
+    } catch (err) {
+      throw new RunnerProblem(`${name(i, pods[i])}: its output could not be copied out (${err.message})`);
+    }
+    const ended = Number((await exec(kubectlFlags, pods[i].name, ['cat', '/out/end'], signal)).output.trim());
+    runners.push({
+      ...files,
+      exitCode: exits[i],
+      startedAt: released[i].at,
+      endedAt: Number.isFinite(ended) && ended > 0 ? ended : Date.now(),
+      pod: pods[i].name,
+      node: pods[i].node,
+    });
+  }
+  const bad = runners.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
+  return {
+    exitCode: bad?.exitCode ?? 0,
+    startedAt: Math.min(...runners.map((r) => r.startedAt)),
+    endedAt: Math.max(...runners.map((r) => r.endedAt)),
+    runners,
+    command: `k6 × ${n} (Indexed Job ${JOB} in namespace ${NAMESPACE})`,
+  };
+}
+
+function missing(exits, pods, name) {
+  return exits
+    .map((e, i) => (e === null ? name(i, pods[i]) : null))
+    .filter(Boolean)
+    .join(', ');
+}
+
+// The same pod (by UID) still exists: a deleted runner's index gets a new pod from the
+// Job controller, which would wait paused forever.
+async function stillThere(kubectl, pod) {
+  try {
+    const uid = (await kubectl(['get', 'pod', pod.name, '-o', 'jsonpath={.metadata.uid}'])).trim();
+    return uid === pod.uid;
+  } catch {
+    return false;
+  }
+}
+
+/** One runner's shell: its segment's k6 command, exit code and end time kept for copy-out. */
+function podScript(scenario, segment) {
+  const files = k6Files('/out', segment);
+  const args = k6Args(scenario, '/out', segment).map((a) => a.replace(join(ROOT, 'k6'), '/k6'));
+  const paused = segment ? ['run', '--paused', ...args.slice(1)] : args;
+  return [
+    `TG_SUMMARY=${files.summary} k6 ${paused.map((a) => `'${a}'`).join(' ')} > ${files.log} 2>&1`,
+    'echo $? > /out/exit',
+    'date +%s%3N > /out/end',
+    'sleep 600',
+  ].join('; ');
+}
+
+// Where runners go: spread one per node, and off the ingress controller's node whenever
+// the cluster has another; one runner keeps the loadgen node of the anti-affinity topology.
+async function placementOf(kubectl, n) {
+  const nodes = JSON.parse(await kubectl(['get', 'nodes', '-o', 'json'])).items;
+  const label = (node, k) => node.metadata.labels?.[k];
+  if (n === 1) return nodes.some((x) => label(x, 'tailgate.dev/role') === 'loadgen') ? { loadgen: true } : {};
+  const others = nodes.filter((x) => label(x, 'ingress-ready') !== 'true');
+  return { spread: true, avoidIngress: others.length > 0 };
+}
+
+function jobManifest({ env, scripts, placement }) {
+  const n = scripts.length;
+  // Each index runs its own segment: the completion index picks the script.
+  const script =
+    n === 1
+      ? scripts[0]
+      : `case "$JOB_COMPLETION_INDEX" in\n${scripts.map((s, i) => `${i}) ${s} ;;`).join('\n')}\nesac`;
+  const selector = { matchLabels: { app: 'tailgate-k6' } };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: { name: JOB },
     spec: {
-      backoffLimit: 0,
+      // One runner: never retried. Several: a runner that is deleted must not fail the
+      // Job and take the others with it — tailgate names it and discards the cell itself.
+      backoffLimit: n > 1 ? n : 0,
       ttlSecondsAfterFinished: 300,
+      ...(n > 1 ? { completionMode: 'Indexed', completions: n, parallelism: n } : {}),
       template: {
         metadata: { labels: { app: 'tailgate-k6' } },
         spec: {
           restartPolicy: 'Never',
-          ...(loadgenNode ? { nodeSelector: { 'tailgate.dev/role': 'loadgen' } } : {}),
+          ...(placement.loadgen ? { nodeSelector: { 'tailgate.dev/role': 'loadgen' } } : {}),
+          ...(placement.spread
+            ? {
+                topologySpreadConstraints: [
+                  {
+                    maxSkew: 1,
+                    topologyKey: 'kubernetes.io/hostname',
+                    whenUnsatisfiable: 'ScheduleAnyway',
+                    labelSelector: selector,
+                  },
+                ],
+              }
+            : {}),
+          ...(placement.avoidIngress
+            ? {
+                affinity: {
+                  nodeAffinity: {
+                    requiredDuringSchedulingIgnoredDuringExecution: {
+                      nodeSelectorTerms: [
+                        { matchExpressions: [{ key: 'ingress-ready', operator: 'NotIn', values: ['true'] }] },
+                      ],
+                    },
+                  },
+                },
+              }
+            : {}),
           tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
           containers: [
             {
@@ -117,8 +300,29 @@ function jobManifest({ env, args, loadgenNode }) {
   };
 }
 
-async function hasLoadgenNode(kubectl) {
-  return (await kubectl(['get', 'nodes', '-l', 'tailgate.dev/role=loadgen', '-o', 'name'])).trim().length > 0;
+/** The manifest a plan would apply, for the dry run (placement as on a multi-node cluster). */
+export function jobManifestFor(scenario) {
+  const n = scenario.runners ?? 1;
+  const segments = n > 1 ? Array.from({ length: n }, (_, index) => ({ index, count: n })) : [null];
+  const env = k6Env(scenario, {
+    url: 'http://<ingress-node-ip>',
+    host: 'bench.local',
+    summary: '/out/k6-summary.json',
+  });
+  return jobManifest({
+    env,
+    scripts: segments.map((seg) => podScript(scenario, seg)),
+    placement: n > 1 ? { spread: true, avoidIngress: true } : {},
+  });
+}
+
+function exec(kubectlFlags, pod, argv, signal) {
+  return run(['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'exec', pod, '--', ...argv], { timeoutMs: 15_000, signal });
+}
+
+async function readExit(kubectlFlags, pod, signal) {
+  const r = await exec(kubectlFlags, pod, ['cat', '/out/exit'], signal);
+  return r.code === 0 && /^\d+/.test(r.output.trim()) ? Number(r.output.trim()) : null;
 }
 
 async function waitFor(probe, timeoutMs, what) {

@@ -8,7 +8,7 @@ import { ROOT } from '../../exec/tools.js';
 import { InputError } from '../../errors.js';
 import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { faultModule } from '../../faults/schedule.js';
-import { K6_IMAGE } from './k6-job.js';
+import { K6_IMAGE, jobManifestFor } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { PINS } from '../../version.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
@@ -232,6 +232,7 @@ export function planSteps(plan, ctx) {
           argv: k6Argv(cell),
           env: k6EnvShown(cell, ctx.url),
           faultsShown: faultCommands(cell, kubectl),
+          ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
         });
       }
     }

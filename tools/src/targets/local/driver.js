@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../../config/units.js';
 import { InfraError } from '../../errors.js';
-import { runK6 } from '../../run/k6.js';
+import { runK6Segments } from '../../run/k6.js';
 import { EndpointController } from './endpoint-controller.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
@@ -63,7 +63,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
       scenario,
       pods,
       events,
-      startLoad: () => runK6s(load, { cellDir, url, urlB, signal }),
+      startLoad: () => runK6Segments(load, { cellDir, url, urlB, signal }),
     });
     for (const p of planes) await p.endpointController.settle();
     const resources = planes.map((p) => p.sampler?.stop() ?? null);
@@ -88,22 +88,6 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     network?.destroy();
     rmSync(sockDir, { recursive: true, force: true });
   }
-}
-
-// runners > 1: that many k6 processes, each an execution segment of the scenario,
-// started together; the cell's outcome names every runner (run/runner.js merges them).
-async function runK6s(scenario, opts) {
-  const n = scenario.runners ?? 1;
-  if (n < 2) return runK6(scenario, opts);
-  const runs = await Promise.all(
-    Array.from({ length: n }, (_, index) => runK6(scenario, { ...opts, segment: { index, count: n } })),
-  );
-  const bad = runs.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
-  return {
-    exitCode: bad?.exitCode ?? runs[0].exitCode,
-    startedAt: Math.min(...runs.map((r) => r.startedAt)),
-    runners: runs,
-  };
 }
 
 async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, events, network }) {
