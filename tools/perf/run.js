@@ -1,7 +1,7 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
 // README.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
-//   PERF_ONLY=ingest,k6,gate   run a subset
+//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan   run a subset
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/exec/tools.js';
@@ -10,8 +10,9 @@ import { ingestBench } from './ingest-bench.js';
 import { k6Bench } from './k6-bench.js';
 import { gateBench } from './gate-bench.js';
 import { concurrentBench } from './concurrent-bench.js';
+import { planBench, runnersBench } from './scale-bench.js';
 
-const ALL = ['ingest', 'k6', 'gate', 'concurrent'];
+const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan'];
 const only = process.env.PERF_ONLY?.split(',') ?? ALL;
 const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
@@ -103,6 +104,28 @@ if (only.includes('concurrent')) {
   );
   say(
     `- p99 canary (+${c.canary.delay} in the head's proxy only, measured p99 ×${c.canary.p99Ratio}) caught: ${c.canary.caught}/${c.canary.prs}.`,
+  );
+  say('');
+}
+
+if (only.includes('runners')) {
+  figures.runners = await runnersBench();
+  const r = figures.runners;
+  say(
+    `**One k6 or two** (constant arrival rate for ${r.seconds} s against one local nginx pod, tailgate's steady scenario; two runners are execution segments of one scenario, as \`runners: 2\` runs them): highest rate with 0 dropped iterations — 1 runner: **${r.best[1]}/s**, 2 runners: **${r.best[2]}/s**.`,
+  );
+  say('');
+  say('| rate | dropped, 1 runner | k6 CPU-s | dropped, 2 runners | k6 CPU-s |');
+  say('|--:|--:|--:|--:|--:|');
+  for (const x of r.rows) say(`| ${x.rate}/s | ${x.dropped1} | ${x.cpu1} | ${x.dropped2} | ${x.cpu2} |`);
+  say('');
+}
+
+if (only.includes('plan')) {
+  figures.plan = await planBench();
+  const p = figures.plan;
+  say(
+    `**Plan estimate vs the run**: \`tailgate plan\` estimated ${p.estimateS} s for ${p.cells} local cells (nginx-reload, steady + churn, 6 s × 2 repetitions); the run took ${p.measuredS} s (×${p.ratio}).`,
   );
   say('');
 }
