@@ -174,7 +174,8 @@ function migrationTable(doc, inputs) {
       const c = byCell.get(`${cand}/${row}`);
       if (!c) return '–';
       const p99 = c.metrics.find((m) => m.metric === 'p99');
-      const ratio = p99 ? `p99 ×${p99.ratio} (≤ ×${Number(p99.upper.toPrecision(3))})` : '';
+      const sig = (x) => Number(x.toPrecision(3));
+      const ratio = p99 ? `p99 ×${sig(p99.ratio)} (≤ ×${sig(p99.upper)})` : '';
       return `${mark[c.verdict]} ${ratio}`.trim();
     });
     lines.push(`| ${row} | ${cols.join(' | ')} |`);

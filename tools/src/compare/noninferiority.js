@@ -47,8 +47,8 @@ export function nonInferiority(inputs, gate, { margins = DEFAULT_MARGINS, mode =
     });
   }
   for (const t of tests) {
-    t.pNoWorse = tSf((t.m - t.est) / t.se, t.df); // H0: est ≥ m
-    t.pWorse = tSf((t.est - t.m) / t.se, t.df); // H0: est ≤ m
+    t.pNoWorse = t.noErrors ? 0 : tSf((t.m - t.est) / t.se, t.df); // H0: est ≥ m
+    t.pWorse = t.noErrors ? 1 : tSf((t.est - t.m) / t.se, t.df); // H0: est ≤ m
   }
   holm(tests.map((t) => t.pNoWorse)).forEach((p, i) => {
     tests[i].adjNoWorse = p;
@@ -85,7 +85,21 @@ function errorTestNi(c, m, margin) {
   const df = phis.reduce((a, g) => a + g.ownDf, 0) || Infinity;
   const est = Math.log((kh + 0.5) / nh) - Math.log((kb + 0.5) / nb);
   const se = Math.sqrt(phi * (1 / (kh + 0.5) + 1 / (kb + 0.5)));
-  return { cell: c.cell, metric: 'errors', margin, est, se, df, n: c.head.length, base: kb, head: kh, m };
+  // A candidate without a single error is no worse in errors, whatever `from` did: no
+  // ratio test is needed (and none could show it when both sides have none).
+  return {
+    cell: c.cell,
+    metric: 'errors',
+    margin,
+    est,
+    se,
+    df,
+    n: c.head.length,
+    base: kb,
+    head: kh,
+    m,
+    noErrors: kh === 0,
+  };
 }
 
 function describe(t, alpha) {
@@ -105,7 +119,7 @@ function describe(t, alpha) {
     adjustedPNoWorse: pValue(t.adjNoWorse),
   };
   // If the ratio is what it looks like: pairs for the interval to clear the margin.
-  if (verdict === 'inconclusive' && t.est < t.m) {
+  if (verdict === 'inconclusive' && t.est < t.m && !t.noErrors) {
     const need = ((q + normalQuantile(0.8)) * t.se * Math.sqrt(t.n)) / (t.m - t.est);
     out.pairsNeeded = Math.ceil(need * need);
   }

@@ -25,6 +25,9 @@ export function directives(text, format = 'nginx') {
       .trim();
     if (!norm) return;
     const [name, ...rest] = norm.split(/\s+/);
+    // Upstream server lines list the endpoints of the moment (how many, which enabled),
+    // not the tuning: leave them out of the comparison.
+    if (name === 'server' && context.some((c) => c === 'upstream' || c === 'backend')) return;
     put(name, rest.join(' '));
   };
   for (const raw of text.split('\n')) {

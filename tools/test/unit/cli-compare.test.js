@@ -315,9 +315,13 @@ test('cli compare --migration --results --from: every candidate of one run in on
   ]);
   assert.equal(r.code, 1, r.out);
   assert.match(r.out, /\| scenario \(vs ingress-nginx\) \| slowproxy \| traefik \|/);
-  assert.match(r.out, /\| default\/steady \| ❌ worse p99 ×3\.\d+/);
+  assert.match(r.out, /\| default\/steady \| ❌ worse p99 ×3(\.\d+)? \(≤ ×3/);
+  // No errors on either side: "no worse" in errors needs no ratio test (none could show it).
+  assert.match(r.out, /\| default\/steady \| ❌ worse .* \| ✅ no worse p99 ×1/);
   const doc = JSON.parse(readFileSync(join(run, 'm.json'), 'utf8'));
   assert.equal(doc.cells.length, 4, 'both candidates, both scenarios');
+  const errs = doc.cells.find((c) => c.cell === 'traefik/default/steady').metrics.find((m) => m.metric === 'errors');
+  assert.deepEqual([errs.head, errs.verdict], [0, 'no-worse']);
   assert.match(readFileSync(md, 'utf8'), /### tailgate migration: no worse than ingress-nginx\?/);
   const only = await runCli(['compare', '--migration', '--results', run, '--from', 'ingress-nginx', '--to', 'traefik']);
   assert.ok([0, 3].includes(only.code), only.out);

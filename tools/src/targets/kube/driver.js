@@ -57,6 +57,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   const failed = new Map(); // controller -> error
 
   const execute = async (step) => {
+    if (step.builtin) log(`  ${step.title} …`);
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
     if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);
