@@ -10,7 +10,7 @@ import { median, timed } from './measure.js';
 
 const RATE = 1000;
 const SECONDS = 10;
-const REPS = 3;
+const REPS = Number(process.env.PERF_K6_REPS ?? 5);
 
 const MINIMAL = `import http from 'k6/http';
 export const options = { scenarios: { s: { executor: 'constant-arrival-rate', rate: ${RATE}, timeUnit: '1s', duration: '${SECONDS}s', preAllocatedVUs: 50, maxVUs: 200 } } };
@@ -36,6 +36,11 @@ export async function k6Bench() {
     {
       label: 'minimal script (one http.get, arrival-rate)',
       cmd: `'${k6}' run -q --no-usage-report --summary-export='${dir}/s.json' '${minimal}'`,
+    },
+    {
+      label: 'tailgate steady.js with the exact-summary threshold (TG_EXACT_SUMMARY=1, the default before)',
+      cmd: `'${k6}' run -q --no-usage-report '${steady}'`,
+      env: { TG_SUMMARY: `${dir}/s.json`, TG_EXACT_SUMMARY: '1' },
     },
     {
       label: 'tailgate steady.js',

@@ -48,7 +48,8 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
     await kubectl(['delete', 'configmap', `tg-k6-${dir}`, '--ignore-not-found']);
     await kubectl(['create', 'configmap', `tg-k6-${dir}`, ...files]);
   }
-  await kubectl(['delete', 'job', JOB, '--ignore-not-found', '--wait=true']);
+  // Foreground: the previous cell's runner pods are gone, not terminating beside the new ones.
+  await kubectl(['delete', 'job', JOB, '--ignore-not-found', '--cascade=foreground', '--wait=true'], 120_000);
   const env = k6Env(cell.scenario, {
     url: `http://${ingressIp}`,
     host: 'bench.local',
@@ -60,13 +61,27 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
   writeFileSync(join(cellDir, 'k6-job.json'), JSON.stringify(manifest, null, 1));
   try {
     await kubectl(['apply', '-f', join(cellDir, 'k6-job.json')]);
+    // This Job's pods only (never a terminating one of an earlier Job of the same name).
+    const uid = (await kubectl(['get', 'job', JOB, '-o', 'jsonpath={.metadata.uid}'])).trim();
+    const selector = `batch.kubernetes.io/controller-uid=${uid}`;
     return n > 1
-      ? await runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal })
-      : await runSingle(cell, { kubectl, kubectlFlags, cellDir, signal });
+      ? await runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector })
+      : await runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selector });
   } finally {
     // Always: a failed or interrupted cell leaves no load generator running.
     await run(
-      ['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'delete', 'job', JOB, '--ignore-not-found', '--wait=false'],
+      [
+        'kubectl',
+        ...kubectlFlags,
+        '-n',
+        NAMESPACE,
+        'delete',
+        'job',
+        JOB,
+        '--ignore-not-found',
+        '--cascade=foreground',
+        '--wait=false',
+      ],
       {
         timeoutMs: 60_000,
       },
@@ -74,12 +89,11 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
   }
 }
 
-async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal }) {
+async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selector }) {
   const startedAt = Date.now();
   const pod = await waitFor(
     async () =>
-      (await kubectl(['get', 'pods', '-l', `job-name=${JOB}`, '-o', 'jsonpath={.items[0].metadata.name}'])).trim() ||
-      null,
+      (await kubectl(['get', 'pods', '-l', selector, '-o', 'jsonpath={.items[0].metadata.name}'])).trim() || null,
     120_000,
     'the k6 pod to be created',
   );
@@ -98,13 +112,13 @@ async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal }) {
   return { exitCode, startedAt, command: `k6 (Job ${JOB} in namespace ${NAMESPACE})` };
 }
 
-async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal }) {
+async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector }) {
   const name = (i, p) => `runner ${i + 1}/${n}${p ? ` (pod ${p.name} on node ${p.node})` : ''}`;
   // Every runner up and paused, its REST API answering, before any is released.
   const pods = await waitFor(
     async () => {
-      const list = JSON.parse(await kubectl(['get', 'pods', '-l', `job-name=${JOB}`, '-o', 'json'])).items;
-      const running = list.filter((p) => p.status?.phase === 'Running');
+      const list = JSON.parse(await kubectl(['get', 'pods', '-l', selector, '-o', 'json'])).items;
+      const running = list.filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp);
       if (running.length < n) return null;
       return running
         .map((p) => ({
@@ -245,6 +259,8 @@ function jobManifest({ env, scripts, placement }) {
         metadata: { labels: { app: 'tailgate-k6' } },
         spec: {
           restartPolicy: 'Never',
+          // The shell waits in `sleep` for the copy-out and ignores SIGTERM: do not wait 30 s.
+          terminationGracePeriodSeconds: 1,
           ...(placement.loadgen ? { nodeSelector: { 'tailgate.dev/role': 'loadgen' } } : {}),
           ...(placement.spread
             ? {
