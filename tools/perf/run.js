@@ -112,7 +112,7 @@ if (only.includes('runners')) {
   figures.runners = await runnersBench();
   const r = figures.runners;
   say(
-    `**One k6 or two** (constant arrival rate for ${r.seconds} s against one local nginx pod, tailgate's steady scenario; two runners are execution segments of one scenario, as \`runners: 2\` runs them): highest rate with 0 dropped iterations — 1 runner: **${r.best[1]}/s**, 2 runners: **${r.best[2]}/s**.`,
+    `**One k6 or two** (constant arrival rate for ${r.seconds} s against one local nginx pod, tailgate's steady scenario with its gzipped JSON output; two runners are execution segments of one scenario, as \`runners: 2\` runs them): highest rate with 0 dropped iterations — 1 runner: **${r.best[1]}/s**, 2 runners: **${r.best[2]}/s**.`,
   );
   say('');
   say('| rate | dropped, 1 runner | k6 CPU-s | dropped, 2 runners | k6 CPU-s |');

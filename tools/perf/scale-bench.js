@@ -14,7 +14,7 @@ import { planMatrix } from '../src/plan/plan.js';
 import { estimateCost } from '../src/plan/cost.js';
 import { timed } from './measure.js';
 
-const RATES = [1000, 1500, 2000, 2500, 3000, 3500, 4000];
+const RATES = [1000, 1500, 2000, 2500, 3000, 3500, 4000, 4500];
 const SECONDS = 8;
 
 export async function runnersBench() {
@@ -36,7 +36,9 @@ export async function runnersBench() {
                   .map((a) => `'${a}'`)
                   .join(' ')
               : '';
-          return `TG_SUMMARY='${dir}/s${n}-${index}.json' '${k6}' run -q --no-usage-report ${seg} '${steady}' &`;
+          // As tailgate runs it: with the gzipped JSON output ingest reads.
+          const out = `--out json='${dir}/o${n}-${index}.json.gz'`;
+          return `TG_SUMMARY='${dir}/s${n}-${index}.json' '${k6}' run -q --no-usage-report ${seg} ${out} '${steady}' &`;
         });
         const env = toolEnv({
           TG_TARGET_URL: `http://${pod.address}:${pod.port}`,

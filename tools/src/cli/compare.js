@@ -11,6 +11,7 @@ import { collectRun } from '../result/run-dir.js';
 import { list } from './options.js';
 import { writeJsonAtomic, writeTextAtomic } from '../result/write.js';
 import { renderTerminal } from '../report/terminal.js';
+import { migrationCharts } from '../report/migration-charts.js';
 
 export const summary = 'Gate: head results vs baselines, or paired base vs head; writes verdict.json';
 export const usage = `Usage:
@@ -23,6 +24,7 @@ export const usage = `Usage:
   tailgate compare --migration --base-results <from-dir> --head-results <candidate-dir>
                    [--margin p99=10%,p99.99=25%,errors=10%]
   tailgate compare --migration --results <run-dir> --from <controller> [--to a,b] [--markdown out.md]
+                   [--charts dir]   (spectrum and error overlays per scenario)
      is the candidate no worse than the current controller (non-inferiority)? With
      --results: every other controller of one run against --from, cells matched by
      tuning and scenario, one table with the candidates as columns
@@ -62,6 +64,7 @@ export const options = {
   from: { type: 'string' },
   to: { type: 'string' },
   markdown: { type: 'string' },
+  charts: { type: 'string' },
   margin: { type: 'string' },
   out: { type: 'string' },
   force: { type: 'boolean', default: false },
@@ -111,6 +114,7 @@ function migration(opts, gate) {
   if (oneRun) {
     const table = migrationTable(doc, inputs);
     console.log(`\n${table}`);
+    if (opts.charts) migrationCharts(opts.charts, chartRows(inputs, opts.from));
     if (opts.markdown)
       writeTextAtomic(opts.markdown, `### tailgate migration: no worse than ${doc.from}?\n\n${table}\n`, {
         force: opts.force,
@@ -118,6 +122,15 @@ function migration(opts, gate) {
   }
   console.log(`\nmigration verdict: ${overall.toUpperCase()} (${doc.candidate} vs ${doc.from}) — exit ${doc.exitCode}`);
   return doc.exitCode;
+}
+
+function chartRows(inputs, from) {
+  const rows = new Map();
+  for (const i of inputs) {
+    if (!rows.has(i.row)) rows.set(i.row, { row: i.row, from: { name: from, reps: i.base }, candidates: [] });
+    rows.get(i.row).candidates.push({ name: i.candidate, reps: i.head });
+  }
+  return [...rows.values()];
 }
 
 function candidateDir(opts) {

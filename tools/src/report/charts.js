@@ -83,6 +83,29 @@ export function drawErrors(dir, result, title) {
   );
 }
 
+/** Errors per second of several runs on one plot (migration: `from` and each candidate),
+ *  with the fault markers of the first. series: [{label, result}] */
+export function drawErrorOverlay(dir, series, title) {
+  mkdirSync(dir, { recursive: true });
+  const plots = series.map((s, i) => {
+    const name = `errors-${i}.dat`;
+    writeFileSync(
+      join(dir, name),
+      s.result.timeline.map((r) => `${num(r.t, 'timeline')} ${num(r.errors ?? 0, 'timeline')}`).join('\n') + '\n',
+    );
+    return `${text(name)} using 1:2 with steps lw 2 dt ${i + 1} title ${text(s.label)}`;
+  });
+  return draw(
+    dir,
+    'errors',
+    renderTemplate('errors.gp', {
+      title: text(title),
+      plots: plots.join(', \\\n  '),
+      arrows: eventArrows(series[0]?.result.events),
+    }),
+  );
+}
+
 function eventArrows(events = []) {
   return events
     .filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null && e.t !== undefined)

@@ -323,6 +323,13 @@ test('cli compare --migration --results --from: every candidate of one run in on
   const errs = doc.cells.find((c) => c.cell === 'traefik/default/steady').metrics.find((m) => m.metric === 'errors');
   assert.deepEqual([errs.head, errs.verdict], [0, 'no-worse']);
   assert.match(readFileSync(md, 'utf8'), /### tailgate migration: no worse than ingress-nginx\?/);
+  const charts = join(mkdtempSync(join(tmpdir(), 'tg-mig-charts-')), 'charts');
+  const c = await runCli(['compare', '--migration', '--results', run, '--from', 'ingress-nginx', '--charts', charts]);
+  assert.equal(c.code, 1, c.out);
+  const folder = join(charts, 'migration__default__steady');
+  for (const f of ['spectrum.svg', 'spectrum.png']) assert.ok(existsSync(join(folder, f)), `${f} drawn`);
+  // One spectrum per controller: from and both candidates.
+  assert.equal(readFileSync(join(folder, 'spectrum.svg.gp'), 'utf8').match(/spectrum-\d\.dat/g).length, 3);
   const only = await runCli(['compare', '--migration', '--results', run, '--from', 'ingress-nginx', '--to', 'traefik']);
   assert.ok([0, 3].includes(only.code), only.out);
   assert.ok(!/slowproxy/.test(only.out));
