@@ -76,11 +76,23 @@ export function drawErrors(dir, result, title) {
   const plots = present.length
     ? present.map((c, i) => `'errors.dat' using 1:${i + 2} with steps lw 2 title ${text(c)}`).join(', \\\n  ')
     : `'errors.dat' using 1:(0) with lines lw 1 title 'no errors'`;
+  const most = Math.max(0, ...result.timeline.map((r) => r.errors ?? 0));
   return draw(
     dir,
     'errors',
-    renderTemplate('errors.gp', { title: text(title), plots, arrows: eventArrows(result.events) }),
+    renderTemplate('errors.gp', {
+      title: text(title),
+      plots,
+      arrows: eventArrows(result.events),
+      ytics: countTics(most),
+    }),
   );
+}
+
+// Error counts are whole numbers: whole-number tics, never 0.5 steps.
+function countTics(most) {
+  const step = Math.max(1, Math.ceil(most / 8));
+  return `set ytics ${step}\nset format y '%.0f'`;
 }
 
 /** Errors per second of several runs on one plot (migration: `from` and each candidate),
@@ -102,18 +114,32 @@ export function drawErrorOverlay(dir, series, title) {
       title: text(title),
       plots: plots.join(', \\\n  '),
       arrows: eventArrows(series[0]?.result.events),
+      ytics: countTics(Math.max(0, ...series.flatMap((x) => x.result.timeline.map((r) => r.errors ?? 0)))),
     }),
   );
 }
 
+// Fault markers: kills in the lower half of the plot, endpoint updates in the upper, so a
+// kill and the update 1–2 ms later are both visible. Where a kind is dense (kill-pause
+// every 500 ms), short ticks along the bottom instead of lines that hatch the plot.
+const DENSE = 40;
 function eventArrows(events = []) {
-  return events
-    .filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null && e.t !== undefined)
-    .slice(0, 300)
-    .map(
-      (e) =>
-        `set arrow from ${num(e.t, 'events[].t')}, graph 0 to ${num(e.t, 'events[].t')}, graph 1 nohead lw 1 dt 3 lc rgb '${e.type === 'update-applied' ? '#2ca02c' : '#d62728'}'`,
-    )
+  const marked = events.filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null && e.t !== undefined);
+  const kinds = [
+    { update: false, color: '#d62728', dt: 3 },
+    { update: true, color: '#2ca02c', dt: 2 },
+  ];
+  return kinds
+    .flatMap(({ update, color, dt }) => {
+      const mine = marked.filter((e) => (e.type === 'update-applied') === update);
+      const [from, to] = mine.length > DENSE ? (update ? [0.04, 0.08] : [0, 0.04]) : update ? [0.5, 1] : [0, 0.5];
+      return mine
+        .slice(0, 600)
+        .map(
+          (e) =>
+            `set arrow from ${num(e.t, 'events[].t')}, graph ${from} to ${num(e.t, 'events[].t')}, graph ${to} nohead lw 1 dt ${dt} lc rgb '${color}'`,
+        );
+    })
     .join('\n');
 }
 

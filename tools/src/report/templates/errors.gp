@@ -1,8 +1,9 @@
 set title {{title}}
-set xlabel 'seconds since start (dotted: red = pod killed/terminating, green = endpoints updated)'
+set xlabel 'seconds since start (red, lower half: pod killed/terminating; green, upper half: endpoints updated)'
 set ylabel 'errors per second'
 set grid ytics
-set key top right
+set key below
 set yrange [0:*]
+{{ytics}}
 {{arrows}}
 plot {{plots}}
