@@ -12,6 +12,7 @@ import { list } from './options.js';
 import { writeJsonAtomic, writeTextAtomic } from '../result/write.js';
 import { renderTerminal } from '../report/terminal.js';
 import { migrationCharts } from '../report/migration-charts.js';
+import { migrationMarkdown, migrationTable } from '../report/migration.js';
 
 export const summary = 'Gate: head results vs baselines, or paired base vs head; writes verdict.json';
 export const usage = `Usage:
@@ -94,6 +95,14 @@ function migration(opts, gate) {
     generatedAt: new Date().toISOString(),
     from: oneRun ? opts.from : opts['base-results'],
     candidate: oneRun ? [...new Set(inputs.map((i) => i.candidate))].join(',') : opts['head-results'],
+    ...(oneRun
+      ? {
+          table: {
+            candidates: [...new Set(inputs.map((i) => i.candidate))],
+            rows: [...new Set(inputs.map((i) => i.row))],
+          },
+        }
+      : {}),
     ...nonInferiority(inputs, gate, { margins }),
   };
   const overall = doc.cells.some((c) => c.verdict === 'worse')
@@ -112,11 +121,11 @@ function migration(opts, gate) {
       );
   }
   if (oneRun) {
-    const table = migrationTable(doc, inputs);
+    const table = migrationTable(doc);
     console.log(`\n${table}`);
     if (opts.charts) migrationCharts(opts.charts, chartRows(inputs, opts.from));
     if (opts.markdown)
-      writeTextAtomic(opts.markdown, `### tailgate migration: no worse than ${doc.from}?\n\n${table}\n`, {
+      writeTextAtomic(opts.markdown, migrationMarkdown(doc), {
         force: opts.force,
       });
   }
@@ -171,29 +180,6 @@ function candidatesOfRun(opts) {
   if (!inputs.length)
     throw new InputError(`--migration: no other controller in ${opts.results} has cells matching ${opts.from}'s`);
   return inputs;
-}
-
-// Rows: tuning/scenario; columns: candidates; each cell p99 ratio to `from` with its
-// interval's upper end and the cell's verdict (every metric is in the JSON).
-function migrationTable(doc, inputs) {
-  const byCell = new Map(doc.cells.map((c) => [c.cell, c]));
-  const candidates = [...new Set(inputs.map((i) => i.candidate))];
-  const rows = [...new Set(inputs.map((i) => i.row))];
-  const mark = { 'no-worse': '✅ no worse', worse: '❌ worse', inconclusive: '⚠️ inconclusive' };
-  const head = `| scenario (vs ${doc.from}) | ${candidates.join(' | ')} |`;
-  const lines = [head, `|---|${candidates.map(() => '---').join('|')}|`];
-  for (const row of rows) {
-    const cols = candidates.map((cand) => {
-      const c = byCell.get(`${cand}/${row}`);
-      if (!c) return '–';
-      const p99 = c.metrics.find((m) => m.metric === 'p99');
-      const sig = (x) => Number(x.toPrecision(3));
-      const ratio = p99 ? `p99 ×${sig(p99.ratio)} (≤ ×${sig(p99.upper)})` : '';
-      return `${mark[c.verdict]} ${ratio}`.trim();
-    });
-    lines.push(`| ${row} | ${cols.join(' | ')} |`);
-  }
-  return lines.join('\n');
 }
 
 export function gatePolicy(configFile, matrix) {

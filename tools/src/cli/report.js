@@ -9,6 +9,7 @@ import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
 import { chartsForCell } from '../report/cell-charts.js';
 import { renderMarkdown } from '../report/markdown.js';
+import { migrationMarkdown, migrationTable } from '../report/migration.js';
 import { runTable } from '../report/run-table.js';
 import { renderTerminal } from '../report/terminal.js';
 
@@ -18,6 +19,7 @@ export const usage = `Usage: tailgate report <verdict.json | run-dir> [--markdow
                       [--meta meta.json] [--confirm-matrix matrix.json]
 
   <verdict.json>  from tailgate compare --out: table, markdown comment, charts (base vs head)
+  <migration.json> from tailgate compare --migration --results … --out: the candidates table
   <run-dir>       a results folder: cells side by side (no verdict), charts per cell
   --markdown      write the PR comment body here (never over an existing file without --force)
   --charts        write SVG+PNG charts and .hgrm files here, one folder per cell
@@ -57,6 +59,7 @@ export function run(opts, positionals) {
     return 0;
   }
   const doc = readJsonFile(input);
+  if (doc?.kind === 'tailgate.migration') return migrationReport(doc, input, opts);
   if (doc?.kind !== 'tailgate.verdict')
     throw new InputError(
       `${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`,
@@ -91,6 +94,15 @@ function confirmMatrix(doc) {
     return { controller, tuning, scenario, runs, firstPair: runs + 1 };
   });
   return { include };
+}
+
+// compare --migration --out: the table in the terminal, as Markdown with --markdown.
+function migrationReport(doc, input, opts) {
+  if (!Array.isArray(doc.cells) || typeof doc.from !== 'string')
+    throw new InputError(`${input}: not a migration document (cells and from are required)`);
+  console.log(migrationTable(doc));
+  if (opts.markdown) writeTextAtomic(opts.markdown, migrationMarkdown(doc), { force: opts.force });
+  return doc.exitCode ?? 0;
 }
 
 function drawVerdictCharts(doc, opts) {

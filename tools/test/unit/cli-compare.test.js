@@ -322,7 +322,14 @@ test('cli compare --migration --results --from: every candidate of one run in on
   assert.equal(doc.cells.length, 4, 'both candidates, both scenarios');
   const errs = doc.cells.find((c) => c.cell === 'traefik/default/steady').metrics.find((m) => m.metric === 'errors');
   assert.deepEqual([errs.head, errs.verdict], [0, 'no-worse']);
-  assert.match(readFileSync(md, 'utf8'), /### tailgate migration: no worse than ingress-nginx\?/);
+  assert.match(readFileSync(md, 'utf8'), /### tailgate migration: no worse than `ingress-nginx`\? ❌ worse/);
+  // The same table from the kept document, for a PR comment or a page; names re-checked.
+  const page = join(mkdtempSync(join(tmpdir(), 'tg-mig-page-')), 'page.md');
+  assert.equal((await runCli(['report', join(run, 'm.json'), '--markdown', page])).code, 1);
+  assert.match(readFileSync(page, 'utf8'), /\| default\/steady \| ❌ worse p99 ×3/);
+  const forged = join(run, 'forged.json');
+  writeFileSync(forged, JSON.stringify({ ...doc, table: { ...doc.table, candidates: ['<img src=x>'] } }));
+  assert.equal((await runCli(['report', forged])).code, 2, 'a name from the file that is not a name is refused');
   const charts = join(mkdtempSync(join(tmpdir(), 'tg-mig-charts-')), 'charts');
   const c = await runCli(['compare', '--migration', '--results', run, '--from', 'ingress-nginx', '--charts', charts]);
   assert.equal(c.code, 1, c.out);

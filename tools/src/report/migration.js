@@ -1,0 +1,42 @@
+// The migration decision as one table: rows tuning/scenario, columns the candidates, each
+// cell the p99 ratio to `from`, the upper end of its interval and the verdict. Used by
+// `compare --migration` and by `report <migration.json> --markdown` (a PR comment or a
+// page). Names come from the document: each is checked before it is shown.
+import { InputError } from '../errors.js';
+import { checkName } from '../names.js';
+
+const MARK = { 'no-worse': '✅ no worse', worse: '❌ worse', inconclusive: '⚠️ inconclusive' };
+const sig = (x) => Number(Number(x).toPrecision(3));
+
+export function migrationTable(doc) {
+  const byCell = new Map(doc.cells.map((c) => [c.cell, c]));
+  if (!doc.table)
+    throw new InputError(
+      'a migration table needs a one-run comparison (compare --migration --results <run> --from <controller>)',
+    );
+  const { candidates, rows } = doc.table;
+  candidates.forEach((c) => checkName(c, 'migration candidate'));
+  const lines = [`| scenario (vs ${checkName(doc.from, 'migration from')}) | ${candidates.join(' | ')} |`];
+  lines.push(`|---|${candidates.map(() => '---').join('|')}|`);
+  for (const row of rows) {
+    row.split('/').forEach((p) => checkName(p, 'migration row'));
+    const cols = candidates.map((cand) => {
+      const c = byCell.get(`${cand}/${row}`);
+      if (!c) return '–';
+      const p99 = c.metrics.find((m) => m.metric === 'p99');
+      return `${MARK[c.verdict] ?? '?'} ${p99 ? `p99 ×${sig(p99.ratio)} (≤ ×${sig(p99.upper)})` : ''}`.trim();
+    });
+    lines.push(`| ${row} | ${cols.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+export function migrationMarkdown(doc) {
+  const how =
+    'No worse = the upper end of the 90% interval of candidate / from is below 1 + margin, ' +
+    'Holm over every candidate, scenario and metric; inconclusive = more pairs needed.';
+  const margins = Object.entries(doc.margins ?? {})
+    .map(([m, v]) => `${m} +${v}`)
+    .join(', ');
+  return `### tailgate migration: no worse than \`${doc.from}\`? ${MARK[doc.overall] ?? ''}\n\n${migrationTable(doc)}\n\n_${how} Margins: ${margins}._\n`;
+}
