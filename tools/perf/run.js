@@ -52,7 +52,9 @@ if (only.includes('ingest')) {
 if (only.includes('k6')) {
   figures.k6 = await k6Bench();
   const k = figures.k6;
-  say(`**k6 CPU** at ${k.rate} requests/s for ${k.seconds} s against one local nginx pod (median of ${k.reps}):`);
+  say(
+    `**k6 CPU** at ${k.rate} requests/s for ${k.seconds} s against one local nginx pod (median of ${k.reps}, variants alternated):`,
+  );
   say('');
   say('| script | k6 CPU per 1k requests | ratio | dropped iterations |');
   say('|---|--:|--:|--:|');

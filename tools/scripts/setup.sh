@@ -116,7 +116,7 @@ fi
 # GitHub's own Markdown engine (cmark-gfm, through its Python binding): the PR comment
 # tests render with it, as github.com does.
 CMARKGFM_VERSION=$(pin cmarkgfm)
-if .tools/venv/bin/python -c "import cmarkgfm, sys; sys.exit(cmarkgfm.__version__ != '$CMARKGFM_VERSION')" 2>/dev/null; then
+if .tools/venv/bin/python -c "import sys; from importlib.metadata import version; sys.exit(version('cmarkgfm') != '$CMARKGFM_VERSION')" 2>/dev/null; then
   step "cmarkgfm present"
 else
   step "installing cmarkgfm $CMARKGFM_VERSION into .tools/venv"
