@@ -4,6 +4,11 @@ export function pValue(p) {
   return p < 1e-4 ? Number(p.toExponential(1)) : Number(p.toPrecision(2));
 }
 
+/** x at `digits` significant digits, for people (×1.49, 0.698). */
+export function sig(x, digits = 3) {
+  return Number(Number(x).toPrecision(digits));
+}
+
 /** x rounded to `digits` decimal places (3: microseconds when x is in milliseconds). */
 export function round(x, digits = 3) {
   const k = 10 ** digits;

@@ -1,7 +1,7 @@
 // One cell's verdict as users read it: the tests gate.js decided, turned into metrics,
 // reasons and warnings, and the summary numbers of each side.
 import { classTotals, ERROR_GROUPS } from './errors.js';
-import { median } from '../numbers.js';
+import { median, sig } from '../numbers.js';
 import { samplesNeeded } from '../result/histogram.js';
 import { pValue as fmtP } from '../numbers.js';
 
@@ -98,10 +98,6 @@ export function describe(m) {
   }
   const pct = Math.round((m.intervalLevel ?? 0.9) * 100);
   return `${m.metric}: ${m.base.toFixed(3)} → ${m.head.toFixed(3)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, adjusted ${m.adjustedP} over ${m.family} tests)`;
-}
-
-function sig(x) {
-  return Number(x.toPrecision(3));
 }
 
 export function summaryOf(reps) {

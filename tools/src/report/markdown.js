@@ -3,7 +3,7 @@
 // are restricted by the config schema, but reasons quote paths and tool output.
 import { ICON, delta, metric, ms } from './format.js';
 import { renderTemplate } from './template.js';
-import { round } from '../numbers.js';
+import { round, sig } from '../numbers.js';
 
 export const MARKER = '<!-- tailgate:sticky-comment -->';
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -130,7 +130,7 @@ function chart(cells) {
     'xychart-beta',
     '  title "p99 latency (ms)"',
     `  x-axis [${labels}]`,
-    `  y-axis "ms" 0 --> ${Number(top.toPrecision(3))}`,
+    `  y-axis "ms" 0 --> ${sig(top)}`,
     `  bar [${values.join(', ')}]`,
     '```',
     '',
@@ -150,7 +150,7 @@ function details(cells) {
         `| metric | base | head | ratio (${level}% interval) | p (adjusted for the PR) | status |`,
         '|---|--:|--:|--:|--:|---|',
       ];
-      const sig = (x) => (x === undefined || x === null ? '–' : Number(x.toPrecision(3)));
+      const sig3 = (x) => (x === undefined || x === null ? '–' : sig(x));
       for (const m of c.metrics) {
         if (m.metric === 'errors') {
           for (const g of m.groups ?? [])
@@ -160,14 +160,14 @@ function details(cells) {
                 .map((k) => `${k.class} ${k.base} → ${k.head}`)
                 .join(
                   ', ',
-                )}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig(g.rateRatio)}`} | ${g.p ?? '–'} (${g.adjustedP ?? '–'}) | ${g.status} |`,
+                )}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig3(g.rateRatio)}`} | ${g.p ?? '–'} (${g.adjustedP ?? '–'}) | ${g.status} |`,
             );
           if (!m.groups?.length) rows.push('| errors | 0 | 0 | | | pass |');
         } else if (m.status === 'missing') {
           rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | – | – | missing |`);
         } else {
           rows.push(
-            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig(m.ratio)} (${sig(m.ratioLow)}–${sig(m.ratioHigh)}) | ${m.p ?? '–'} (${m.adjustedP ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig(m.confirmation.ratio)}` : ''} |`,
+            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig3(m.ratio)} (${sig3(m.ratioLow)}–${sig3(m.ratioHigh)}) | ${m.p ?? '–'} (${m.adjustedP ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig3(m.confirmation.ratio)}` : ''} |`,
           );
         }
       }

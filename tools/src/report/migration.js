@@ -4,9 +4,9 @@
 // page). Names come from the document: each is checked before it is shown.
 import { InputError } from '../errors.js';
 import { checkName } from '../names.js';
+import { sig } from '../numbers.js';
 
 const MARK = { 'no-worse': '✅ no worse', worse: '❌ worse', inconclusive: '⚠️ inconclusive' };
-const sig = (x) => Number(Number(x).toPrecision(3));
 
 export function migrationTable(doc) {
   const byCell = new Map(doc.cells.map((c) => [c.cell, c]));
