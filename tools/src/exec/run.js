@@ -113,15 +113,23 @@ function watch(child, { timeoutMs, signal }) {
  *  to paste, the output's last lines and, when given, how to fix it. */
 export function failure(what, result, { hint, env, lines = 25 } = {}) {
   const meaning = MEANING[result.code] ?? `exit code ${result.code}`;
-  const tail = (result.output ?? '')
+  return new InfraError(`${what} (${meaning})`, {
+    details: [
+      `command: ${commandLine(result.argv, env)}`,
+      ...tail(result.output, lines),
+      ...(hint ? [`fix: ${hint}`] : []),
+    ],
+  });
+}
+
+/** The last `lines` non-blank lines of a command's output, marked as quoted. */
+export function tail(output, lines) {
+  return (output ?? '')
     .trim()
     .split('\n')
     .filter(Boolean)
     .slice(-lines)
     .map((l) => `| ${l}`);
-  return new InfraError(`${what} (${meaning})`, {
-    details: [`command: ${commandLine(result.argv, env)}`, ...tail, ...(hint ? [`fix: ${hint}`] : [])],
-  });
 }
 
 /** result when it succeeded, else throws `failure(what, result, opts)`. */

@@ -1,6 +1,7 @@
 // Steps tailgate does itself rather than through an external command.
 import { request } from 'node:http';
 import { InfraError } from '../../errors.js';
+import { commandLine } from '../../exec/command.js';
 import { run } from '../../exec/run.js';
 
 export async function deleteStaleClusters(prefix, log) {
@@ -58,7 +59,7 @@ export async function waitRoute(getArgv, timeoutMs = 60_000) {
         throw new InfraError(
           `the Gateway refused the HTTPRoute: ${refused.type}=False (${refused.reason}): ${refused.message}`,
           {
-            details: [`command: ${getArgv.join(' ')}`],
+            details: [`command: ${commandLine(getArgv)}`],
           },
         );
       const ok = (type) =>
@@ -69,7 +70,7 @@ export async function waitRoute(getArgv, timeoutMs = 60_000) {
     await new Promise((res) => setTimeout(res, 1000));
   }
   throw new InfraError(`the HTTPRoute was not accepted within ${timeoutMs / 1000}s: ${last}`, {
-    details: [`command: ${getArgv.join(' ')}`],
+    details: [`command: ${commandLine(getArgv)}`],
   });
 }
 

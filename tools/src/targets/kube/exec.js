@@ -1,8 +1,7 @@
 // Runs plan steps: a timeout per step, bounded retry of cluster creation only, and an
 // error that shows the pasteable command, its output and what the exit code means.
-import { InfraError } from '../../errors.js';
 import { commandLine } from '../../exec/command.js';
-import { MEANING, run } from '../../exec/run.js';
+import { failure, run, tail } from '../../exec/run.js';
 
 export async function runStep(step, { signal, log = () => {} } = {}) {
   const attempts = 1 + (step.kind === 'create' ? (step.retries ?? 0) : 0);
@@ -27,27 +26,11 @@ function diagnoseCommands(step) {
   return Array.isArray(step.diagnose[0]) ? step.diagnose : [step.diagnose];
 }
 
-export function stepError(step, { code, output }, whys = []) {
-  const meaning = MEANING[code] ?? `exit code ${code}`;
-  const diagnosis = whys
-    .filter((w) => w.output.trim())
-    .flatMap((w) => [
-      `why (${commandLine(w.argv)}):`,
-      ...w.output
-        .trim()
-        .split('\n')
-        .slice(-10)
-        .map((l) => `| ${l}`),
-    ]);
-  return new InfraError(`step failed: ${step.title} (${meaning})`, {
-    details: [
-      `command: ${commandLine(step.argv, step.env)}`,
-      ...output
-        .trim()
-        .split('\n')
-        .slice(-25)
-        .map((l) => `| ${l}`),
-      ...diagnosis,
-    ],
-  });
+// The command's own failure (exit-code meaning, pasteable command, output tail), then
+// what each diagnose command said.
+function stepError(step, result, whys = []) {
+  const err = failure(`step failed: ${step.title}`, result, { env: step.env });
+  for (const w of whys.filter((x) => x.output.trim()))
+    err.details.push(`why (${commandLine(w.argv)}):`, ...tail(w.output, 10));
+  return err;
 }
