@@ -33,20 +33,25 @@ export function spectrumPoints(hist) {
 
 export function drawSpectrum(dir, series, title) {
   mkdirSync(dir, { recursive: true });
-  const files = series.map((s, i) => {
-    const name = `spectrum-${i}.dat`;
-    writeFileSync(
-      join(dir, name),
-      spectrumPoints(s.hist)
-        .map(([x, y]) => `${num(x)} ${num(y)}`)
-        .join('\n') + '\n',
-    );
-    return { name, label: s.label };
-  });
-  const plots = files
-    .map((f, i) => `${text(f.name)} using 1:2 with lines lw 2 dt ${i + 1} title ${text(f.label)}`)
-    .join(', \\\n  ');
+  const plots = seriesPlots(
+    dir,
+    'spectrum',
+    series.map((s) => ({ label: s.label, points: spectrumPoints(s.hist) })),
+    'lines',
+  );
   return draw(dir, 'spectrum', renderTemplate('spectrum.gp', { title: text(title), plots }));
+}
+
+// One data file of [x, y] points per series (<prefix>-<i>.dat) and the plot clauses that
+// draw them, each series in its own dash type.
+function seriesPlots(dir, prefix, series, style, field = 'value') {
+  return series
+    .map((s, i) => {
+      const name = `${prefix}-${i}.dat`;
+      writeFileSync(join(dir, name), s.points.map(([x, y]) => `${num(x, field)} ${num(y, field)}`).join('\n') + '\n');
+      return `${text(name)} using 1:2 with ${style} lw 2 dt ${i + 1} title ${text(s.label)}`;
+    })
+    .join(', \\\n  ');
 }
 
 export function drawTimeline(dir, result, title) {
@@ -76,7 +81,6 @@ export function drawErrors(dir, result, title) {
   const plots = present.length
     ? present.map((c, i) => `'errors.dat' using 1:${i + 2} with steps lw 2 title ${text(c)}`).join(', \\\n  ')
     : `'errors.dat' using 1:(0) with lines lw 1 title 'no errors'`;
-  const most = Math.max(0, ...result.timeline.map((r) => r.errors ?? 0));
   return draw(
     dir,
     'errors',
@@ -84,37 +88,31 @@ export function drawErrors(dir, result, title) {
       title: text(title),
       plots,
       arrows: eventArrows(result.events),
-      ytics: countTics(most),
+      ytics: countTics(result.timeline.map((r) => r.errors ?? 0)),
     }),
   );
 }
 
-// Error counts are whole numbers: whole-number tics, never 0.5 steps.
-function countTics(most) {
-  const step = Math.max(1, Math.ceil(most / 8));
-  return `set ytics ${step}\nset format y '%.0f'`;
+// Error counts are whole numbers: whole-number tics, never 0.5 steps. The counts come
+// from a file: each passes num() before it can shape the script.
+function countTics(counts) {
+  const most = Math.max(0, ...counts.map((v) => Number(num(v, 'timeline errors'))));
+  return `set ytics ${num(Math.max(1, Math.ceil(most / 8)))}\nset format y '%.0f'`;
 }
 
 /** Errors per second of several runs on one plot (migration: `from` and each candidate),
  *  with the fault markers of the first. series: [{label, result}] */
 export function drawErrorOverlay(dir, series, title) {
   mkdirSync(dir, { recursive: true });
-  const plots = series.map((s, i) => {
-    const name = `errors-${i}.dat`;
-    writeFileSync(
-      join(dir, name),
-      s.result.timeline.map((r) => `${num(r.t, 'timeline')} ${num(r.errors ?? 0, 'timeline')}`).join('\n') + '\n',
-    );
-    return `${text(name)} using 1:2 with steps lw 2 dt ${i + 1} title ${text(s.label)}`;
-  });
+  const counts = series.map((s) => ({ label: s.label, points: s.result.timeline.map((r) => [r.t, r.errors ?? 0]) }));
   return draw(
     dir,
     'errors',
     renderTemplate('errors.gp', {
       title: text(title),
-      plots: plots.join(', \\\n  '),
+      plots: seriesPlots(dir, 'errors', counts, 'steps', 'timeline'),
       arrows: eventArrows(series[0]?.result.events),
-      ytics: countTics(Math.max(0, ...series.flatMap((x) => x.result.timeline.map((r) => r.errors ?? 0)))),
+      ytics: countTics(counts.flatMap((c) => c.points.map(([, y]) => y))),
     }),
   );
 }

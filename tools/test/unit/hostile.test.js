@@ -366,3 +366,18 @@ test('hostile-verdict: report checks a verdict against schemas/verdict.schema.js
     assert.match(r.out, /does not match schemas\/verdict\.schema\.json/);
   });
 });
+
+test('hostile: an error count from a file that is not a number never shapes the gnuplot script', async () => {
+  const { drawErrors, drawErrorOverlay } = await import('../../src/report/charts.js');
+  const dir = mkdtempSync(join(tmpdir(), 'tg-hostile-tics-'));
+  const result = { timeline: [{ t: 0, errors: '1\nsystem("id")', errorsByClass: {} }], events: [] };
+  assert.throws(
+    () => drawErrors(dir, result, 't'),
+    (e) => e.exitCode === 2 && /timeline errors: expected a finite number/.test(e.message),
+  );
+  assert.throws(
+    () => drawErrorOverlay(dir, [{ label: 'x', result }], 't'),
+    (e) => e.exitCode === 2,
+  );
+  assert.ok(!readdirSync(dir).some((f) => f.endsWith('.gp')), 'no script written');
+});
