@@ -372,10 +372,19 @@ function faultCommands(cell, kubectl) {
 // Where `go mod download` puts a module: $GOMODCACHE/<escaped path>@<version> (upper-case
 // letters escaped as !lower, the module cache's rule).
 function upstreamChartDir(up) {
-  const r = runSync(['go', 'env', 'GOMODCACHE'], { timeoutMs: 30_000 });
-  const cache = r.code === 0 && r.stdout.trim() ? r.stdout.trim() : '$(go env GOMODCACHE)';
+  const cache = moduleCache();
   const escaped = up.goModule.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`);
   return join(cache, `${escaped}@${up.version}`, up.path);
+}
+
+// One `go env` per process: every upstream chart and the Gateway API CRDs live there.
+let gomodcache;
+function moduleCache() {
+  if (gomodcache === undefined) {
+    const r = runSync(['go', 'env', 'GOMODCACHE'], { timeoutMs: 30_000 });
+    gomodcache = r.code === 0 && r.stdout.trim() ? r.stdout.trim() : '$(go env GOMODCACHE)';
+  }
+  return gomodcache;
 }
 
 function groupBy(xs, key) {

@@ -5,7 +5,25 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { check, runSync } from '../../../exec/run.js';
 import { InfraError } from '../../../errors.js';
+import { renderTemplate } from '../template.js';
+import { haproxyTls } from '../tls.js';
+import { haproxySettings } from '../tuning.js';
 import { sleep, waitForPort } from '../proc.js';
+
+/** haproxy.cfg for a variant: the tuning's settings, TLS, sockets and listener, and the
+ *  variant's own server lines (a fixed list, or runtime-API slots). */
+export function renderConfig(ctx, variant, servers) {
+  return renderTemplate('haproxy.cfg', {
+    ...haproxySettings(ctx.tuning, ctx.controller),
+    ...haproxyTls(ctx.tls),
+    variant,
+    dir: ctx.dir,
+    sockDir: ctx.sockDir,
+    address: ctx.address,
+    port: ctx.port,
+    servers,
+  });
+}
 
 export function writeConfig(dir, text) {
   const cfg = join(dir, 'haproxy.cfg');

@@ -1,25 +1,12 @@
 // Endpoint change = rewrite the server list and reload through the master socket
 // (seamless: listeners pass to the new worker). The OpenShift router's behaviour.
-import { renderTemplate } from '../template.js';
-import { haproxyTls } from '../tls.js';
-import { haproxySettings } from '../tuning.js';
-import { cli, startHaproxy, writeConfig } from './haproxy-common.js';
+import { cli, renderConfig, startHaproxy, writeConfig } from './haproxy-common.js';
 
 export const name = 'haproxy-reload';
 
 export async function start(ctx) {
-  const settings = haproxySettings(ctx.tuning, ctx.controller);
   const render = (endpoints) =>
-    renderTemplate('haproxy.cfg', {
-      ...settings,
-      ...haproxyTls(ctx.tls),
-      variant: name,
-      dir: ctx.dir,
-      sockDir: ctx.sockDir,
-      address: ctx.address,
-      port: ctx.port,
-      servers: endpoints.map((e, i) => `  server pod${i + 1} ${e.address}:${e.port}`).join('\n'),
-    });
+    renderConfig(ctx, name, endpoints.map((e, i) => `  server pod${i + 1} ${e.address}:${e.port}`).join('\n'));
   const cfg = writeConfig(ctx.dir, render(ctx.endpoints));
   const proc = await startHaproxy(ctx, cfg);
   return {

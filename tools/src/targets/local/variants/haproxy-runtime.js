@@ -1,29 +1,13 @@
 // Endpoint change = runtime API: server-template slots get an address and go
 // "ready", removed ones go to "maint". No reload, no new process.
 import { InfraError } from '../../../errors.js';
-import { renderTemplate } from '../template.js';
-import { haproxyTls } from '../tls.js';
-import { haproxySettings } from '../tuning.js';
-import { cli, startHaproxy, writeConfig } from './haproxy-common.js';
+import { cli, renderConfig, startHaproxy, writeConfig } from './haproxy-common.js';
 
 export const name = 'haproxy-runtime';
 const SLOTS = 64;
 
 export async function start(ctx) {
-  const settings = haproxySettings(ctx.tuning, ctx.controller);
-  const cfg = writeConfig(
-    ctx.dir,
-    renderTemplate('haproxy.cfg', {
-      ...settings,
-      ...haproxyTls(ctx.tls),
-      variant: name,
-      dir: ctx.dir,
-      sockDir: ctx.sockDir,
-      address: ctx.address,
-      port: ctx.port,
-      servers: `  server-template pod 1-${SLOTS} 127.0.0.1:9 disabled`,
-    }),
-  );
+  const cfg = writeConfig(ctx.dir, renderConfig(ctx, name, `  server-template pod 1-${SLOTS} 127.0.0.1:9 disabled`));
   const proc = await startHaproxy(ctx, cfg);
   const slots = new Map(); // "addr:port" -> slot number
   const apply = async (endpoints) => {
