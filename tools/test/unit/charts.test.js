@@ -26,6 +26,23 @@ function template(values = [], set = []) {
   );
 }
 
+// `helm template …` of an upstream or stand-in chart -> its objects.
+function renderDocs(args) {
+  const out = spawnSync(helm, args, { encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  return out.stdout
+    .split(/^---$/m)
+    .map((d) => parse(d))
+    .filter((d) => d?.kind);
+}
+
+// The API server drops null fields (annotations: null) that kubeconform's strict
+// schemas refuse: validate what the server would store.
+function assertValid(docs) {
+  const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
+  assert.equal(v.status, 0, v.stdout + v.stderr);
+}
+
 function validate(manifests) {
   return spawnSync(
     kubeconform,
@@ -147,12 +164,7 @@ test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: Clust
       join(base, 'values.yaml'),
       ...(overlay ? ['-f', overlay] : []),
     ];
-    const out = spawnSync(helm, args, { encoding: 'utf8' });
-    assert.equal(out.status, 0, out.stderr);
-    const docs = out.stdout
-      .split(/^---$/m)
-      .map((d) => parse(d))
-      .filter((d) => d?.kind);
+    const docs = renderDocs(args);
     const dep = docs.find((d) => d.kind === 'Deployment');
     const svc = docs.find((d) => d.kind === 'Service');
     assert.equal(svc.spec.type, 'ClusterIP', 'kind gives no LoadBalancer IP');
@@ -171,10 +183,7 @@ test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: Clust
       assert.deepEqual(dep.spec.template.spec.securityContext.sysctls, [
         { name: 'net.core.somaxconn', value: '32768' },
       ]);
-    // The API server drops null fields (annotations: null) that kubeconform's strict
-    // schemas refuse: validate what the server would store.
-    const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
-    assert.equal(v.status, 0, v.stdout + v.stderr);
+    assertValid(docs);
   }
 });
 
@@ -182,18 +191,7 @@ test('catalog: Traefik upstream chart with the gateway values: a Gateway open to
   const dir = upstreamChart(traefikEntry.upstream);
   const base = join(ROOT, 'charts', 'controllers', 'traefik');
   const args = ['template', 'traefik-gateway', dir, '--kube-version', PINS.kubernetes, '-n', 'tailgate-ingress'];
-  const out = spawnSync(
-    helm,
-    [...args, '-f', join(base, 'values.yaml'), '-f', join(base, traefikEntry.gateway.values)],
-    {
-      encoding: 'utf8',
-    },
-  );
-  assert.equal(out.status, 0, out.stderr);
-  const docs = out.stdout
-    .split(/^---$/m)
-    .map((d) => parse(d))
-    .filter((d) => d?.kind);
+  const docs = renderDocs([...args, '-f', join(base, 'values.yaml'), '-f', join(base, traefikEntry.gateway.values)]);
   const gw = docs.find((d) => d.kind === 'Gateway');
   assert.equal(gw.metadata.name, traefikEntry.gateway.name, 'the name the HTTPRoute attaches to');
   assert.equal(gw.spec.gatewayClassName, 'traefik');
@@ -205,9 +203,7 @@ test('catalog: Traefik upstream chart with the gateway values: a Gateway open to
   const c = docs.find((d) => d.kind === 'Deployment').spec.template.spec.containers[0];
   assert.ok(c.args.includes('--providers.kubernetesgateway'), 'the Gateway API provider is on');
   // Gateway API kinds are CRDs, outside kubeconform's Kubernetes schemas.
-  const core = docs.filter((d) => !d.apiVersion.startsWith('gateway.networking.k8s.io/'));
-  const v = validate(core.map((d) => stringify(dropNulls(d))).join('---\n'));
-  assert.equal(v.status, 0, v.stdout + v.stderr);
+  assertValid(docs.filter((d) => !d.apiVersion.startsWith('gateway.networking.k8s.io/')));
 });
 
 // haproxy-ingress's chart is served by no registry reachable offline: the stand-in in
@@ -218,14 +214,7 @@ test('catalog: haproxy-ingress (offline stand-in chart) with our values and over
   for (const overlay of [null, ...readdirSync(join(base, 'overlays')).map((f) => join(base, 'overlays', f))]) {
     const values = ['values.yaml', 'offline-values.yaml'].flatMap((f) => ['-f', join(base, f)]);
     const args = ['template', 'haproxy-ingress', join(base, 'offline-chart'), '--kube-version', PINS.kubernetes];
-    const out = spawnSync(helm, [...args, '-n', 'tailgate-ingress', ...values, ...(overlay ? ['-f', overlay] : [])], {
-      encoding: 'utf8',
-    });
-    assert.equal(out.status, 0, out.stderr);
-    const docs = out.stdout
-      .split(/^---$/m)
-      .map((d) => parse(d))
-      .filter((d) => d?.kind);
+    const docs = renderDocs([...args, '-n', 'tailgate-ingress', ...values, ...(overlay ? ['-f', overlay] : [])]);
     const ds = docs.find((d) => d.kind === 'DaemonSet');
     assert.ok(ds, 'a DaemonSet: chart 0.14.7 honours useHostPort only there');
     assert.deepEqual(ds.spec.updateStrategy.rollingUpdate, { maxUnavailable: 1 });
@@ -237,8 +226,7 @@ test('catalog: haproxy-ingress (offline stand-in chart) with our values and over
       assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['max-connections'], '8192');
       assert.deepEqual(ds.spec.template.spec.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
     }
-    const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
-    assert.equal(v.status, 0, v.stdout + v.stderr);
+    assertValid(docs);
   }
 });
 
