@@ -10,20 +10,31 @@ import { test } from 'node:test';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
+const CONFIG = 'tools/test/fixtures/kind/bench.yaml';
+
+// `tailgate run` of a matrix of the kind fixture into a fresh folder: must exit 0.
+function runMatrix(matrix) {
+  const out = mkdtempSync(join(tmpdir(), `tg-kind-${matrix}-`));
+  const run = spawnSync(process.execPath, [CLI, 'run', '--config', CONFIG, '--matrix', matrix, '--out', out], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  console.log(run.stdout, run.stderr);
+  assert.equal(run.status, 0, 'tailgate run');
+  return { run, runDir: join(out, readdirSync(out)[0]) };
+}
+
+function assertNoClusterLeft() {
+  const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
+  assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+}
 
 test(
   'kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster',
   { timeout: 20 * 60_000 },
   () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-kind-'));
-    const run = spawnSync(
-      process.execPath,
-      [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e', '--out', out],
-      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    console.log(run.stdout, run.stderr);
-    assert.equal(run.status, 0, 'tailgate run');
-    const runDir = join(out, readdirSync(out)[0]);
+    const { runDir } = runMatrix('e2e');
     for (const scenario of ['steady', 'pod-kill', 'inside']) {
       const file = join(runDir, 'traefik', 'default', scenario, 'rep-1', 'result.json');
       assert.ok(existsSync(file), `${file} written`);
@@ -44,8 +55,7 @@ test(
     assert.equal(report.status, 0, report.stderr);
     console.log(report.stdout);
     assert.ok(existsSync(join(runDir, 'charts', 'traefik__default__pod-kill', 'timeline.png')));
-    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
-    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+    assertNoClusterLeft();
   },
 );
 
@@ -53,16 +63,8 @@ test(
   'kind e2e: default -> tuned on one cluster per controller (Traefik, haproxy-ingress), steady and pod-kill',
   { timeout: 30 * 60_000 },
   () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-kind-tuning-'));
     const started = Date.now();
-    const run = spawnSync(
-      process.execPath,
-      [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e-tuning', '--out', out],
-      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    console.log(run.stdout, run.stderr);
-    assert.equal(run.status, 0, 'tailgate run');
-    const runDir = join(out, readdirSync(out)[0]);
+    const { run, runDir } = runMatrix('e2e-tuning');
     for (const controller of ['traefik', 'haproxy-ingress'])
       for (const tuning of ['default', 'tuned'])
         for (const scenario of ['steady', 'pod-kill']) {
@@ -84,8 +86,7 @@ test(
     });
     assert.equal(report.status, 0, report.stderr);
     assert.ok(Date.now() - started < 25 * 60_000, "the tuning switch does not wait out helm's 5-minute timeout");
-    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
-    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+    assertNoClusterLeft();
   },
 );
 
@@ -93,19 +94,11 @@ test(
   'kind e2e: migration — Traefik via Ingress vs via Gateway API (HTTPRoute) vs haproxy-ingress',
   { timeout: 40 * 60_000 },
   () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-kind-migration-'));
-    const run = spawnSync(
-      process.execPath,
-      [CLI, 'run', '--config', 'tools/test/fixtures/kind/bench.yaml', '--matrix', 'e2e-migration', '--out', out],
-      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    console.log(run.stdout, run.stderr);
-    assert.equal(run.status, 0, 'tailgate run');
+    const { run, runDir } = runMatrix('e2e-migration');
     // The HTTPRoute was Accepted and the Gateway Programmed before any load (the run
     // would have stopped at those steps otherwise).
     assert.match(run.stdout, /wait until Gateway traefik-gateway is Programmed/);
     assert.match(run.stdout, /wait until the HTTPRoute is Accepted/);
-    const runDir = join(out, readdirSync(out)[0]);
     for (const controller of ['traefik', 'traefik-gateway', 'haproxy-ingress'])
       for (const rep of [1, 2]) {
         const r = JSON.parse(
@@ -143,8 +136,7 @@ test(
       readFileSync(md, 'utf8'),
       /\| scenario \(vs traefik\) \| traefik-gateway \| haproxy-ingress \||\| scenario \(vs traefik\) \| haproxy-ingress \| traefik-gateway \|/,
     );
-    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
-    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+    assertNoClusterLeft();
   },
 );
 
@@ -238,7 +230,6 @@ test(
     assert.equal(err.inconclusive, true);
     assert.match(err.message, /runner 2\/2 \(pod .* on node .*\) disappeared/);
     assert.ok([0, 3, 4].includes(code), `run exit ${code}`);
-    const left = spawnSync('kind', ['get', 'clusters'], { encoding: 'utf8' }).stdout;
-    assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
+    assertNoClusterLeft();
   },
 );
