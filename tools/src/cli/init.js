@@ -49,8 +49,7 @@ controllers:
   ${name}:
     type: helm
     chart: { repo: ${entry.chart.repo}, name: ${entry.chart.name}, version: ${entry.chart.version} }
-    ingressClass: ${entry.ingressClass}
-
+${entry.ingressClass ? `    ingressClass: ${entry.ingressClass}\n` : ''}${entry.routing === 'gateway' ? '    routing: gateway\n' : ''}
 scenarios:
   steady: { script: steady, rate: 500, duration: 20s, warmup: 2s, replicas: 3 }
   pod-kill:

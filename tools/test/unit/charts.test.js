@@ -7,15 +7,21 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PINS } from '../../src/version.js';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { loadBench } from '../../src/config/load.js';
-import { which } from '../../src/exec/tools.js';
+import {
+  ROOT,
+  SCHEMAS,
+  assertValid,
+  crdSchemas,
+  helm,
+  kubeconform,
+  renderDocs,
+  upstreamChart,
+  validate,
+} from '../helpers/charts.js';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
 const CHART = join(ROOT, 'charts', 'backend');
-const SCHEMAS = join(ROOT, '.tools', 'k8s-schemas', PINS.kubernetes);
-const helm = which('helm');
-const kubeconform = which('kubeconform');
 const valueFiles = ['', ...readdirSync(join(CHART, 'ci')).map((f) => join(CHART, 'ci', f))];
 
 function template(values = [], set = []) {
@@ -23,38 +29,6 @@ function template(values = [], set = []) {
     helm,
     ['template', 't', CHART, ...values.flatMap((v) => (v ? ['-f', v] : [])), ...set.flatMap((s) => ['--set', s])],
     { encoding: 'utf8' },
-  );
-}
-
-// `helm template …` of an upstream or stand-in chart -> its objects.
-function renderDocs(args) {
-  const out = spawnSync(helm, args, { encoding: 'utf8' });
-  assert.equal(out.status, 0, out.stderr);
-  return out.stdout
-    .split(/^---$/m)
-    .map((d) => parse(d))
-    .filter((d) => d?.kind);
-}
-
-// The API server drops null fields (annotations: null) that kubeconform's strict
-// schemas refuse: validate what the server would store.
-function assertValid(docs) {
-  const v = validate(docs.map((d) => stringify(dropNulls(d))).join('---\n'));
-  assert.equal(v.status, 0, v.stdout + v.stderr);
-}
-
-function validate(manifests) {
-  return spawnSync(
-    kubeconform,
-    [
-      '-strict',
-      '-summary',
-      '-ignore-missing-schemas',
-      '-schema-location',
-      `${SCHEMAS}/{{.ResourceKind}}{{.KindSuffix}}.json`,
-      '-',
-    ],
-    { input: manifests, encoding: 'utf8' },
   );
 }
 
@@ -114,7 +88,7 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
     for (const c of m.controllers) {
       const dir = join(ROOT, 'charts', 'controllers', cfg.controllers[c].catalog ?? c);
       const entry = parse(readFileSync(join(dir, 'controller.yaml'), 'utf8'));
-      assert.match(entry.chart.version, /^\d+\.\d+\.\d+$/, `${c}: chart version pinned`);
+      assert.match(entry.chart.version, /^v?\d+\.\d+\.\d+$/, `${c}: chart version pinned`);
       assert.equal(
         entry.chart.version,
         cfg.controllers[c].chart.version,
@@ -134,15 +108,6 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
 // The upstream Traefik chart at the pinned version (served by the Go module proxy),
 // rendered with the catalog's values and every overlay, as `helm upgrade` would.
 const traefikEntry = parse(readFileSync(join(ROOT, 'charts', 'controllers', 'traefik', 'controller.yaml'), 'utf8'));
-function upstreamChart(up) {
-  const r = spawnSync('go', ['mod', 'download', '-json', `${up.goModule}@${up.version}`], {
-    encoding: 'utf8',
-    cwd: '/tmp',
-    env: { ...process.env, GOFLAGS: '-mod=mod' },
-  });
-  return r.status === 0 ? join(JSON.parse(r.stdout).Dir, up.path) : null;
-}
-
 test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: ClusterIP, hostPort 80, upgradable on one node, image pinned', () => {
   const dir = upstreamChart(traefikEntry.upstream);
   assert.ok(dir, 'the chart comes from the Go module proxy (go mod download)');
@@ -202,8 +167,43 @@ test('catalog: Traefik upstream chart with the gateway values: a Gateway open to
   assert.ok(docs.some((d) => d.kind === 'GatewayClass'));
   const c = docs.find((d) => d.kind === 'Deployment').spec.template.spec.containers[0];
   assert.ok(c.args.includes('--providers.kubernetesgateway'), 'the Gateway API provider is on');
-  // Gateway API kinds are CRDs, outside kubeconform's Kubernetes schemas.
-  assertValid(docs.filter((d) => !d.apiVersion.startsWith('gateway.networking.k8s.io/')));
+  // The Gateway and GatewayClass against the Gateway API CRDs tailgate installs.
+  const v = assertValid(docs, { crds: gatewayApiSchemas() });
+  assert.match(v.stdout, /Skipped: 0/);
+});
+
+// Gateway API at tailgate's pin (the standard channel it installs), as kubeconform schemas.
+let gatewayApi;
+function gatewayApiSchemas() {
+  const dir = upstreamChart({
+    goModule: 'sigs.k8s.io/gateway-api',
+    version: PINS['gateway-api'],
+    path: 'config/crd/standard',
+  });
+  assert.ok(dir, 'Gateway API CRDs from the Go module proxy');
+  gatewayApi ??= crdSchemas([dir]);
+  return gatewayApi;
+}
+
+test("charts: the backend's HTTPRoute validates against the pinned Gateway API CRDs", () => {
+  const out = template(
+    [],
+    [
+      'ingress.enabled=false',
+      'httpRoute.enabled=true',
+      'httpRoute.gatewayName=g',
+      'httpRoute.gatewayNamespace=tailgate-ingress',
+    ],
+  );
+  assert.equal(out.status, 0, out.stderr);
+  const docs = out.stdout
+    .split(/^---$/m)
+    .map((d) => parse(d))
+    .filter((d) => d?.kind);
+  assert.ok(docs.some((d) => d.kind === 'HTTPRoute'));
+  assert.ok(!docs.some((d) => d.kind === 'Ingress'));
+  const v = assertValid(docs, { crds: gatewayApiSchemas() });
+  assert.match(v.stdout, /Skipped: 0/);
 });
 
 // haproxy-ingress's chart is served by no registry reachable offline: the stand-in in
@@ -229,17 +229,6 @@ test('catalog: haproxy-ingress (offline stand-in chart) with our values and over
     assertValid(docs);
   }
 });
-
-function dropNulls(x) {
-  if (Array.isArray(x)) return x.map(dropNulls);
-  if (x && typeof x === 'object')
-    return Object.fromEntries(
-      Object.entries(x)
-        .filter(([, v]) => v !== null)
-        .map(([k, v]) => [k, dropNulls(v)]),
-    );
-  return x;
-}
 
 test('clusters: every kind topology lets kubelets accept net.core.somaxconn (no SysctlForbidden)', () => {
   for (const f of ['single', 'affinity', 'anti-affinity']) {

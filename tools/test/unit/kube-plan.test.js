@@ -6,6 +6,9 @@ import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
 import { dryRun } from '../../src/targets/kube/driver.js';
+import { planSteps } from '../../src/targets/kube/steps.js';
+import { kubeContext } from '../../src/targets/kube/context.js';
+import { catalogEntry } from '../../src/targets/kube/catalog.js';
 import { runCli } from '../helpers/cli.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -192,6 +195,58 @@ test('gateway routing: the dry run shows the CRD install, the HTTPRoute and the 
   } finally {
     process.chdir(cwd);
   }
+});
+
+test('Envoy Gateway: the dry run installs its OCI chart with its own CRDs, then our data plane, and waits for the tuning to reach the Envoy pods', () => {
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  try {
+    const cfg = loadBench('bench.yaml');
+    const plan = planMatrix(cfg, 'migration', {
+      controllers: ['envoy-gateway'],
+      scenarios: ['steady'],
+      repetitions: 1,
+    });
+    const text = dryRun(plan, {});
+    golden('dry-run-envoy-gateway.sh', text);
+    assert.doesNotMatch(text, /standard-install\.yaml/, 'the chart brings the Gateway API CRDs of its release');
+    assert.match(
+      text,
+      /helm upgrade --install envoy-gateway oci:\/\/docker\.io\/envoyproxy\/gateway-helm --version v1\.9\.1 /,
+    );
+    const order = [
+      'install envoy-gateway',
+      'install the backend chart',
+      'data plane',
+      'is Programmed',
+      'rolled its proxy',
+      'rollout',
+      'is Ready',
+      'HTTPRoute is Accepted',
+    ];
+    const at = order.map((t) => text.indexOf(t));
+    assert.ok(
+      at.every((i, k) => i > 0 && (k === 0 || i > at[k - 1])),
+      `steps in order: ${order.join(' -> ')}`,
+    );
+  } finally {
+    process.chdir(cwd);
+  }
+});
+
+test('Envoy Gateway: offline the plan refuses at once and says why; an Ingress asked of it is a config error', () => {
+  const cfg = loadBench(join(ROOT, 'bench.yaml'));
+  const plan = planMatrix(cfg, 'migration', { controllers: ['envoy-gateway'], scenarios: ['steady'], repetitions: 1 });
+  const ctx = kubeContext({ target: 'kind', runId: 't', env: { TAILGATE_OFFLINE: '1' } });
+  assert.throws(
+    () => planSteps(plan, ctx),
+    (e) => e.exitCode === 2 && /envoy-gateway" cannot run without registries: Envoy's image \(C\+\+\)/.test(e.message),
+  );
+  assert.throws(
+    () => catalogEntry('eg', { type: 'helm', catalog: 'envoy-gateway', routing: 'ingress' }),
+    (e) => e.exitCode === 2 && /routes only through Gateway API/.test(e.message),
+  );
+  assert.equal(catalogEntry('eg', { type: 'helm', catalog: 'envoy-gateway' }).routing, 'gateway');
 });
 
 test('runners on kind: the dry run shows the Indexed Job — one segment per completion index, started paused, spread off the ingress node', async () => {

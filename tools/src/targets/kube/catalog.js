@@ -19,6 +19,9 @@ export function catalogEntry(name, controller) {
     chart: controller.chart ?? entry.chart,
     ingressClass: controller.ingressClass ?? entry.ingressClass ?? name,
     podSelector: entry.podSelector ?? `app.kubernetes.io/name=${name}`,
+    // Where the proxy pods are not the controller's own (Envoy Gateway): its logs too
+    // when an install or rollout fails.
+    controlPlaneSelector: entry.controlPlaneSelector ?? null,
     // What the chart runs the controller as: `kubectl rollout status <workload>`.
     workload: entry.workload ?? 'deployment',
     values,
@@ -39,20 +42,39 @@ export function catalogEntry(name, controller) {
     // The upstream chart as a Go module (served by the Go module proxy): offline
     // machines install the real chart from the module cache instead of a stand-in.
     upstream: entry.upstream ?? null,
+    // Why the entry cannot run without registries (controller.yaml `offline:`).
+    offlineRefusal: entry.offline ?? null,
     effectiveConfig: entry.effectiveConfig ?? null,
-    routing: controller.routing ?? 'ingress',
+    routing: routingOf(name, controller, entry),
     gateway: gatewayOf(name, controller, entry, dir),
+    // A chart of ours installed beside the upstream one (Envoy Gateway: the Gateway,
+    // EnvoyProxy and policies its controller turns into Envoy pods).
+    dataplane: entry.dataplane ? join(dir, entry.dataplane) : null,
   };
 }
 
-// routing: gateway — the HTTPRoute attaches to the Gateway the controller's chart creates
-// when the catalog's gateway values are laid over its own (controller.yaml `gateway:`).
-function gatewayOf(name, controller, entry, dir) {
-  if ((controller.routing ?? 'ingress') !== 'gateway') return null;
-  const g = entry.gateway;
-  if (!g?.values || !g?.name)
+// A Gateway-only controller (controller.yaml `routing: gateway`) routes through Gateway
+// API whatever bench.yaml leaves out; asking it for an Ingress is a config error.
+function routingOf(name, controller, entry) {
+  const own = entry.routing ?? 'ingress';
+  const asked = controller.routing ?? own;
+  if (own === 'gateway' && asked !== 'gateway')
     throw new InputError(
-      `controller "${name}": routing: gateway, but the catalog entry ${controller.catalog ?? name} has no gateway section (values file and Gateway name) in its controller.yaml`,
+      `controller "${name}": routing: ${asked}, but ${controller.catalog ?? name} routes only through Gateway API (set routing: gateway, or leave it out)`,
     );
-  return { name: g.name, values: join(dir, g.values), listenerPort: g.listenerPort ?? null };
+  return asked;
+}
+
+// routing: gateway — the HTTPRoute attaches to the Gateway the controller's chart creates
+// when the catalog's gateway values are laid over its own, or that its data plane chart
+// creates (controller.yaml `gateway:`).
+// `crds: chart` — the chart installs the Gateway API CRDs of its own release.
+function gatewayOf(name, controller, entry, dir) {
+  if (routingOf(name, controller, entry) !== 'gateway') return null;
+  const g = entry.gateway;
+  if (!g?.name || !(g.values || entry.dataplane))
+    throw new InputError(
+      `controller "${name}": routing: gateway, but the catalog entry ${controller.catalog ?? name} has no gateway section (the Gateway's name, and a values file or a data plane chart that creates it) in its controller.yaml`,
+    );
+  return { name: g.name, values: g.values ? join(dir, g.values) : null, crdsFromChart: g.crds === 'chart' };
 }

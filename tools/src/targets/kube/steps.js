@@ -55,6 +55,8 @@ export function planSteps(plan, ctx) {
         ],
       });
       if (ctx.offline) {
+        if (cat.offlineRefusal)
+          throw new InputError(`controller "${controller}" cannot run without registries: ${cat.offlineRefusal}`);
         if (!cat.upstream && !cat.offlineChart)
           throw new InputError(
             `controller "${controller}" has no chart that installs offline (an upstream Go module in controller.yaml, or charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`,
@@ -85,9 +87,11 @@ export function planSteps(plan, ctx) {
     } else {
       add({ title: 'create namespaces', argv: kubectl('create', 'namespace', NAMESPACE), okIfOutput: /AlreadyExists/ });
     }
-    if (cat.gateway) for (const step of gatewayCrdSteps(ctx, kubectl)) add(step);
+    if (cat.gateway && !cat.gateway.crdsFromChart) for (const step of gatewayCrdSteps(ctx, kubectl)) add(step);
     const scenarioOf = cells[0].scenario;
-    add({
+    // The backend's HTTPRoute needs the Gateway API CRDs: where the controller's chart
+    // brings them, the backend follows the first controller install.
+    let backendStep = {
       timeoutMs: 360_000,
       title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
       argv: helm(
@@ -108,19 +112,23 @@ export function planSteps(plan, ctx) {
         '--timeout',
         '5m',
       ),
-    });
+    };
+    if (!cat.gateway?.crdsFromChart) {
+      add(backendStep);
+      backendStep = null;
+    }
     for (const [tuning, tcells] of groupBy(cells, (c) => c.tuningName)) {
       const overlay = cat.overlay(tuning);
       const values = [
         '-f',
         rel(cat.values),
         ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []),
-        ...(cat.gateway ? ['-f', rel(cat.gateway.values)] : []),
+        ...(cat.gateway?.values ? ['-f', rel(cat.gateway.values)] : []),
         ...(overlay ? ['-f', rel(overlay)] : []),
       ];
       const chart = cat.chart;
       const source = !ctx.offline
-        ? [chart.name, '--repo', chart.repo, '--version', chart.version]
+        ? chartSource(chart)
         : cat.upstream
           ? [upstreamChartDir(cat.upstream)]
           : [rel(cat.offlineChart)];
@@ -134,7 +142,11 @@ export function planSteps(plan, ctx) {
           'type=Warning',
           '--sort-by=.lastTimestamp',
         ),
-        kubectl('-n', INGRESS_NAMESPACE, 'logs', '-l', cat.podSelector, '--all-containers', '--tail=8', '--prefix'),
+        ...[cat.podSelector, cat.controlPlaneSelector]
+          .filter(Boolean)
+          .map((sel) =>
+            kubectl('-n', INGRESS_NAMESPACE, 'logs', '-l', sel, '--all-containers', '--tail=8', '--prefix'),
+          ),
       ];
       add({
         timeoutMs: 360_000,
@@ -154,6 +166,12 @@ export function planSteps(plan, ctx) {
         ),
         diagnose,
       });
+      if (backendStep) {
+        add(backendStep);
+        backendStep = null;
+      }
+      if (cat.dataplane)
+        for (const step of dataplaneSteps({ controller, cat, tuning, values, helm, kubectl, diagnose })) add(step);
       // With one replica and maxUnavailable 1, `helm --wait` returns while the new pod
       // is still unready (it waits for replicas - maxUnavailable = 0): wait for the
       // rollout itself, then for Ready pods.
@@ -187,7 +205,7 @@ export function planSteps(plan, ctx) {
         ),
         diagnose,
       });
-      if (cat.gateway) for (const step of gatewayReadySteps(cat, kubectl)) add(step);
+      if (cat.gateway) for (const step of gatewayReadySteps(cat, kubectl, { programmed: !cat.dataplane })) add(step);
       for (const cell of tcells) {
         const s = cell.scenario;
         add({
@@ -298,15 +316,9 @@ function gatewayCrdSteps(ctx, kubectl) {
 
 // Load only starts on a programmed Gateway and an accepted route: a route the Gateway
 // refuses fails here with the condition's own message, never as a run of 404s.
-function gatewayReadySteps(cat, kubectl) {
-  const gw = ['-n', INGRESS_NAMESPACE, `gateway/${cat.gateway.name}`];
+function gatewayReadySteps(cat, kubectl, { programmed = true } = {}) {
   return [
-    {
-      timeoutMs: 150_000,
-      title: `wait until Gateway ${cat.gateway.name} is Programmed`,
-      argv: kubectl('wait', '--for=condition=Programmed', ...gw, '--timeout=120s'),
-      diagnose: kubectl('get', ...gw, '-o', `jsonpath=${CONDITIONS}`),
-    },
+    ...(programmed ? [programmedStep(cat, kubectl)] : []),
     {
       kind: 'preflight',
       timeoutMs: 90_000,
@@ -319,6 +331,68 @@ function gatewayReadySteps(cat, kubectl) {
 }
 
 const CONDITIONS = '{range .status.conditions[*]}{.type}={.status} {.reason}: {.message}{"\\n"}{end}';
+
+function programmedStep(cat, kubectl, diagnose = []) {
+  const gw = ['-n', INGRESS_NAMESPACE, `gateway/${cat.gateway.name}`];
+  return {
+    timeoutMs: 150_000,
+    title: `wait until Gateway ${cat.gateway.name} is Programmed`,
+    argv: kubectl('wait', '--for=condition=Programmed', ...gw, '--timeout=120s'),
+    diagnose: [kubectl('get', ...gw, '-o', `jsonpath=${CONDITIONS}`), ...diagnose],
+  };
+}
+
+// A controller that turns resources into proxy pods (Envoy Gateway): our data plane
+// chart with the same values and the tuning's name, then the Gateway Programmed (the
+// proxy Deployment exists), then the Deployment's pod template carrying this tuning —
+// the controller applies a tuning switch after helm returns, and the rollout wait that
+// follows must not see the previous tuning's finished rollout.
+function dataplaneSteps({ controller, cat, tuning, values, helm, kubectl, diagnose }) {
+  return [
+    {
+      timeoutMs: 200_000,
+      title: `install the ${controller} data plane (GatewayClass, Gateway, proxy settings) with tuning "${tuning}"`,
+      argv: helm(
+        'upgrade',
+        '--install',
+        `${controller}-dataplane`,
+        rel(cat.dataplane),
+        '-n',
+        INGRESS_NAMESPACE,
+        ...values,
+        '--set-string',
+        `tuning=${tuning}`,
+        '--wait',
+        '--timeout',
+        '3m',
+      ),
+      diagnose,
+    },
+    programmedStep(cat, kubectl, diagnose),
+    {
+      timeoutMs: 150_000,
+      title: `wait until ${controller} has rolled its proxy Deployment to tuning "${tuning}"`,
+      argv: kubectl(
+        '-n',
+        INGRESS_NAMESPACE,
+        'wait',
+        `--for=jsonpath={.spec.template.metadata.labels.tailgate-tuning}=${tuning}`,
+        'deployment',
+        '-l',
+        cat.podSelector,
+        '--timeout=120s',
+      ),
+      diagnose,
+    },
+  ];
+}
+
+// An OCI registry holds the chart at <repo>/<name>; a classic repository is --repo.
+function chartSource(chart) {
+  return chart.repo.startsWith('oci://')
+    ? [`${chart.repo}/${chart.name}`, '--version', chart.version]
+    : [chart.name, '--repo', chart.repo, '--version', chart.version];
+}
 
 function backendRouting(cat) {
   if (!cat.gateway) return [];

@@ -1,0 +1,163 @@
+// Envoy Gateway cannot run here (no Envoy image), so what can be checked here is
+// checked against the pinned release itself: its chart (from the Go module proxy, the
+// values template filled in as its release does) rendered with our values and every
+// overlay, and the data plane chart's resources validated against the CRDs of the same
+// release — a key that Envoy Gateway v1.9.1 does not know fails make test.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parse } from 'yaml';
+import { PINS } from '../../src/version.js';
+import { ROOT, assertValid, crdSchemas, helm, renderDocs, upstreamChart, validate } from '../helpers/charts.js';
+
+const BASE = join(ROOT, 'charts', 'controllers', 'envoy-gateway');
+const entry = parse(readFileSync(join(BASE, 'controller.yaml'), 'utf8'));
+const overlays = [null, ...readdirSync(join(BASE, 'overlays')).map((f) => join(BASE, 'overlays', f))];
+const valuesFor = (overlay) => ['-f', join(BASE, 'values.yaml'), ...(overlay ? ['-f', overlay] : [])];
+const tuningOf = (overlay) =>
+  overlay
+    ? overlay
+        .split('/')
+        .at(-1)
+        .replace(/\.yaml$/, '')
+    : 'default';
+
+let module;
+function release() {
+  if (module) return module;
+  const src = upstreamChart(entry.upstream);
+  assert.ok(src, 'the chart source comes from the Go module proxy (go mod download)');
+  // The module cache is read-only, and the release's chart is the source with its
+  // version and values filled in.
+  const chart = join(mkdtempSync(join(tmpdir(), 'tg-eg-')), 'gateway-helm');
+  cpSync(src, chart, { recursive: true });
+  const { file, set } = entry.upstream.valuesTemplate;
+  const values = readFileSync(join(src, file), 'utf8').replace(/\$\{(\w+)\}/g, (m, k) => set[k] ?? m);
+  assert.doesNotMatch(values, /\$\{\w+\}/, 'every placeholder of the values template is filled');
+  writeFileSync(join(chart, 'values.yaml'), values);
+  const meta = readFileSync(join(src, 'Chart.yaml'), 'utf8')
+    .replace(/^version: .*$/m, `version: ${entry.chart.version}`)
+    .replace(/^appVersion: .*$/m, `appVersion: "${entry.upstream.version}"`);
+  writeFileSync(join(chart, 'Chart.yaml'), meta);
+  const crds = crdSchemas([join(src, 'charts', 'crds', 'crds')]);
+  module = { src: join(src, '..', '..'), chart, crds };
+  return module;
+}
+
+test('catalog: Envoy Gateway pins one release everywhere (chart, module, image, bench.yaml)', () => {
+  const bench = parse(readFileSync(join(ROOT, 'bench.yaml'), 'utf8'));
+  assert.equal(entry.chart.version, entry.upstream.version);
+  assert.equal(entry.upstream.valuesTemplate.set.GatewayImage, `docker.io/envoyproxy/gateway:${entry.chart.version}`);
+  assert.equal(readFileSync(join(release().src, 'VERSION'), 'utf8').trim(), entry.chart.version);
+  assert.deepEqual(bench.controllers['envoy-gateway'].chart, entry.chart);
+  assert.equal(bench.controllers['envoy-gateway'].routing, 'gateway');
+  const dp = parse(readFileSync(join(BASE, entry.dataplane, 'Chart.yaml'), 'utf8'));
+  assert.equal(dp.appVersion, entry.chart.version, 'the data plane chart names the release its CRDs come from');
+});
+
+test('catalog: Envoy Gateway chart v1.9.1 with our values and every overlay renders and validates; it ignores the data plane keys', () => {
+  const { chart } = release();
+  assert.ok(
+    !existsSync(join(chart, 'values.schema.json')),
+    'no values schema: the data plane keys pass through unread',
+  );
+  for (const overlay of overlays) {
+    const args = ['template', 'envoy-gateway', chart, '--kube-version', PINS.kubernetes, '-n', 'tailgate-ingress'];
+    const docs = renderDocs([...args, ...valuesFor(overlay)]);
+    const dep = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'envoy-gateway');
+    assert.ok(dep, 'the controller Deployment');
+    assert.equal(dep.spec.replicas, 1);
+    assert.equal(dep.spec.template.spec.containers[0].image, entry.upstream.valuesTemplate.set.GatewayImage);
+    assertValid(docs);
+  }
+});
+
+test('catalog: the Envoy Gateway data plane with every overlay validates against the release CRDs: Envoy on hostPort 80, replaceable on one node', () => {
+  const { crds } = release();
+  const dp = join(BASE, entry.dataplane);
+  const lint = spawnSync(helm, ['lint', '--strict', dp, ...valuesFor(null)], { encoding: 'utf8' });
+  assert.equal(lint.status, 0, lint.stdout + lint.stderr);
+  for (const overlay of overlays) {
+    const tuning = tuningOf(overlay);
+    const args = [
+      'template',
+      'envoy-gateway-dataplane',
+      dp,
+      '--kube-version',
+      PINS.kubernetes,
+      '-n',
+      'tailgate-ingress',
+    ];
+    const docs = renderDocs([...args, ...valuesFor(overlay), '--set-string', `tuning=${tuning}`]);
+    const v = assertValid(docs, { crds });
+    assert.match(v.stdout, new RegExp(`Valid: ${docs.length}, Invalid: 0, Errors: 0, Skipped: 0`));
+    const gw = docs.find((d) => d.kind === 'Gateway');
+    assert.equal(gw.metadata.name, entry.gateway.name, 'the name the HTTPRoute attaches to');
+    const [listener] = gw.spec.listeners;
+    assert.equal(listener.allowedRoutes.namespaces.from, 'All', "routes from the benchmark's namespace");
+    const cls = docs.find((d) => d.kind === 'GatewayClass');
+    assert.equal(gw.spec.gatewayClassName, cls.metadata.name);
+    assert.equal(cls.spec.controllerName, 'gateway.envoyproxy.io/gatewayclass-controller');
+    const proxy = docs.find((d) => d.kind === 'EnvoyProxy');
+    assert.deepEqual(cls.spec.parametersRef, {
+      group: 'gateway.envoyproxy.io',
+      kind: 'EnvoyProxy',
+      name: proxy.metadata.name,
+      namespace: proxy.metadata.namespace,
+    });
+    const k = proxy.spec.provider.kubernetes;
+    assert.equal(k.envoyService.type, 'ClusterIP', 'kind gives no LoadBalancer IP');
+    const d = k.envoyDeployment;
+    assert.deepEqual(d.strategy.rollingUpdate, { maxSurge: 0, maxUnavailable: 1 });
+    assert.equal(d.pod.nodeSelector['ingress-ready'], 'true');
+    assert.equal(d.pod.labels['tailgate-tuning'], tuning);
+    const ports = d.patch.value.spec.template.spec.containers.find((c) => c.name === 'envoy').ports;
+    // Envoy Gateway binds a listener port below 1024 at port + 10000 (wellKnownPortShift).
+    assert.deepEqual(
+      ports.map((p) => [p.containerPort, p.hostPort]),
+      [[listener.port + 10000, 80]],
+    );
+    if (overlay) assert.deepEqual(d.pod.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
+  }
+});
+
+test('catalog: a key Envoy Gateway v1.9.1 does not know fails the data plane check (the check can fail)', () => {
+  const { crds } = release();
+  const dp = join(BASE, entry.dataplane);
+  const docs = renderDocs([
+    'template',
+    'x',
+    dp,
+    '-n',
+    'tailgate-ingress',
+    '--set',
+    'envoyProxy.provider.kubernetes.envoyDeployment.replica=1',
+    '--set',
+    'clientTrafficPolicy.connection.maxRequestPerConnection=5',
+  ]);
+  const v = validate(docs.map((x) => JSON.stringify(x)).join('\n---\n'), { crds });
+  assert.notEqual(v.status, 0);
+  assert.match(v.stdout, /additional properties 'replica' not allowed/);
+  assert.match(v.stdout, /additional properties 'maxRequestPerConnection' not allowed/);
+});
+
+test("catalog: Envoy Gateway's pod labels, port shift and admin port are what the release's source says", () => {
+  const { src } = release();
+  const read = (f) => readFileSync(join(src, f), 'utf8');
+  const resource = read('internal/infrastructure/kubernetes/proxy/resource.go');
+  for (const label of entry.podSelector.split(',')) {
+    const [k, v] = label.split('=');
+    if (k === 'gateway.envoyproxy.io/owning-gateway-name')
+      assert.match(read('internal/gatewayapi/translator.go'), new RegExp(`OwningGatewayNameLabel = "${k}"`));
+    else assert.match(resource, new RegExp(`"${k}": +"${v}"`), label);
+  }
+  assert.match(read('internal/gatewayapi/translator.go'), /wellKnownPortShift = 10000/);
+  assert.match(
+    read('internal/xds/bootstrap/bootstrap.go'),
+    new RegExp(`EnvoyAdminPort = ${entry.effectiveConfig.portForward}\\b`),
+  );
+  assert.match(read('internal/xds/bootstrap/bootstrap.go'), /EnvoyAdminAddress += "127\.0\.0\.1"/);
+});
