@@ -5,13 +5,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const FILES = ['nginx.conf', 'haproxy.cfg', 'traefik-args.txt'];
+const FILES = ['nginx.conf', 'haproxy.cfg', 'traefik-args.txt', 'envoy-config.json'];
+const FORMAT = { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args', 'envoy-config.json': 'envoy' };
 
 /**
  * directive -> value, from a proxy config (format 'nginx' or 'haproxy'); addresses,
  * ports and paths normalized away, since they differ between any two cells.
  */
 export function directives(text, format = 'nginx') {
+  if (format === 'envoy') return envoyDirectives(text);
   const out = new Map();
   const context = [];
   const put = (name, value) => {
@@ -73,14 +75,52 @@ export function directives(text, format = 'nginx') {
   return out;
 }
 
+// Envoy's admin /config_dump (JSON): every setting of the bootstrap, the listeners and
+// the clusters as `<listener|cluster name> <field.path> = value`. What differs between
+// any two pods is left out: update times and versions, the node's identity, secrets.
+const ENVOY_SECTIONS = {
+  BootstrapConfigDump: (c) => [['bootstrap', c.bootstrap]],
+  ListenersConfigDump: (c) => [
+    ...(c.static_listeners ?? []).map((l) => [`listener ${l.listener?.name}`, l.listener]),
+    ...(c.dynamic_listeners ?? []).map((l) => [`listener ${l.name}`, l.active_state?.listener]),
+  ],
+  ClustersConfigDump: (c) => [
+    ...(c.static_clusters ?? []).map((x) => [`cluster ${x.cluster?.name}`, x.cluster]),
+    ...(c.dynamic_active_clusters ?? []).map((x) => [`cluster ${x.cluster?.name}`, x.cluster]),
+  ],
+};
+const ENVOY_VOLATILE = new Set(['last_updated', 'version_info', 'node']);
+
+function envoyDirectives(text) {
+  const out = new Map();
+  const dump = JSON.parse(text);
+  for (const config of dump.configs ?? []) {
+    const kind = String(config['@type'] ?? '')
+      .split('.')
+      .at(-1);
+    for (const [prefix, value] of ENVOY_SECTIONS[kind]?.(config) ?? []) flatten(value, prefix, out);
+  }
+  return out;
+}
+
+// Arrays of named things (filters, listeners) are keyed by name, so an insertion does
+// not renumber everything after it.
+function flatten(value, path, out, sep = ' ') {
+  if (value === null || typeof value !== 'object') {
+    out.set(path, String(value));
+    return;
+  }
+  for (const [k, v] of Array.isArray(value) ? value.map((x, i) => [x?.name ?? i, x]) : Object.entries(value)) {
+    if (ENVOY_VOLATILE.has(k)) continue;
+    flatten(v, `${path}${sep}${k}`, out, '.');
+  }
+}
+
 export function readEffective(cellRepDir) {
   for (const f of FILES) {
     const p = join(cellRepDir, 'proxy', f);
     if (!existsSync(p)) continue;
-    const out = directives(
-      readFileSync(p, 'utf8'),
-      { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args' }[f] ?? 'nginx',
-    );
+    const out = directives(readFileSync(p, 'utf8'), FORMAT[f] ?? 'nginx');
     // Pod sysctls read beside the config (kube targets), as `sysctl <name>`.
     const sysctls = join(cellRepDir, 'proxy', 'sysctls.txt');
     if (existsSync(sysctls))

@@ -59,3 +59,70 @@ test('effective config: the pod sysctl read beside the config shows in the diff 
   ]);
   assert.ok(readEffective(join(root, 'haproxy-ingress', 'tuned', 'steady', 'rep-1')).has('sysctl net.core.somaxconn'));
 });
+
+// The shape of Envoy's admin /config_dump (envoy.admin.v3 *ConfigDump messages).
+function envoyDump({ pod, version, updated, maxRequests }) {
+  return JSON.stringify({
+    configs: [
+      {
+        '@type': 'type.googleapis.com/envoy.admin.v3.BootstrapConfigDump',
+        bootstrap: {
+          node: { id: pod, cluster: 'tailgate-ingress/envoy-gateway' },
+          admin: { address: { socket_address: { address: '127.0.0.1', port_value: 19000 } } },
+        },
+        last_updated: updated,
+      },
+      {
+        '@type': 'type.googleapis.com/envoy.admin.v3.ListenersConfigDump',
+        version_info: version,
+        dynamic_listeners: [
+          {
+            name: 'tailgate-ingress/envoy-gateway/http',
+            active_state: {
+              version_info: version,
+              last_updated: updated,
+              listener: {
+                name: 'tailgate-ingress/envoy-gateway/http',
+                address: { socket_address: { address: '0.0.0.0', port_value: 10080 } },
+                filter_chains: [{ filters: [{ name: 'envoy.filters.network.http_connection_manager' }] }],
+              },
+            },
+          },
+        ],
+      },
+      {
+        '@type': 'type.googleapis.com/envoy.admin.v3.ClustersConfigDump',
+        dynamic_active_clusters: [
+          {
+            version_info: version,
+            last_updated: updated,
+            cluster: {
+              name: 'httproute/tailgate/backend/rule/0',
+              connect_timeout: '10s',
+              ...(maxRequests ? { max_requests_per_connection: maxRequests } : {}),
+            },
+          },
+        ],
+      },
+      { '@type': 'type.googleapis.com/envoy.admin.v3.SecretsConfigDump', dynamic_active_secrets: [{ name: 'x' }] },
+    ],
+  });
+}
+
+test('effective config: Envoy config_dump settings by listener and cluster; times, versions, node identity and secrets left out', () => {
+  const a = directives(envoyDump({ pod: 'envoy-a', version: '1', updated: '2026-11-23T10:00:00Z' }), 'envoy');
+  const b = directives(
+    envoyDump({ pod: 'envoy-b', version: '7', updated: '2026-11-23T11:00:00Z', maxRequests: 1000 }),
+    'envoy',
+  );
+  assert.equal(a.get('listener tailgate-ingress/envoy-gateway/http address.socket_address.port_value'), '10080');
+  assert.equal(a.get('bootstrap admin.address.socket_address.port_value'), '19000');
+  assert.deepEqual(diff(a, b), [
+    {
+      directive: 'cluster httproute/tailgate/backend/rule/0 max_requests_per_connection',
+      before: '(not set)',
+      after: '1000',
+    },
+  ]);
+  assert.ok(![...a.keys()].some((k) => /secret|last_updated|version_info|node/.test(k)), [...a.keys()].join('\n'));
+});

@@ -1,12 +1,14 @@
 // What the controller's data plane really runs, read from its pod right before load
-// (controller.yaml `effectiveConfig`: a command run inside the pod, or `args` for a
-// controller configured by flags), kept as <cell>/proxy/<file> beside the results so
+// (controller.yaml `effectiveConfig`: a command run inside the pod, `args` for a
+// controller configured by flags, or `portForward` + `path` for an admin API that only
+// the pod can reach), kept as <cell>/proxy/<file> beside the results so
 // report/effective-config.js can diff tunings. Best effort: a controller without the
 // command, or a pod that does not answer, leaves a note instead of failing the cell.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INGRESS_NAMESPACE } from './context.js';
 import { run } from '../../exec/run.js';
+import { getBounded, withPortForward } from './port-forward.js';
 
 export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, cellDir }) {
   if (!spec) return null;
@@ -31,18 +33,41 @@ export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, 
     ? await run(kubectl('get', 'pod', name, '-o', 'jsonpath={range .spec.containers[0].args[*]}{@}{"\\n"}{end}'), {
         timeoutMs: 30_000,
       })
-    : await run(kubectl('exec', name, '--', ...spec.exec), { timeoutMs: 60_000 });
-  if (r.code !== 0) return note(dir, `could not read the effective configuration (exit ${r.code})`);
+    : spec.portForward
+      ? await adminGet(kubectl, name, spec, dir)
+      : await run(kubectl('exec', name, '--', ...spec.exec), { timeoutMs: 60_000 });
+  if (r.code !== 0) return note(dir, `could not read the effective configuration (${r.why ?? `exit ${r.code}`})`);
   const file = join(dir, spec.file);
   writeFileSync(file, r.output);
-  // The accept backlog a tuning asks for is a pod sysctl, invisible in the proxy's
-  // config: read it where the image has cat (not in FROM-scratch images).
-  const somaxconn = await run(kubectl('exec', name, '--', 'cat', '/proc/sys/net/core/somaxconn'), {
-    timeoutMs: 30_000,
-  });
-  if (somaxconn.code === 0 && /^\d+\s*$/.test(somaxconn.output))
-    writeFileSync(join(dir, 'sysctls.txt'), `net.core.somaxconn=${somaxconn.output.trim()}\n`);
+  const somaxconn = await readSomaxconn(kubectl, name);
+  if (somaxconn) writeFileSync(join(dir, 'sysctls.txt'), `net.core.somaxconn=${somaxconn}\n`);
   return file;
+}
+
+// The accept backlog a tuning asks for is a pod sysctl, invisible in the proxy's
+// config: read from /proc where the image has cat; where it has none (distroless
+// Envoy), from the pod's securityContext — a running pod got what it asked for (the
+// kubelet rejects the pod otherwise: SysctlForbidden).
+async function readSomaxconn(kubectl, pod) {
+  const cat = await run(kubectl('exec', pod, '--', 'cat', '/proc/sys/net/core/somaxconn'), { timeoutMs: 30_000 });
+  if (cat.code === 0 && /^\d+\s*$/.test(cat.output)) return cat.output.trim();
+  const asked = await run(
+    kubectl('get', 'pod', pod, '-o', 'jsonpath={.spec.securityContext.sysctls[?(@.name=="net.core.somaxconn")].value}'),
+    { timeoutMs: 30_000 },
+  );
+  return asked.code === 0 && /^\d+$/.test(asked.output.trim()) ? asked.output.trim() : null;
+}
+
+async function adminGet(kubectl, pod, spec, dir) {
+  try {
+    const output = await withPortForward(
+      { kubectl, pod, port: spec.portForward, logFile: join(dir, 'port-forward.log') },
+      (port) => getBounded(`http://127.0.0.1:${port}${spec.path}`),
+    );
+    return { code: 0, output };
+  } catch (err) {
+    return { code: 1, why: err.message };
+  }
 }
 
 function note(dir, message) {

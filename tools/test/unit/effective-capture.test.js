@@ -1,0 +1,74 @@
+// Reading the effective configuration from a pod, orchestration only: a fake kubectl
+// (pods, exec, port-forward) and a real local HTTP server as the pod's admin API.
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { test } from 'node:test';
+import { captureEffectiveConfig } from '../../src/targets/kube/effective.js';
+
+const FAKE_KUBECTL = `#!/bin/sh
+echo "kubectl $*" >> "$FAKE_LOG"
+case "$*" in
+  *"get pods"*) printf 'envoy-abc' ;;
+  *port-forward*)
+    [ -n "$FAKE_PF_FAIL" ] && { echo 'error: unable to forward port because pod is not running' >&2; exit 1; }
+    echo "Forwarding from 127.0.0.1:$FAKE_ADMIN_PORT -> 19000"; exec sleep 30 ;;
+  *exec*) echo 'exec: "cat": executable file not found in $PATH' >&2; exit 1 ;;
+  *"get pod"*) printf '32768' ;;
+esac
+`;
+
+async function capture(env) {
+  const bin = mkdtempSync(join(tmpdir(), 'tg-fake-kubectl-'));
+  writeFileSync(join(bin, 'kubectl'), FAKE_KUBECTL);
+  chmodSync(join(bin, 'kubectl'), 0o755);
+  const seen = [];
+  const server = createServer((req, res) => {
+    seen.push(req.url);
+    res.end('{"configs":[]}');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const saved = { ...process.env };
+  Object.assign(process.env, {
+    PATH: `${bin}${delimiter}${process.env.PATH}`,
+    FAKE_LOG: join(bin, 'calls.log'),
+    FAKE_ADMIN_PORT: String(server.address().port),
+    ...env,
+  });
+  const cellDir = mkdtempSync(join(tmpdir(), 'tg-cell-'));
+  try {
+    const file = await captureEffectiveConfig({
+      kubectlFlags: ['--context', 'kind-x'],
+      podSelector: 'app.kubernetes.io/name=envoy',
+      spec: { portForward: 19000, path: '/config_dump', file: 'envoy-config.json' },
+      cellDir,
+    });
+    return { file, cellDir, seen, calls: readFileSync(join(bin, 'calls.log'), 'utf8') };
+  } finally {
+    process.env = saved;
+    server.close();
+  }
+}
+
+test('effective config through a port-forward: the admin API read once, kubectl stopped, the sysctl from the pod spec where the image has no cat', async () => {
+  const r = await capture({});
+  assert.equal(readFileSync(r.file, 'utf8'), '{"configs":[]}');
+  assert.deepEqual(r.seen, ['/config_dump']);
+  assert.match(
+    r.calls,
+    /kubectl --context kind-x -n tailgate-ingress port-forward --address 127\.0\.0\.1 pod\/envoy-abc :19000/,
+  );
+  assert.equal(readFileSync(join(r.cellDir, 'proxy', 'sysctls.txt'), 'utf8'), 'net.core.somaxconn=32768\n');
+});
+
+test('effective config through a port-forward that fails: a note naming why, the cell goes on', async () => {
+  const r = await capture({ FAKE_PF_FAIL: '1' });
+  assert.equal(r.file, null);
+  assert.ok(!existsSync(join(r.cellDir, 'proxy', 'envoy-config.json')));
+  assert.match(
+    readFileSync(join(r.cellDir, 'proxy', 'effective-config.txt'), 'utf8'),
+    /could not read the effective configuration \(kubectl port-forward exited \(code 1\)\)/,
+  );
+});
