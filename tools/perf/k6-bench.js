@@ -3,7 +3,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, toolEnv, which } from '../src/exec/tools.js';
+import { toolEnv, which } from '../src/exec/tools.js';
+import { k6Line, steadyScenario } from './k6-command.js';
 import { ProcessGroup } from '../src/targets/local/proc.js';
 import { startPod } from '../src/targets/local/pod.js';
 import { median, timed } from './measure.js';
@@ -24,44 +25,36 @@ export async function k6Bench() {
   const group = new ProcessGroup();
   const pod = await startPod(group, { name: 'perf', dir: join(dir, 'pod'), address: '127.0.99.10' });
   const k6 = which('k6');
-  const steady = join(ROOT, 'k6', 'scenarios', 'steady.js');
-  const env = toolEnv({
-    TG_TARGET_URL: `http://${pod.address}:${pod.port}`,
-    TG_RATE: String(RATE),
-    TG_DURATION: `${SECONDS}s`,
-    TG_PAYLOAD: '0KiB',
-    K6_NO_USAGE_REPORT: 'true',
-  });
+  // tailgate's steady scenario at this rate, as `tailgate run` starts it (k6-command.js).
+  const sc = steadyScenario({ rate: RATE, duration: `${SECONDS}s`, warmup: '0s', payload: '0KiB' });
+  const url = `http://${pod.address}:${pod.port}`;
+  const env = toolEnv({ TG_TARGET_URL: url, TG_RATE: String(RATE), K6_NO_USAGE_REPORT: 'true' });
+  const steady = (opts) => {
+    const { line, summary } = k6Line(sc, { dir, url, ...opts });
+    return { cmd: line, summary };
+  };
   const variants = [
     {
       label: 'minimal script (one http.get, arrival-rate)',
       cmd: `'${k6}' run -q --no-usage-report --summary-export='${dir}/s.json' '${minimal}'`,
+      summary: `${dir}/s.json`,
     },
     {
       label: 'tailgate steady.js with the exact-summary threshold (TG_EXACT_SUMMARY=1, the default before)',
-      cmd: `'${k6}' run -q --no-usage-report '${steady}'`,
-      env: { TG_SUMMARY: `${dir}/s.json`, TG_EXACT_SUMMARY: '1' },
+      ...steady({ output: false, extraEnv: { TG_EXACT_SUMMARY: '1' } }),
     },
-    {
-      label: 'tailgate steady.js',
-      cmd: `'${k6}' run -q --no-usage-report '${steady}'`,
-      env: { TG_SUMMARY: `${dir}/s.json` },
-    },
-    {
-      label: 'tailgate steady.js + --out json=….gz',
-      cmd: `'${k6}' run -q --no-usage-report --out json='${dir}/out.json.gz' '${steady}'`,
-      env: { TG_SUMMARY: `${dir}/s.json` },
-    },
+    { label: 'tailgate steady.js', ...steady({ output: false }) },
+    { label: 'what tailgate run runs: steady.js + --out json=….gz', ...steady({}) },
   ];
   try {
     // Alternated (A B C D, A B C D, …) so that the machine's drift hits every variant alike.
     for (const v of variants) Object.assign(v, { cpu: [], drops: [] });
     for (let i = 0; i < REPS; i++) {
       for (const v of variants) {
-        const r = timed(v.cmd, { env: { ...env, ...v.env }, cwd: dir });
+        const r = timed(v.cmd, { env, cwd: dir });
         if (r.status !== 0) throw new Error(`k6 failed (${v.label}): ${r.stderr}`);
         v.cpu.push(r.cpuMs);
-        const s = JSON.parse(readFileSync(`${dir}/s.json`, 'utf8'));
+        const s = JSON.parse(readFileSync(v.summary, 'utf8'));
         const m = s.metrics ?? {};
         v.drops.push(m.dropped_iterations?.values?.count ?? m.dropped_iterations?.count ?? 0);
       }
