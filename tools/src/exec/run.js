@@ -52,22 +52,29 @@ export function runSync(argv, { cwd, env, timeoutMs = DEFAULT_TIMEOUT_MS, maxBuf
   return { argv, code, stdout, stderr, output: `${stdout}${stderr}` };
 }
 
-/** Runs argv without blocking the event loop; resolves {argv, code, output}; never rejects. */
+/** Runs argv without blocking the event loop; resolves {argv, code, output, stdout}
+ *  (output: both streams interleaved, for messages; stdout alone, for values to parse —
+ *  kubectl prints client warnings on stderr); never rejects. */
 export function run(argv, { cwd, env, timeoutMs = DEFAULT_TIMEOUT_MS, signal } = {}) {
   return new Promise((resolve) => {
     const tool = resolveTool(argv);
     if (!tool) return resolve(notFound(argv));
     const child = spawn(tool[0], tool[1], { cwd, env: toolEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let stdout = '';
     const keep = (d) => {
       output += d;
       if (output.length > 2 * KEEP) output = output.slice(-KEEP);
     };
-    child.stdout.on('data', keep);
+    child.stdout.on('data', (d) => {
+      keep(d);
+      stdout += d;
+      if (stdout.length > 2 * KEEP) stdout = stdout.slice(-KEEP);
+    });
     child.stderr.on('data', keep);
     const done = watch(child, { timeoutMs, signal });
     child.on('error', (err) => keep(String(err.message)));
-    child.on('close', (code) => resolve({ argv, code: done() ?? code ?? 128, output }));
+    child.on('close', (code) => resolve({ argv, code: done() ?? code ?? 128, output, stdout }));
   });
 }
 

@@ -2,8 +2,10 @@
 // ran with (the generated nginx.conf / haproxy.cfg kept under <cell>/proxy/), reduced to
 // directives, compared with the same controller's `default` cell. A tuning that changes
 // nothing — or the opposite of what was meant — shows here, not in a values file.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { InputError } from '../errors.js';
+import { readTextFile } from '../result/read.js';
 
 const FILES = ['nginx.conf', 'haproxy.cfg', 'traefik-args.txt', 'envoy-config.json'];
 const FORMAT = { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args', 'envoy-config.json': 'envoy' };
@@ -120,11 +122,16 @@ export function readEffective(cellRepDir) {
   for (const f of FILES) {
     const p = join(cellRepDir, 'proxy', f);
     if (!existsSync(p)) continue;
-    const out = directives(readFileSync(p, 'utf8'), FORMAT[f] ?? 'nginx');
+    let out;
+    try {
+      out = directives(readTextFile(p), FORMAT[f] ?? 'nginx');
+    } catch (err) {
+      if (err instanceof InputError) throw err;
+      throw new InputError(`${p}: unreadable as a captured ${FORMAT[f] ?? 'nginx'} configuration (${err.name})`);
+    }
     // Pod sysctls read beside the config (kube targets), as `sysctl <name>`.
     const sysctls = join(cellRepDir, 'proxy', 'sysctls.txt');
-    if (existsSync(sysctls))
-      for (const [k, v] of directives(readFileSync(sysctls, 'utf8'), 'args')) out.set(`sysctl ${k}`, v);
+    if (existsSync(sysctls)) for (const [k, v] of directives(readTextFile(sysctls), 'args')) out.set(`sysctl ${k}`, v);
     return out;
   }
   return null;

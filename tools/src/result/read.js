@@ -1,6 +1,6 @@
 // Reading the JSON files every stage exchanges: bounded in size, errors that name the
 // file and never echo its content.
-import { readFileSync, statSync } from 'node:fs';
+import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 
 // Results and baselines are a few MB at most; a larger file is not one of ours.
@@ -22,5 +22,18 @@ export function readJsonFile(file, text) {
     return JSON.parse(raw);
   } catch (err) {
     throw new InputError(`${file}: not valid JSON (${err.message.replace(/"[^"]*"/g, '"…"').slice(0, 120)})`);
+  }
+}
+
+/** A text artifact of a run (a captured proxy config): a regular file, not a link out
+ *  of the results folder, bounded in size. */
+export function readTextFile(file, { maxBytes = 64 << 20 } = {}) {
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile()) throw Object.assign(new Error(), { code: 'not a regular file' });
+    if (st.size > maxBytes) throw Object.assign(new Error(), { code: `larger than ${maxBytes} bytes` });
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new InputError(`${file}: cannot read (${err.code})`);
   }
 }

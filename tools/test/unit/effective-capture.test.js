@@ -15,12 +15,18 @@ case "$*" in
   *port-forward*)
     [ -n "$FAKE_PF_FAIL" ] && { echo 'error: unable to forward port because pod is not running' >&2; exit 1; }
     echo "Forwarding from 127.0.0.1:$FAKE_ADMIN_PORT -> 19000"; exec sleep 30 ;;
-  *exec*) echo 'exec: "cat": executable file not found in $PATH' >&2; exit 1 ;;
+  *"-- cat /etc/haproxy/haproxy.cfg"*)
+    # kubectl's websocket client logs on stderr while the file streams on stdout
+    echo 'E1123 16:27:31.485314 15906 websocket.go:297] Unknown stream id 1, discarding message' >&2
+    i=0; while [ $i -lt 6000 ]; do echo "backend be$i"; echo "  http-reuse safe # padding to make the file large"; i=$((i+1)); done ;;
+  *"-- cat /proc/sys/net/core/somaxconn"*)
+    [ -n "$FAKE_HAS_CAT" ] || { echo 'exec: "cat": executable file not found in $PATH' >&2; exit 1; }
+    echo 'E1123 16:27:31.485314 15906 websocket.go:297] Unknown stream id 1, discarding message' >&2; echo 4096 ;;
   *"get pod"*) printf '32768' ;;
 esac
 `;
 
-async function capture(env) {
+async function capture(env, spec = { portForward: 19000, path: '/config_dump', file: 'envoy-config.json' }) {
   const bin = mkdtempSync(join(tmpdir(), 'tg-fake-kubectl-'));
   writeFileSync(join(bin, 'kubectl'), FAKE_KUBECTL);
   chmodSync(join(bin, 'kubectl'), 0o755);
@@ -42,7 +48,7 @@ async function capture(env) {
     const file = await captureEffectiveConfig({
       kubectlFlags: ['--context', 'kind-x'],
       podSelector: 'app.kubernetes.io/name=envoy',
-      spec: { portForward: 19000, path: '/config_dump', file: 'envoy-config.json' },
+      spec,
       cellDir,
     });
     return { file, cellDir, seen, calls: readFileSync(join(bin, 'calls.log'), 'utf8') };
@@ -71,4 +77,16 @@ test('effective config through a port-forward that fails: a note naming why, the
     readFileSync(join(r.cellDir, 'proxy', 'effective-config.txt'), 'utf8'),
     /could not read the effective configuration \(kubectl port-forward exited \(code 1\)\)/,
   );
+});
+
+test("effective config through kubectl exec: stdout only and whole (kubectl's stderr noise and a 300 KB config)", async () => {
+  const r = await capture({ FAKE_HAS_CAT: '1' }, { exec: ['cat', '/etc/haproxy/haproxy.cfg'], file: 'haproxy.cfg' });
+  const text = readFileSync(r.file, 'utf8');
+  assert.ok(text.length > 300_000, `${text.length} characters kept`);
+  assert.ok(
+    text.startsWith('backend be0\n') &&
+      text.endsWith('backend be5999\n  http-reuse safe # padding to make the file large\n'),
+  );
+  assert.doesNotMatch(text, /websocket|Unknown stream/);
+  assert.equal(readFileSync(join(r.cellDir, 'proxy', 'sysctls.txt'), 'utf8'), 'net.core.somaxconn=4096\n');
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -125,4 +125,26 @@ test('effective config: Envoy config_dump settings by listener and cluster; time
     },
   ]);
   assert.ok(![...a.keys()].some((k) => /secret|last_updated|version_info|node/.test(k)), [...a.keys()].join('\n'));
+});
+
+test('effective config: a captured file that is a link (out of the results folder) or not what it says is bad input naming it', () => {
+  const root = mkdtempSync(join(tmpdir(), 'tg-eff-bad-'));
+  const cell = (name) => {
+    const dir = join(root, name, 'proxy');
+    mkdirSync(dir, { recursive: true });
+    return dir;
+  };
+  symlinkSync('/etc/passwd', join(cell('linked'), 'nginx.conf'));
+  assert.throws(
+    () => readEffective(join(root, 'linked')),
+    (e) => e.exitCode === 2 && /linked\/proxy\/nginx\.conf: cannot read \(not a regular file\)/.test(e.message),
+  );
+  writeFileSync(join(cell('garbled'), 'envoy-config.json'), '{"configs": [');
+  assert.throws(
+    () => readEffective(join(root, 'garbled')),
+    (e) =>
+      e.exitCode === 2 &&
+      /envoy-config\.json: unreadable as a captured envoy configuration \(SyntaxError\)/.test(e.message) &&
+      !e.message.includes('"configs"'),
+  );
 });

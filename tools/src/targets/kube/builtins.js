@@ -7,7 +7,7 @@ import { run } from '../../exec/run.js';
 export async function deleteStaleClusters(prefix, log) {
   const r = await run(['kind', 'get', 'clusters'], { timeoutMs: 30_000 });
   if (r.code !== 0) return; // the create step reports a missing kind/docker clearly
-  for (const name of r.output
+  for (const name of r.stdout
     .split('\n')
     .map((s) => s.trim())
     .filter((s) => s.startsWith(prefix))) {
@@ -48,7 +48,7 @@ export async function waitRoute(getArgv, timeoutMs = 60_000) {
     if (r.code === 0) {
       let route;
       try {
-        route = JSON.parse(r.output);
+        route = JSON.parse(r.stdout);
       } catch {
         route = null;
       }

@@ -4,10 +4,10 @@
 // the pod can reach), kept as <cell>/proxy/<file> beside the results so
 // report/effective-config.js can diff tunings. Best effort: a controller without the
 // command, or a pod that does not answer, leaves a note instead of failing the cell.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { INGRESS_NAMESPACE } from './context.js';
-import { run } from '../../exec/run.js';
+import { run, runToFile } from '../../exec/run.js';
 import { getBounded, withPortForward } from './port-forward.js';
 
 export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, cellDir }) {
@@ -27,18 +27,24 @@ export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, 
     ),
     { timeoutMs: 30_000 },
   );
-  const name = pod.output.trim();
+  const name = pod.stdout.trim();
   if (pod.code !== 0 || !name) return note(dir, `no running pod for ${podSelector}`);
-  const r = spec.args
-    ? await run(kubectl('get', 'pod', name, '-o', 'jsonpath={range .spec.containers[0].args[*]}{@}{"\\n"}{end}'), {
-        timeoutMs: 30_000,
-      })
-    : spec.portForward
-      ? await adminGet(kubectl, name, spec, dir)
-      : await run(kubectl('exec', name, '--', ...spec.exec), { timeoutMs: 60_000 });
-  if (r.code !== 0) return note(dir, `could not read the effective configuration (${r.why ?? `exit ${r.code}`})`);
+  // stdout alone, byte for byte, into the file: kubectl's own warnings (stderr) are not
+  // configuration, and an nginx -T of ingress-nginx is larger than any output tail.
   const file = join(dir, spec.file);
-  writeFileSync(file, r.output);
+  const r = spec.portForward
+    ? await adminGet(kubectl, name, spec, dir, file)
+    : await runToFile(
+        spec.args
+          ? kubectl('get', 'pod', name, '-o', 'jsonpath={range .spec.containers[0].args[*]}{@}{"\\n"}{end}')
+          : kubectl('exec', name, '--', ...spec.exec),
+        file,
+        { timeoutMs: 60_000 },
+      );
+  if (r.code !== 0) {
+    rmSync(file, { force: true });
+    return note(dir, `could not read the effective configuration (${r.why ?? `exit ${r.code}`})`);
+  }
   const somaxconn = await readSomaxconn(kubectl, name);
   if (somaxconn) writeFileSync(join(dir, 'sysctls.txt'), `net.core.somaxconn=${somaxconn}\n`);
   return file;
@@ -50,21 +56,22 @@ export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, 
 // kubelet rejects the pod otherwise: SysctlForbidden).
 async function readSomaxconn(kubectl, pod) {
   const cat = await run(kubectl('exec', pod, '--', 'cat', '/proc/sys/net/core/somaxconn'), { timeoutMs: 30_000 });
-  if (cat.code === 0 && /^\d+\s*$/.test(cat.output)) return cat.output.trim();
+  if (cat.code === 0 && /^\d+\s*$/.test(cat.stdout)) return cat.stdout.trim();
   const asked = await run(
     kubectl('get', 'pod', pod, '-o', 'jsonpath={.spec.securityContext.sysctls[?(@.name=="net.core.somaxconn")].value}'),
     { timeoutMs: 30_000 },
   );
-  return asked.code === 0 && /^\d+$/.test(asked.output.trim()) ? asked.output.trim() : null;
+  return asked.code === 0 && /^\d+$/.test(asked.stdout.trim()) ? asked.stdout.trim() : null;
 }
 
-async function adminGet(kubectl, pod, spec, dir) {
+async function adminGet(kubectl, pod, spec, dir, file) {
   try {
-    const output = await withPortForward(
+    const body = await withPortForward(
       { kubectl, pod, port: spec.portForward, logFile: join(dir, 'port-forward.log') },
       (port) => getBounded(`http://127.0.0.1:${port}${spec.path}`),
     );
-    return { code: 0, output };
+    writeFileSync(file, body);
+    return { code: 0 };
   } catch (err) {
     return { code: 1, why: err.message };
   }

@@ -29,7 +29,7 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
       throw new InfraError(`in-cluster k6: kubectl ${args.join(' ')} failed`, {
         details: r.output.trim().split('\n').slice(-10),
       });
-    return r.output;
+    return r.stdout;
   };
   const n = cell.scenario.runners ?? 1;
   const ingressIp = (
@@ -176,7 +176,7 @@ async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, sel
     } catch (err) {
       throw new RunnerProblem(`${name(i, pods[i])}: its output could not be copied out (${err.message})`);
     }
-    const ended = Number((await exec(kubectlFlags, pods[i].name, ['cat', '/out/end'], signal)).output.trim());
+    const ended = Number((await exec(kubectlFlags, pods[i].name, ['cat', '/out/end'], signal)).stdout.trim());
     runners.push({
       ...files,
       exitCode: exits[i],
@@ -338,7 +338,7 @@ function exec(kubectlFlags, pod, argv, signal) {
 
 async function readExit(kubectlFlags, pod, signal) {
   const r = await exec(kubectlFlags, pod, ['cat', '/out/exit'], signal);
-  return r.code === 0 && /^\d+/.test(r.output.trim()) ? Number(r.output.trim()) : null;
+  return r.code === 0 && /^\d+/.test(r.stdout.trim()) ? Number(r.stdout.trim()) : null;
 }
 
 async function waitFor(probe, timeoutMs, what) {

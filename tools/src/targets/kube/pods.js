@@ -15,7 +15,7 @@ export class KubePods {
   async kubectl(...args) {
     const r = await run(['kubectl', ...this.flags, '-n', NAMESPACE, ...args], { timeoutMs: 30_000 });
     if (r.code !== 0) throw new InfraError(`kubectl ${args.join(' ')}: ${r.output.trim()}`);
-    return r.output;
+    return r.stdout;
   }
 
   async refresh() {

@@ -34,13 +34,13 @@ export async function sampleControllerPods({ kubectlFlags, podSelector }) {
   let cpuNs = 0;
   let memBytes = 0;
   let found = 0;
-  for (const line of pods.output.trim().split('\n').filter(Boolean)) {
+  for (const line of pods.stdout.trim().split('\n').filter(Boolean)) {
     const [uid, node] = line.trim().split(' ');
     // A kind node is a container named like the node; seen only uniquely (the first
     // topmost directory wins, nested ones would double count).
     const r = await run(['docker', 'exec', node, 'sh', '-c', READ, 'sh', uid], { timeoutMs: 30_000 });
     if (r.code !== 0) continue;
-    const [c, m] = r.output.trim().split(' ').map(Number);
+    const [c, m] = r.stdout.trim().split(' ').map(Number);
     if (c > 0) found++;
     cpuNs += c;
     memBytes += m;
