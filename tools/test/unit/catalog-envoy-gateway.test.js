@@ -124,9 +124,29 @@ test('catalog: the Envoy Gateway data plane with every overlay validates against
   }
 });
 
-test('catalog: a key Envoy Gateway v1.9.1 does not know fails the data plane check (the check can fail)', () => {
+test('catalog: a key Envoy Gateway v1.9.1 does not know fails the data plane check (the check can fail); the policies a user adds attach to the Gateway', () => {
   const { crds } = release();
   const dp = join(BASE, entry.dataplane);
+  const withCaps = renderDocs([
+    'template',
+    'x',
+    dp,
+    '-n',
+    'tailgate-ingress',
+    '--set',
+    'clientTrafficPolicy.connection.connectionLimit.maxRequestsPerConnection=10000',
+    '--set',
+    'backendTrafficPolicy.circuitBreaker.maxRequestsPerConnection=1000',
+  ]);
+  const policies = withCaps.filter((d) => d.kind.endsWith('TrafficPolicy'));
+  assert.deepEqual(policies.map((d) => d.kind).sort(), ['BackendTrafficPolicy', 'ClientTrafficPolicy']);
+  for (const p of policies)
+    assert.deepEqual(p.spec.targetRefs[0], {
+      group: 'gateway.networking.k8s.io',
+      kind: 'Gateway',
+      name: entry.gateway.name,
+    });
+  assert.match(assertValid(withCaps, { crds }).stdout, /Valid: 5, Invalid: 0, Errors: 0, Skipped: 0/);
   const docs = renderDocs([
     'template',
     'x',
