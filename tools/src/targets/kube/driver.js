@@ -8,6 +8,7 @@ import { runK6Segments } from '../../run/k6.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp, waitRoute } from './builtins.js';
+import { checkKubeletSysctls } from './sysctls.js';
 import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
 import { runStep } from './exec.js';
@@ -61,6 +62,8 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
     if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);
+    if (step.builtin === 'checkSysctls')
+      return checkKubeletSysctls((...a) => [...step.kubectlArgv, ...a], step.sysctls, { tuning: step.tuning, log });
     return runStep(step, { signal, log: (m) => log(`  ${m}`) });
   };
 

@@ -10,6 +10,7 @@ import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { faultModule } from '../../faults/schedule.js';
 import { K6_IMAGE, jobManifestFor } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
+import { unsafeSysctls } from './sysctls.js';
 import { PINS } from '../../version.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
 
@@ -119,6 +120,19 @@ export function planSteps(plan, ctx) {
     }
     for (const [tuning, tcells] of groupBy(cells, (c) => c.tuningName)) {
       const overlay = cat.overlay(tuning);
+      const files = [cat.values, ctx.offline && cat.offlineValues, cat.gateway?.values, overlay].filter(Boolean);
+      const sysctls = unsafeSysctls(files);
+      if (sysctls.length)
+        add({
+          kind: 'preflight',
+          timeoutMs: 180_000,
+          title: `check that the kubelets allow ${sysctls.join(', ')} (set by tuning "${tuning}")`,
+          argv: ['tailgate-internal', 'check-kubelet-sysctls', ...sysctls],
+          builtin: 'checkSysctls',
+          sysctls,
+          tuning,
+          kubectlArgv: kubectl(),
+        });
       const values = [
         '-f',
         rel(cat.values),
