@@ -78,6 +78,9 @@ test(
           assert.ok(existsSync(join(cell, 'proxy')), `${id}: effective configuration captured`);
         }
     // What the tunings changed in the data plane, read from the pods (not the values files).
+    // The sysctl preflight read the real kubelet's configuration (no "not checked").
+    assert.match(run.stdout, /check that the kubelets allow net\.core\.somaxconn \(set by tuning "tuned"\)/);
+    assert.doesNotMatch(run.stdout, /sysctls not checked/);
     // Whole lines: nothing else (kubectl's stderr once slipped in as a "directive").
     assert.match(
       run.stdout,
@@ -236,6 +239,37 @@ test(
     assert.equal(err.inconclusive, true);
     assert.match(err.message, /runner 2\/2 \(pod .* on node .*\) disappeared/);
     assert.ok([0, 3, 4].includes(code), `run exit ${code}`);
+    assertNoClusterLeft();
+  },
+);
+
+test(
+  'kind e2e: the sysctl preflight against a real kubelet — the allowed sysctl passes, one it does not allow fails at once',
+  { timeout: 10 * 60_000 },
+  async () => {
+    const { checkKubeletSysctls } = await import('../../src/targets/kube/sysctls.js');
+    const name = 'tailgate-e2e-sysctls';
+    const image = process.env.TAILGATE_KIND_NODE_IMAGE;
+    const create = spawnSync(
+      'kind',
+      ['create', 'cluster', '--name', name, '--config', 'clusters/single.yaml', ...(image ? ['--image', image] : [])],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    try {
+      assert.equal(create.status, 0, create.stderr);
+      const kubectl = (...a) => ['kubectl', '--context', `kind-${name}`, ...a];
+      const log = [];
+      await checkKubeletSysctls(kubectl, ['net.core.somaxconn'], { tuning: 'tuned', log: (m) => log.push(m) });
+      assert.deepEqual(log, [], 'configz was read, not skipped');
+      const started = Date.now();
+      await assert.rejects(
+        checkKubeletSysctls(kubectl, ['net.ipv4.tcp_max_syn_backlog'], { tuning: 'x' }),
+        (e) => e.exitCode === 4 && /net\.ipv4\.tcp_max_syn_backlog .* does not allow/.test(e.message),
+      );
+      assert.ok(Date.now() - started < 30_000, 'seconds, not a rollout timeout');
+    } finally {
+      spawnSync('kind', ['delete', 'cluster', '--name', name], { encoding: 'utf8' });
+    }
     assertNoClusterLeft();
   },
 );
