@@ -45,8 +45,8 @@ export function parseBench(text, file = 'bench.yaml') {
     return `${file}:${line}:${col}: ${field}: ${p.message}`;
   };
   const problems = schemaProblems('bench', raw);
-  const { config, semantic } = defaultAndCheck(raw);
-  problems.push(...semantic, ...resolveFiles(config, file));
+  const { config, semantic } = defaultAndCheck(raw, file);
+  problems.push(...semantic);
   if (problems.length) {
     throw new InputError(`${file}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in bench config`, {
       details: problems.map(where),
@@ -75,11 +75,18 @@ function resolveFiles(config, file) {
 
 // Cross-reference rules run even when the schema failed, so a user sees every
 // problem at once; a config too broken to default is reported by the schema alone.
-function defaultAndCheck(raw) {
+// Files are resolved first: the catalog rules read a controller's values file.
+function defaultAndCheck(raw, file) {
+  let config;
   try {
-    const config = applyDefaults(raw);
-    return { config, semantic: semanticProblems(config) };
+    config = applyDefaults(raw);
   } catch {
     return { config: undefined, semantic: [] };
+  }
+  const files = resolveFiles(config, file);
+  try {
+    return { config, semantic: [...files, ...semanticProblems(config)] };
+  } catch {
+    return { config, semantic: files };
   }
 }

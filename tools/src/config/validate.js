@@ -13,7 +13,13 @@ const SCRIPT_NEEDS = {
 
 export function semanticProblems(cfg) {
   const problems = [];
-  const add = (path, message) => problems.push({ path, message });
+  const seen = new Set();
+  // A controller shared by several matrices is reported once.
+  const add = (path, message) => {
+    const key = JSON.stringify([path, message]);
+    if (!seen.has(key)) problems.push({ path, message });
+    seen.add(key);
+  };
 
   for (const [name, s] of Object.entries(cfg.scenarios)) {
     for (const field of SCRIPT_NEEDS[s.script] ?? []) {
@@ -76,6 +82,7 @@ export function semanticProblems(cfg) {
       });
     }
     tailFeasibility(cfg, mname, m, add);
+    TARGETS[m.target]?.problems?.(cfg, mname, m, add);
     if (!m.profile)
       add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
     else if (!own(cfg.profiles, m.profile))

@@ -3,11 +3,16 @@
 // and where its driver lives (loaded only when a run needs it). A new target is a
 // folder under targets/ and an entry here (plus its name in the schema's enum).
 // kind and an existing cluster drive real controllers the same way.
+import { catalogProblems } from './kube/catalog.js';
+
 const KUBE = {
   controllerType: 'helm',
   // Controller outermost: one cluster per controller, tunings as helm upgrades.
   order: 'controller-first',
   oneJob: false,
+  // The catalog's rules (the routing a controller supports, an overlay per tuning):
+  // `tailgate validate` reports what `run` would refuse.
+  problems: catalogProblems,
   driver: () => import('./kube/driver.js'),
 };
 

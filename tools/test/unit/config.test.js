@@ -105,3 +105,40 @@ test("config: a controller's values file is relative to bench.yaml and stays in 
     );
   }
 });
+
+test("config: the catalog's rules are validated — a Gateway-only controller asked for an Ingress, a tuning with no overlay, each reported once with its line", () => {
+  const text = `apiVersion: tailgate/v1
+kind: Bench
+controllers:
+  eg:
+    type: helm
+    catalog: envoy-gateway
+    chart: { repo: oci://docker.io/envoyproxy, name: gateway-helm, version: v1.9.1 }
+    routing: ingress
+  traefik:
+    type: helm
+    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.6.0 }
+tunings:
+  fast: { keepaliveRequests: 5 }
+scenarios:
+  steady: { script: steady, rate: 100, duration: 20s }
+profiles:
+  gha: { runner: ubuntu-24.04 }
+matrices:
+  pr: { target: kind, profile: gha, controllers: [eg, traefik], tunings: [default, fast], scenarios: [steady] }
+  nightly: { target: kind, profile: gha, controllers: [eg], scenarios: [steady] }
+`;
+  assert.throws(
+    () => parseBench(text, 'bench.yaml'),
+    (e) => {
+      assert.deepEqual(e.details, [
+        'bench.yaml:8:14: controllers.eg.routing: routing: ingress, but envoy-gateway routes only through Gateway API (set routing: gateway, or leave it out)',
+        `bench.yaml:19:84: matrices.pr.tunings.1: controller "traefik": no overlay for tuning "fast" (expected ${new URL('../../../charts/controllers/traefik/overlays/fast.yaml', import.meta.url).pathname}); tunings map to each controller's own keys, see charts/controllers/README.md`,
+      ]);
+      return e instanceof InputError;
+    },
+  );
+  assert.doesNotThrow(() =>
+    parseBench(text.replace('    routing: ingress\n', '').replace(', fast]', ']'), 'bench.yaml'),
+  );
+});

@@ -59,8 +59,11 @@ function routingOf(name, controller, entry) {
   const own = entry.routing ?? 'ingress';
   const asked = controller.routing ?? own;
   if (own === 'gateway' && asked !== 'gateway')
-    throw new InputError(
-      `controller "${name}": routing: ${asked}, but ${controller.catalog ?? name} routes only through Gateway API (set routing: gateway, or leave it out)`,
+    throw Object.assign(
+      new InputError(
+        `controller "${name}": routing: ${asked}, but ${controller.catalog ?? name} routes only through Gateway API (set routing: gateway, or leave it out)`,
+      ),
+      { field: 'routing' },
     );
   return asked;
 }
@@ -77,4 +80,30 @@ function gatewayOf(name, controller, entry, dir) {
       `controller "${name}": routing: gateway, but the catalog entry ${controller.catalog ?? name} has no gateway section (the Gateway's name, and a values file or a data plane chart that creates it) in its controller.yaml`,
     );
   return { name: g.name, values: g.values ? join(dir, g.values) : null, crdsFromChart: g.crds === 'chart' };
+}
+
+/** Problems of one kube matrix against the catalog, as {path, message} (config/validate.js). */
+export function catalogProblems(cfg, mname, m, add) {
+  for (const c of m.controllers) {
+    const controller = Object.hasOwn(cfg.controllers, c) ? cfg.controllers[c] : null;
+    // A values file outside the bench config's folder is reported where it is resolved.
+    if (controller?.type !== 'helm' || (controller.values && !controller.valuesFile)) continue;
+    let entry;
+    try {
+      entry = catalogEntry(c, controller);
+    } catch (err) {
+      if (!(err instanceof InputError)) throw err;
+      add(['controllers', c, ...(err.field ? [err.field] : [])], err.message.replace(`controller "${c}": `, ''));
+      continue;
+    }
+    m.tunings.forEach((t, i) => {
+      if (!Object.hasOwn(cfg.tunings, t)) return; // reported as an unknown tuning
+      try {
+        entry.overlay(t);
+      } catch (err) {
+        if (err instanceof InputError) add(['matrices', mname, 'tunings', i], err.message);
+        else throw err;
+      }
+    });
+  }
 }
