@@ -164,7 +164,7 @@ test('catalog: a key Envoy Gateway v1.9.1 does not know fails the data plane che
   assert.match(v.stdout, /additional properties 'maxRequestPerConnection' not allowed/);
 });
 
-test("catalog: Envoy Gateway's pod labels, port shift and admin port are what the release's source says", () => {
+test("catalog: Envoy Gateway's pod labels, port shift, Programmed rule and admin port are what the release's source says", () => {
   const { src } = release();
   const read = (f) => readFileSync(join(src, f), 'utf8');
   const resource = read('internal/infrastructure/kubernetes/proxy/resource.go');
@@ -175,6 +175,11 @@ test("catalog: Envoy Gateway's pod labels, port shift and admin port are what th
     else assert.match(resource, new RegExp(`"${k}": +"${v}"`), label);
   }
   assert.match(read('internal/gatewayapi/translator.go'), /wellKnownPortShift = 10000/);
+  // The plan's Programmed wait stands for "the Envoy Deployment exists and has a pod".
+  assert.match(
+    read('internal/gatewayapi/status/gateway.go'),
+    /case \*appsv1\.Deployment:\s+if obj != nil && obj\.Status\.AvailableReplicas > 0 \{\s+gw\.Status\.Conditions = MergeConditions\(gw\.Status\.Conditions,\s+newCondition\(string\(gwapiv1\.GatewayConditionProgrammed\), metav1\.ConditionTrue/,
+  );
   assert.match(
     read('internal/xds/bootstrap/bootstrap.go'),
     new RegExp(`EnvoyAdminPort = ${entry.effectiveConfig.portForward}\\b`),
