@@ -186,3 +186,46 @@ test("catalog: Envoy Gateway's pod labels, port shift, Programmed rule and admin
   );
   assert.match(read('internal/xds/bootstrap/bootstrap.go'), /EnvoyAdminAddress += "127\.0\.0\.1"/);
 });
+
+// Envoy Gateway applies envoyDeployment.patch to the Deployment it renders; its own tests
+// keep those renders (testdata/deployments at the tag). Our patch, applied with the same
+// library at the release's versions (helpers/strategic-merge), must add hostPort 80 to
+// the envoy container and keep every port the release put there.
+test('catalog: the hostPort patch, applied as Envoy Gateway v1.9.1 applies it, adds port 10080 -> hostPort 80 and keeps the release ports', () => {
+  const { src } = release();
+  const pinOf = (file, mod) => new RegExp(`${mod} (v\\S+)`).exec(readFileSync(file, 'utf8'))?.[1];
+  const helper = join(ROOT, 'tools', 'test', 'helpers', 'strategic-merge', 'go.mod');
+  for (const mod of ['k8s.io/api', 'k8s.io/apimachinery'])
+    assert.equal(pinOf(helper, mod), pinOf(join(src, 'go.mod'), mod), `${mod}: the release's version`);
+  const bin = join(mkdtempSync(join(tmpdir(), 'tg-smp-')), 'strategic-merge');
+  const build = spawnSync('go', ['build', '-o', bin, '.'], {
+    cwd: join(ROOT, 'tools', 'test', 'helpers', 'strategic-merge'),
+    encoding: 'utf8',
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+  });
+  assert.equal(build.status, 0, build.stderr);
+  const values = parse(readFileSync(join(BASE, entry.dataplane, 'values.yaml'), 'utf8'));
+  const patch = values.envoyProxy.provider.kubernetes.envoyDeployment.patch;
+  assert.equal(patch.type, 'StrategicMerge');
+  const testdata = join(src, 'internal', 'infrastructure', 'kubernetes', 'proxy', 'testdata', 'deployments');
+  let checked = 0;
+  for (const f of ['default.yaml', 'with-node-selector.yaml', 'patch-deployment.yaml', 'shutdown-manager.yaml']) {
+    const original = parse(readFileSync(join(testdata, f), 'utf8'));
+    const before = original.spec.template.spec.containers.find((c) => c.name === 'envoy').ports;
+    const r = spawnSync(bin, [join(testdata, f)], { input: JSON.stringify(patch.value), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const after = JSON.parse(r.stdout).spec.template.spec.containers.find((c) => c.name === 'envoy').ports;
+    assert.deepEqual(
+      after.filter((p) => p.hostPort).map((p) => [p.containerPort, p.hostPort, p.protocol]),
+      [[10080, 80, 'TCP']],
+      f,
+    );
+    for (const p of before)
+      assert.ok(
+        after.some((q) => q.containerPort === p.containerPort),
+        `${f}: ${p.name} kept`,
+      );
+    checked++;
+  }
+  assert.equal(checked, 4);
+});
