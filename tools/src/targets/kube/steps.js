@@ -358,9 +358,10 @@ function programmedStep(cat, kubectl, diagnose = []) {
 
 // A controller that turns resources into proxy pods (Envoy Gateway): our data plane
 // chart with the same values and the tuning's name, then the Gateway Programmed (v1.9.1:
-// only once its Envoy Deployment has an available replica), then the Deployment's pod template carrying this tuning —
-// the controller applies a tuning switch after helm returns, and the rollout wait that
-// follows must not see the previous tuning's finished rollout.
+// only once its Envoy Deployment has an available replica), then the Deployment's pod
+// template carrying this tuning — the controller applies a tuning switch after helm
+// returns, and the rollout wait that follows must not see the previous tuning's
+// finished rollout.
 function dataplaneSteps({ controller, cat, tuning, values, helm, kubectl, diagnose }) {
   return [
     {
