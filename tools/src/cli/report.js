@@ -8,7 +8,8 @@ import { readBaseline } from '../compare/baselines.js';
 import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
 import { chartsForCell } from '../report/cell-charts.js';
-import { renderMarkdown } from '../report/markdown.js';
+import { code, renderMarkdown } from '../report/markdown.js';
+import { renderTuningDiffs, tuningDiffs, tuningDiffsMarkdown } from '../report/effective-config.js';
 import { migrationMarkdown, migrationTable } from '../report/migration.js';
 import { runTable } from '../report/run-table.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -50,11 +51,16 @@ export function run(opts, positionals) {
     const cells = collectRun(input);
     const table = runTable(cells);
     console.log(table);
+    // What each tuning changed, read from the configs the run captured from the proxies.
+    const diffs = tuningDiffs(input, cells);
+    if (diffs.length) console.log(`\n${renderTuningDiffs(diffs)}`);
     // No verdict for a bare run: the markdown is its table, for a job summary or a note.
     if (opts.markdown)
-      writeTextAtomic(opts.markdown, `### tailgate run ${basename(input)}\n\n\`\`\`\n${table}\n\`\`\`\n`, {
-        force: opts.force,
-      });
+      writeTextAtomic(
+        opts.markdown,
+        `### tailgate run ${code(basename(input))}\n\n\`\`\`\n${table}\n\`\`\`\n${diffs.length ? `\n${tuningDiffsMarkdown(diffs)}` : ''}`,
+        { force: opts.force },
+      );
     if (opts.charts) for (const c of cells.filter((x) => x.reps.length)) chartsForCell(opts.charts, c.key, c.reps);
     return 0;
   }

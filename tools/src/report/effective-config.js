@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { readTextFile } from '../result/read.js';
+import { code } from './markdown.js';
 
 const FILES = ['nginx.conf', 'haproxy.cfg', 'traefik-args.txt', 'envoy-config.json'];
 const FORMAT = { 'haproxy.cfg': 'haproxy', 'traefik-args.txt': 'args', 'envoy-config.json': 'envoy' };
@@ -178,4 +179,17 @@ export function renderTuningDiffs(diffs) {
     );
   }
   return lines.join('\n');
+}
+
+/** The same for markdown (a job summary, a note): file text shown literally. */
+export function tuningDiffsMarkdown(diffs) {
+  if (!diffs.length) return '';
+  const lines = ['#### What each tuning changed in the data plane', ''];
+  for (const d of diffs) {
+    const what = d.changes.length
+      ? d.changes.map((x) => `${code(x.directive)} ${code(x.before)} → ${code(x.after)}`).join('; ')
+      : '**warning: changes nothing**';
+    lines.push(`- ${code(`${d.controller}/${d.tuning}`)} (${code(d.scenario)}): ${what}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -148,3 +148,28 @@ test('effective config: a captured file that is a link (out of the results folde
       !e.message.includes('"configs"'),
   );
 });
+
+test('report of a results folder: what each tuning changed, in the terminal and in markdown, file text shown literally', async () => {
+  const { makeRunDir } = await import('../helpers/run-dir.js');
+  const { runCli } = await import('../helpers/cli.js');
+  const { readFileSync } = await import('node:fs');
+  const root = mkdtempSync(join(tmpdir(), 'tg-eff-rep-'));
+  const run = await makeRunDir(
+    { 'traefik/default/steady': [{ medianMs: 2, seed: 1 }], 'traefik/tuned/steady': [{ medianMs: 2, seed: 2 }] },
+    join(root, 'run'),
+  );
+  const args = (tuning, extra) => {
+    const dir = join(run, 'traefik', tuning, 'steady', 'rep-1', 'proxy');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'traefik-args.txt'), `--entryPoints.web.address=:8000/tcp\n${extra}`);
+  };
+  args('default', '');
+  args('tuned', '--log.format=<b>@team</b>`x`\n');
+  const md = join(root, 'run.md');
+  const r = await runCli(['report', run, '--markdown', md]);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /traefik\/tuned \(steady\): --log\.format \(not set\) → <b>@team<\/b>`x`/);
+  const text = readFileSync(md, 'utf8');
+  assert.match(text, /#### What each tuning changed in the data plane/);
+  assert.match(text, /- `traefik\/tuned` \(`steady`\): `--log\.format` `\(not set\)` → `<b>@team<\/b> x `/);
+});
