@@ -69,6 +69,8 @@ export function semanticProblems(cfg) {
       )
         add(['controllers', c, 'proxyDelay'], 'only the nginx-dynamic variant can add a proxy delay (it has Lua)');
     }
+    if (m.interleave && m.target !== 'kind')
+      add(['matrices', mname, 'interleave'], 'applies to target "kind" only (a cluster per controller, all kept up)');
     if (m.target !== 'local' && (m.isolation || m.nodeLatency))
       add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
     if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns')

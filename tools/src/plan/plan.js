@@ -2,7 +2,8 @@
 // interleaved (all cells of rep 1, then rep 2, ...) so that slow drift on a shared
 // runner spreads over every cell instead of landing on one. On Kubernetes targets
 // the controller is the outermost loop (a cluster per controller is expensive to
-// recreate); repetitions stay interleaved within it.
+// recreate); repetitions stay interleaved within it — or, with `interleave` on kind,
+// every controller's cluster stays up and controllers alternate too.
 import { InputError } from '../errors.js';
 import { target } from '../targets/index.js';
 
@@ -55,6 +56,10 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   const inner = (c, rep) => tunings.forEach((t) => scenarios.forEach((s) => add(c, t, s, rep)));
   if (target(matrix.target).order === 'repetition-first')
     reps.forEach((rep) => controllers.forEach((c) => inner(c, rep)));
+  else if (matrix.interleave)
+    // Every cluster up at once: a tuning on all controllers, then each repetition's
+    // scenarios controller by controller (targets/kube/steps.js follows this order).
+    tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => controllers.forEach((c) => add(c, t, s, rep)))));
   else
     controllers.forEach((c) =>
       tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => add(c, t, s, rep)))),

@@ -108,6 +108,17 @@ test(
     // would have stopped at those steps otherwise).
     assert.match(run.stdout, /wait until Gateway traefik-gateway is Programmed/);
     assert.match(run.stdout, /wait until the HTTPRoute is Accepted/);
+    // interleave: the three clusters up at once, each on its own host port, and the
+    // controllers measured in turn.
+    const measured = [...run.stdout.matchAll(/^\[\d+\/\d+\] (\S+): /gm)].map((m) => m[1]);
+    assert.deepEqual(measured.slice(0, 4), [
+      'traefik/default/steady/rep-1',
+      'traefik-gateway/default/steady/rep-1',
+      'haproxy-ingress/default/steady/rep-1',
+      'traefik/default/pod-kill/rep-1',
+    ]);
+    assert.equal(measured.length, 12);
+    assert.match(run.stdout, /ingress on host port 18082/);
     for (const controller of ['traefik', 'traefik-gateway', 'haproxy-ingress'])
       for (const rep of [1, 2]) {
         const r = JSON.parse(

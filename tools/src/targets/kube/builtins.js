@@ -2,7 +2,11 @@
 import { request } from 'node:http';
 import { InfraError } from '../../errors.js';
 import { commandLine } from '../../exec/command.js';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parse, stringify } from 'yaml';
 import { run } from '../../exec/run.js';
+import { HOST_PORT } from './context.js';
 
 export async function deleteStaleClusters(prefix, log) {
   const r = await run(['kind', 'get', 'clusters'], { timeoutMs: 30_000 });
@@ -86,4 +90,22 @@ function get(url, host) {
     req.on('error', reject);
     req.end();
   });
+}
+
+/**
+ * A kind config whose ingress port mapping (127.0.0.1:HOST_PORT -> the ingress node's
+ * port 80) uses another host port: interleaved clusters are all up at once, each on
+ * its own port. Exactly one mapping must match, or the topology is not one of ours.
+ */
+export function writeKindConfig(from, hostPort, to) {
+  const doc = parse(readFileSync(from, 'utf8'));
+  const mappings = (doc.nodes ?? []).flatMap((n) => n.extraPortMappings ?? []);
+  const ingress = mappings.filter((m) => m.containerPort === 80 && m.hostPort === HOST_PORT);
+  if (ingress.length !== 1)
+    throw new InfraError(
+      `${from}: expected one port mapping containerPort 80 -> hostPort ${HOST_PORT} (the ingress), found ${ingress.length}`,
+    );
+  ingress[0].hostPort = hostPort;
+  mkdirSync(dirname(to), { recursive: true });
+  writeFileSync(to, stringify(doc));
 }

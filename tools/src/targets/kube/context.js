@@ -9,7 +9,7 @@ export const NAMESPACE = 'tailgate';
 export const INGRESS_NAMESPACE = 'tailgate-ingress';
 export const HOST_PORT = 18080;
 
-export function kubeContext({ target, runId, kubeconfig, targetUrl, cluster = 'single', env = process.env }) {
+export function kubeContext({ target, runId, runDir, kubeconfig, targetUrl, cluster = 'single', env = process.env }) {
   const images = parse(readFileSync(join(ROOT, 'clusters', 'images.yaml'), 'utf8'));
   return {
     target,
@@ -17,6 +17,8 @@ export function kubeContext({ target, runId, kubeconfig, targetUrl, cluster = 's
     kubeconfig: kubeconfig ?? null,
     topology: cluster,
     clusterConfig: rel(join(ROOT, 'clusters', `${cluster}.yaml`)),
+    // Files a run writes for its own steps (interleaved kind configs); shown relative.
+    runDirShown: runDir ? rel(runDir) : 'results/<run>',
     nodeImage: env.TAILGATE_KIND_NODE_IMAGE || images.default,
     offline: env.TAILGATE_OFFLINE === '1',
     // kind maps the ingress node's port 80 to this port; an existing cluster says

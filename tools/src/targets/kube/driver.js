@@ -7,7 +7,7 @@ import { InfraError, InputError } from '../../errors.js';
 import { runK6Segments } from '../../run/k6.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
-import { deleteStaleClusters, waitHttp, waitRoute } from './builtins.js';
+import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './builtins.js';
 import { checkKubeletSysctls } from './sysctls.js';
 import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
@@ -44,6 +44,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   const ctx = kubeContext({
     target: plan.matrix.target,
     runId,
+    runDir,
     kubeconfig: opts.kubeconfig,
     targetUrl: opts['target-url'],
     cluster: plan.matrix.cluster,
@@ -62,6 +63,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
     if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);
+    if (step.builtin === 'writeKindConfig') return writeKindConfig(step.from, step.hostPort, step.to);
     if (step.builtin === 'checkSysctls')
       return checkKubeletSysctls((...a) => [...step.kubectlArgv, ...a], step.sysctls, { tuning: step.tuning, log });
     return runStep(step, { signal, log: (m) => log(`  ${m}`) });
@@ -112,7 +114,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-        : runK6Segments(cell.scenario, { cellDir, url: ctx.url, host: 'bench.local', signal });
+        : runK6Segments(cell.scenario, { cellDir, url: step.url, host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
     return { k6, eventsFile: events.file, resources };

@@ -12,113 +12,172 @@ import { K6_IMAGE, jobManifestFor } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { unsafeSysctls } from './sysctls.js';
 import { PINS } from '../../version.js';
-import { INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
+import { HOST_PORT, INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
 
 const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
 
 export function planSteps(plan, ctx) {
   const steps = [];
-  let owner = null; // the controller whose cluster/release a step belongs to
-  const add = (s) => steps.push({ timeoutMs: 120_000, kind: 'setup', controller: owner, ...s });
   const byController = groupBy(plan.cells, (c) => c.controllerName);
   if (ctx.target === 'kind') {
-    add({
+    steps.push({
+      timeoutMs: 120_000,
+      controller: null,
       kind: 'cleanup',
       title: 'remove kind clusters left by earlier tailgate runs',
       argv: ['tailgate-internal', 'delete-stale-kind-clusters', 'tailgate-'],
       builtin: 'deleteStaleClusters',
     });
   }
-  for (const [controller, cells] of byController) {
-    owner = controller;
-    const cat = catalogEntry(controller, cells[0].controller);
-    const f = targetFlags(ctx, controller);
-    const kubectl = (...a) => ['kubectl', ...f.kubectl, ...a];
-    const helm = (...a) => ['helm', ...a, ...f.helm];
-    if (ctx.target === 'kind') {
-      add({
-        kind: 'create',
-        timeoutMs: 600_000,
-        retries: 2,
-        title: `create kind cluster for ${controller} (${ctx.topology})`,
-        argv: [
-          'kind',
-          'create',
-          'cluster',
-          '--name',
-          ctx.clusterName(controller),
-          '--config',
-          ctx.clusterConfig,
-          '--image',
-          ctx.nodeImage,
-          '--wait',
-          '5m',
-        ],
-      });
-      if (ctx.offline) {
-        if (cat.offlineRefusal)
-          throw new InputError(`controller "${controller}" cannot run without registries: ${cat.offlineRefusal}`);
-        if (!cat.upstream && !cat.offlineChart)
-          throw new InputError(
-            `controller "${controller}" has no chart that installs offline (an upstream Go module in controller.yaml, or charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`,
-          );
-        if (cat.upstream)
-          add({
-            timeoutMs: 300_000,
-            title: `fetch the ${controller} chart ${cat.upstream.version} through the Go module proxy`,
-            argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`],
-            env: { GOFLAGS: '-mod=mod' },
-          });
-        const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
+  const units = [...byController].map(([controller, cells], index) =>
+    controllerSteps({
+      ctx,
+      controller,
+      cells,
+      index,
+      interleave: Boolean(plan.matrix.interleave),
+      push: (s) => steps.push(s),
+    }),
+  );
+  if (!plan.matrix.interleave) {
+    for (const u of units) {
+      u.setup();
+      for (const [tuning, tcells] of groupBy(u.cells, (c) => c.tuningName)) {
+        u.install(tuning);
+        for (const cell of tcells) u.cell(cell);
+      }
+      u.teardown();
+    }
+    return steps;
+  }
+  // interleave (kind): every cluster up at once; each tuning installed on every
+  // controller, then its cells in the plan's order (repetition, scenario, controller).
+  for (const u of units) u.setup();
+  const unitOf = new Map(units.map((u) => [u.controller, u]));
+  for (const [tuning, tcells] of groupBy(plan.cells, (c) => c.tuningName)) {
+    for (const u of units) if (u.cells.some((c) => c.tuningName === tuning)) u.install(tuning);
+    for (const cell of tcells) unitOf.get(cell.controllerName).cell(cell);
+  }
+  for (const u of units) u.teardown();
+  return steps;
+}
+
+// The steps of one controller — its cluster or release, each tuning's install, each
+// cell, its teardown — for planSteps to lay out one controller after another, or
+// interleaved. With interleave each kind cluster maps its ingress to its own host port.
+function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
+  const add = (s) => push({ timeoutMs: 120_000, kind: 'setup', controller, ...s });
+  const cat = catalogEntry(controller, cells[0].controller);
+  const f = targetFlags(ctx, controller);
+  const kubectl = (...a) => ['kubectl', ...f.kubectl, ...a];
+  const helm = (...a) => ['helm', ...a, ...f.helm];
+  const hostPort = HOST_PORT + (interleave ? index : 0);
+  const url = interleave ? `http://127.0.0.1:${hostPort}` : ctx.url;
+  const clusterConfig = interleave ? join(ctx.runDirShown, `kind-${controller}.yaml`) : ctx.clusterConfig;
+  let backendStep = null;
+  return {
+    controller,
+    cells,
+    url,
+    setup() {
+      if (ctx.target === 'kind' && interleave)
         add({
-          timeoutMs: 300_000,
-          title: 'load locally built images into the cluster',
+          title: `write the kind config for ${controller}: ${ctx.clusterConfig}, ingress on host port ${hostPort}`,
+          argv: ['tailgate-internal', 'write-kind-config', ctx.clusterConfig, String(hostPort), clusterConfig],
+          builtin: 'writeKindConfig',
+          from: ctx.clusterConfig,
+          hostPort,
+          to: clusterConfig,
+        });
+      if (ctx.target === 'kind') {
+        add({
+          kind: 'create',
+          timeoutMs: 600_000,
+          retries: 2,
+          title: `create kind cluster for ${controller} (${ctx.topology})`,
           argv: [
             'kind',
-            'load',
-            'docker-image',
-            OFFLINE_BACKEND_IMAGE,
-            ...cat.offlineImages,
-            ...k6Image,
+            'create',
+            'cluster',
             '--name',
             ctx.clusterName(controller),
+            '--config',
+            clusterConfig,
+            '--image',
+            ctx.nodeImage,
+            '--wait',
+            '5m',
           ],
         });
+        if (ctx.offline) {
+          if (cat.offlineRefusal)
+            throw new InputError(`controller "${controller}" cannot run without registries: ${cat.offlineRefusal}`);
+          if (!cat.upstream && !cat.offlineChart)
+            throw new InputError(
+              `controller "${controller}" has no chart that installs offline (an upstream Go module in controller.yaml, or charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`,
+            );
+          if (cat.upstream)
+            add({
+              timeoutMs: 300_000,
+              title: `fetch the ${controller} chart ${cat.upstream.version} through the Go module proxy`,
+              argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`],
+              env: { GOFLAGS: '-mod=mod' },
+            });
+          const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
+          add({
+            timeoutMs: 300_000,
+            title: 'load locally built images into the cluster',
+            argv: [
+              'kind',
+              'load',
+              'docker-image',
+              OFFLINE_BACKEND_IMAGE,
+              ...cat.offlineImages,
+              ...k6Image,
+              '--name',
+              ctx.clusterName(controller),
+            ],
+          });
+        }
+      } else {
+        add({
+          title: 'create namespaces',
+          argv: kubectl('create', 'namespace', NAMESPACE),
+          okIfOutput: /AlreadyExists/,
+        });
       }
-    } else {
-      add({ title: 'create namespaces', argv: kubectl('create', 'namespace', NAMESPACE), okIfOutput: /AlreadyExists/ });
-    }
-    if (cat.gateway && !cat.gateway.crdsFromChart) for (const step of gatewayCrdSteps(ctx, kubectl)) add(step);
-    const scenarioOf = cells[0].scenario;
-    // The backend's HTTPRoute needs the Gateway API CRDs: where the controller's chart
-    // brings them, the backend follows the first controller install.
-    let backendStep = {
-      timeoutMs: 360_000,
-      title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
-      argv: helm(
-        'upgrade',
-        '--install',
-        'backend',
-        BACKEND_CHART,
-        '-n',
-        NAMESPACE,
-        '--create-namespace',
-        '--set',
-        `replicas=${scenarioOf.replicas}`,
-        '--set',
-        `ingress.className=${cat.ingressClass}`,
-        ...backendRouting(cat),
-        ...offlineBackend(ctx),
-        '--wait',
-        '--timeout',
-        '5m',
-      ),
-    };
-    if (!cat.gateway?.crdsFromChart) {
-      add(backendStep);
-      backendStep = null;
-    }
-    for (const [tuning, tcells] of groupBy(cells, (c) => c.tuningName)) {
+      if (cat.gateway && !cat.gateway.crdsFromChart) for (const step of gatewayCrdSteps(ctx, kubectl)) add(step);
+      const scenarioOf = cells[0].scenario;
+      // The backend's HTTPRoute needs the Gateway API CRDs: where the controller's chart
+      // brings them, the backend follows the first controller install.
+      backendStep = {
+        timeoutMs: 360_000,
+        title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
+        argv: helm(
+          'upgrade',
+          '--install',
+          'backend',
+          BACKEND_CHART,
+          '-n',
+          NAMESPACE,
+          '--create-namespace',
+          '--set',
+          `replicas=${scenarioOf.replicas}`,
+          '--set',
+          `ingress.className=${cat.ingressClass}`,
+          ...backendRouting(cat),
+          ...offlineBackend(ctx),
+          '--wait',
+          '--timeout',
+          '5m',
+        ),
+      };
+      if (!cat.gateway?.crdsFromChart) {
+        add(backendStep);
+        backendStep = null;
+      }
+    },
+    install(tuning) {
       const overlay = cat.overlay(tuning);
       const files = [cat.values, ctx.offline && cat.offlineValues, cat.gateway?.values, overlay].filter(Boolean);
       const sysctls = unsafeSysctls(files);
@@ -220,74 +279,76 @@ export function planSteps(plan, ctx) {
         diagnose,
       });
       if (cat.gateway) for (const step of gatewayReadySteps(cat, kubectl, { programmed: !cat.dataplane })) add(step);
-      for (const cell of tcells) {
-        const s = cell.scenario;
+    },
+    cell(cell) {
+      const s = cell.scenario;
+      add({
+        title: `${cell.id}: backend replicas = ${s.replicas}`,
+        argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`),
+      });
+      // A rollout fault means the same surge/unavailability as on the local target.
+      const rollout = s.faults.find((f) => f.type === 'rollout');
+      const strategy = { maxSurge: rollout?.maxSurge ?? 1, maxUnavailable: rollout?.maxUnavailable ?? 0 };
+      add({
+        title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
+        argv: kubectl(
+          '-n',
+          NAMESPACE,
+          'patch',
+          'deployment/backend',
+          '--type=merge',
+          '-p',
+          JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate: strategy } } }),
+        ),
+      });
+      add({
+        timeoutMs: 320_000,
+        title: `${cell.id}: wait for the backend rollout`,
+        argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s'),
+      });
+      add({
+        kind: 'preflight',
+        timeoutMs: 90_000,
+        title: `${cell.id}: wait until the ingress routes to the backend`,
+        argv: ['tailgate-internal', 'wait-http', `${url}/healthz`, 'bench.local', '60s'],
+        builtin: 'waitHttp',
+        url: `${url}/healthz`,
+        host: 'bench.local',
+      });
+      const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
+      add({
+        kind: 'measure',
+        timeoutMs: k6Budget(s),
+        title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
+        cell,
+        url,
+        argv: k6Argv(cell),
+        env: k6EnvShown(cell, url),
+        faultsShown: faultCommands(cell, kubectl),
+        ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
+      });
+    },
+    teardown() {
+      if (ctx.target === 'kind') {
         add({
-          title: `${cell.id}: backend replicas = ${s.replicas}`,
-          argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`),
+          kind: 'teardown',
+          title: `delete kind cluster for ${controller}`,
+          argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
         });
-        // A rollout fault means the same surge/unavailability as on the local target.
-        const rollout = s.faults.find((f) => f.type === 'rollout');
-        const strategy = { maxSurge: rollout?.maxSurge ?? 1, maxUnavailable: rollout?.maxUnavailable ?? 0 };
+      } else {
         add({
-          title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
-          argv: kubectl(
-            '-n',
-            NAMESPACE,
-            'patch',
-            'deployment/backend',
-            '--type=merge',
-            '-p',
-            JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate: strategy } } }),
-          ),
+          kind: 'teardown',
+          title: `uninstall ${controller}`,
+          argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
         });
         add({
-          timeoutMs: 320_000,
-          title: `${cell.id}: wait for the backend rollout`,
-          argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s'),
-        });
-        add({
-          kind: 'preflight',
-          timeoutMs: 90_000,
-          title: `${cell.id}: wait until the ingress routes to the backend`,
-          argv: ['tailgate-internal', 'wait-http', `${ctx.url}/healthz`, 'bench.local', '60s'],
-          builtin: 'waitHttp',
-          url: `${ctx.url}/healthz`,
-          host: 'bench.local',
-        });
-        const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
-        add({
-          kind: 'measure',
-          timeoutMs: k6Budget(s),
-          title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
-          cell,
-          argv: k6Argv(cell),
-          env: k6EnvShown(cell, ctx.url),
-          faultsShown: faultCommands(cell, kubectl),
-          ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
+          kind: 'teardown',
+          title: 'uninstall the backend',
+          argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found'),
         });
       }
-    }
-    if (ctx.target === 'kind') {
-      add({
-        kind: 'teardown',
-        title: `delete kind cluster for ${controller}`,
-        argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
-      });
-    } else {
-      add({
-        kind: 'teardown',
-        title: `uninstall ${controller}`,
-        argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
-      });
-      add({
-        kind: 'teardown',
-        title: 'uninstall the backend',
-        argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found'),
-      });
-    }
-  }
-  return steps;
+    },
+  };
 }
 
 const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
