@@ -59,7 +59,9 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   else if (matrix.interleave)
     // Every cluster up at once: a tuning on all controllers, then each repetition's
     // scenarios controller by controller (targets/kube/steps.js follows this order).
-    tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => controllers.forEach((c) => add(c, t, s, rep)))));
+    tunings.forEach((t) =>
+      reps.forEach((rep) => scenarios.forEach((s) => controllers.forEach((c) => add(c, t, s, rep)))),
+    );
   else
     controllers.forEach((c) =>
       tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => add(c, t, s, rep)))),
