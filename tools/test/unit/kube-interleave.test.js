@@ -114,3 +114,19 @@ matrices:
     (e) => e.details.some((d) => /matrices\.m\.interleave: applies to target "kind" only/.test(d)),
   );
 });
+
+test('interleave: one controller (a CI job per cell) keeps the plain layout — the shared kind config, port 18080', () => {
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  try {
+    const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
+    const p = planMatrix(cfg, 'e2e-migration', { controllers: ['haproxy-ingress'], repetitions: 1 });
+    const steps = planSteps(p, kubeContext({ target: 'kind', runId: 'x' }));
+    assert.ok(!steps.some((s) => s.builtin === 'writeKindConfig'));
+    const create = steps.find((s) => s.kind === 'create');
+    assert.equal(create.argv[create.argv.indexOf('--config') + 1], 'clusters/single.yaml');
+    assert.ok(steps.filter((s) => s.kind === 'measure').every((s) => s.url === 'http://127.0.0.1:18080'));
+  } finally {
+    process.chdir(cwd);
+  }
+});

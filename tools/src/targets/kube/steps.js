@@ -29,17 +29,19 @@ export function planSteps(plan, ctx) {
       builtin: 'deleteStaleClusters',
     });
   }
+  // One controller (a CI job per cell) has nothing to interleave with: the plain layout.
+  const interleave = Boolean(plan.matrix.interleave) && byController.size > 1;
   const units = [...byController].map(([controller, cells], index) =>
     controllerSteps({
       ctx,
       controller,
       cells,
       index,
-      interleave: Boolean(plan.matrix.interleave),
+      interleave,
       push: (s) => steps.push(s),
     }),
   );
-  if (!plan.matrix.interleave) {
+  if (!interleave) {
     for (const u of units) {
       u.setup();
       for (const [tuning, tcells] of groupBy(u.cells, (c) => c.tuningName)) {
