@@ -255,11 +255,18 @@ test(
 );
 
 test(
-  'kind e2e: the sysctl preflight against a real kubelet — the allowed sysctl passes, one it does not allow fails at once',
+  'kind e2e: preflights and waits against a real cluster — the kubelet sysctl check passes and fails as it should; the Envoy Gateway tuning wait matches a Deployment by its labels',
   { timeout: 10 * 60_000 },
   async () => {
     const { checkKubeletSysctls } = await import('../../src/targets/kube/sysctls.js');
-    const name = 'tailgate-e2e-sysctls';
+    const { planSteps } = await import('../../src/targets/kube/steps.js');
+    const { kubeContext } = await import('../../src/targets/kube/context.js');
+    const { loadBench } = await import('../../src/config/load.js');
+    const { planMatrix } = await import('../../src/plan/plan.js');
+    // The name the plan gives envoy-gateway's cluster for run id "e2e", so the plan's
+    // own kubectl commands address this cluster.
+    const ctx = kubeContext({ target: 'kind', runId: 'e2e', env: {} });
+    const name = ctx.clusterName('envoy-gateway');
     const image = process.env.TAILGATE_KIND_NODE_IMAGE;
     const create = spawnSync(
       'kind',
@@ -278,9 +285,51 @@ test(
         (e) => e.exitCode === 4 && /net\.ipv4\.tcp_max_syn_backlog .* does not allow/.test(e.message),
       );
       assert.ok(Date.now() - started < 30_000, 'seconds, not a rollout timeout');
+
+      // Envoy cannot run here, but the plan's wait for a tuning to reach the Envoy
+      // Deployment is a kubectl command: run it as planned against a Deployment that
+      // carries Envoy Gateway's labels (its pods need not start).
+      const plan = planMatrix(loadBench(join(ROOT, 'bench.yaml')), 'migration', {
+        controllers: ['envoy-gateway'],
+        scenarios: ['steady'],
+        repetitions: 1,
+      });
+      const wait = planSteps(plan, ctx).find((st) =>
+        /has rolled its proxy Deployment to tuning "default"/.test(st.title),
+      );
+      const labels = Object.fromEntries(parseSelector(wait.argv[wait.argv.indexOf('-l') + 1]));
+      const deployment = (tuning) =>
+        JSON.stringify({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'envoy-tailgate-ingress-envoy-gateway-x', namespace: 'tailgate-ingress', labels },
+          spec: {
+            replicas: 0,
+            selector: { matchLabels: labels },
+            template: {
+              metadata: { labels: { ...labels, 'tailgate-tuning': tuning } },
+              spec: { containers: [{ name: 'envoy', image: 'localhost/none:v0' }] },
+            },
+          },
+        });
+      const sh = (argv, input) => spawnSync(argv[0], argv.slice(1), { input, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(sh(kubectl('create', 'namespace', 'tailgate-ingress')).status, 0);
+      const applied = sh(kubectl('apply', '-f', '-'), deployment('default'));
+      assert.equal(applied.status, 0, applied.stderr);
+      const matched = sh(wait.argv);
+      assert.equal(matched.status, 0, `${wait.argv.join(' ')}: ${matched.stderr}`);
+      const other = wait.argv.map((a) =>
+        a.startsWith('--for=') ? a.replace(/=default$/, '=tuned') : a.startsWith('--timeout=') ? '--timeout=5s' : a,
+      );
+      const mismatched = sh(other);
+      assert.notEqual(mismatched.status, 0, 'a Deployment still on another tuning is waited for, not passed');
     } finally {
       spawnSync('kind', ['delete', 'cluster', '--name', name], { encoding: 'utf8' });
     }
     assertNoClusterLeft();
   },
 );
+
+function parseSelector(sel) {
+  return sel.split(',').map((kv) => kv.split('='));
+}
