@@ -26,6 +26,7 @@ for img in "${need[@]}"; do
   docker image inspect "$img" >/dev/null 2>&1 || { echo "test-kind: SKIPPED — image $img not built (run: $OK/build.sh --with traefik --with haproxy-ingress)"; exit 0; }
 done
 tools/scripts/build-backend-image.sh
+tools/scripts/build-envoy-gateway-image.sh   # the controller only: Envoy cannot be built here
 TAILGATE_K6_IMAGE=$K6_IMAGE IMAGE=$K6_IMAGE tools/scripts/build-k6-image.sh
 export TAILGATE_K6_IMAGE=$K6_IMAGE
 export TAILGATE_OFFLINE=1 TAILGATE_KIND_NODE_IMAGE=$NODE_IMAGE

@@ -2,7 +2,7 @@
 // what the API server would store, custom resources against their CRDs' own schemas.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
@@ -117,4 +117,22 @@ export function dropNulls(x) {
         .map(([k, v]) => [k, dropNulls(v)]),
     );
   return x;
+}
+
+/**
+ * A chart whose module holds its source, not its release (Envoy Gateway: values.tmpl.yaml
+ * with the image left as placeholders): copied out of the read-only module cache, the
+ * placeholders filled (`set`), the version its release would carry.
+ */
+export function chartFromTemplate(src, { file, set }, { version, appVersion }) {
+  const chart = join(mkdtempSync(join(tmpdir(), 'tg-chart-')), 'chart');
+  cpSync(src, chart, { recursive: true });
+  const values = readFileSync(join(src, file), 'utf8').replace(/\$\{(\w+)\}/g, (m, k) => set[k] ?? m);
+  assert.doesNotMatch(values, /\$\{\w+\}/, 'every placeholder of the values template is filled');
+  writeFileSync(join(chart, 'values.yaml'), values);
+  const meta = readFileSync(join(src, 'Chart.yaml'), 'utf8')
+    .replace(/^version: .*$/m, `version: ${version}`)
+    .replace(/^appVersion: .*$/m, `appVersion: "${appVersion}"`);
+  writeFileSync(join(chart, 'Chart.yaml'), meta);
+  return chart;
 }

@@ -5,13 +5,22 @@
 // release — a key that Envoy Gateway v1.9.1 does not know fails make test.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { PINS } from '../../src/version.js';
-import { ROOT, assertValid, crdSchemas, helm, renderDocs, upstreamChart, validate } from '../helpers/charts.js';
+import {
+  ROOT,
+  assertValid,
+  chartFromTemplate,
+  crdSchemas,
+  helm,
+  renderDocs,
+  upstreamChart,
+  validate,
+} from '../helpers/charts.js';
 
 const BASE = join(ROOT, 'charts', 'controllers', 'envoy-gateway');
 const entry = parse(readFileSync(join(BASE, 'controller.yaml'), 'utf8'));
@@ -30,18 +39,10 @@ function release() {
   if (module) return module;
   const src = upstreamChart(entry.upstream);
   assert.ok(src, 'the chart source comes from the Go module proxy (go mod download)');
-  // The module cache is read-only, and the release's chart is the source with its
-  // version and values filled in.
-  const chart = join(mkdtempSync(join(tmpdir(), 'tg-eg-')), 'gateway-helm');
-  cpSync(src, chart, { recursive: true });
-  const { file, set } = entry.upstream.valuesTemplate;
-  const values = readFileSync(join(src, file), 'utf8').replace(/\$\{(\w+)\}/g, (m, k) => set[k] ?? m);
-  assert.doesNotMatch(values, /\$\{\w+\}/, 'every placeholder of the values template is filled');
-  writeFileSync(join(chart, 'values.yaml'), values);
-  const meta = readFileSync(join(src, 'Chart.yaml'), 'utf8')
-    .replace(/^version: .*$/m, `version: ${entry.chart.version}`)
-    .replace(/^appVersion: .*$/m, `appVersion: "${entry.upstream.version}"`);
-  writeFileSync(join(chart, 'Chart.yaml'), meta);
+  const chart = chartFromTemplate(src, entry.upstream.valuesTemplate, {
+    version: entry.chart.version,
+    appVersion: entry.upstream.version,
+  });
   const crds = crdSchemas([join(src, 'charts', 'crds', 'crds')]);
   module = { src: join(src, '..', '..'), chart, crds };
   return module;
