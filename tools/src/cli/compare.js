@@ -89,20 +89,14 @@ function migration(opts, gate) {
     margins[m[1]] = m[2];
   }
   const inputs = oneRun ? candidatesOfRun(opts) : candidateDir(opts);
+  const candidates = [...new Set(inputs.map((i) => i.candidate))];
   const doc = {
     schemaVersion: 1,
     kind: 'tailgate.migration',
     generatedAt: new Date().toISOString(),
     from: oneRun ? opts.from : opts['base-results'],
-    candidate: oneRun ? [...new Set(inputs.map((i) => i.candidate))].join(',') : opts['head-results'],
-    ...(oneRun
-      ? {
-          table: {
-            candidates: [...new Set(inputs.map((i) => i.candidate))],
-            rows: [...new Set(inputs.map((i) => i.row))],
-          },
-        }
-      : {}),
+    candidate: oneRun ? candidates.join(',') : opts['head-results'],
+    ...(oneRun ? { table: { candidates, rows: [...new Set(inputs.map((i) => i.row))] } } : {}),
     ...nonInferiority(inputs, gate, { margins }),
   };
   const overall = doc.cells.some((c) => c.verdict === 'worse')

@@ -52,6 +52,12 @@ export function runSync(argv, { cwd, env, timeoutMs = DEFAULT_TIMEOUT_MS, maxBuf
   return { argv, code, stdout, stderr, output: `${stdout}${stderr}` };
 }
 
+// Appends, keeping at most the last KEEP characters once twice that has piled up.
+function keepTail(kept, d) {
+  const all = kept + d;
+  return all.length > 2 * KEEP ? all.slice(-KEEP) : all;
+}
+
 /** Runs argv without blocking the event loop; resolves {argv, code, output, stdout}
  *  (output: both streams interleaved, for messages; stdout alone, for values to parse —
  *  kubectl prints client warnings on stderr); never rejects. */
@@ -62,14 +68,10 @@ export function run(argv, { cwd, env, timeoutMs = DEFAULT_TIMEOUT_MS, signal } =
     const child = spawn(tool[0], tool[1], { cwd, env: toolEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let stdout = '';
-    const keep = (d) => {
-      output += d;
-      if (output.length > 2 * KEEP) output = output.slice(-KEEP);
-    };
+    const keep = (d) => (output = keepTail(output, d));
     child.stdout.on('data', (d) => {
       keep(d);
-      stdout += d;
-      if (stdout.length > 2 * KEEP) stdout = stdout.slice(-KEEP);
+      stdout = keepTail(stdout, d);
     });
     child.stderr.on('data', keep);
     const done = watch(child, { timeoutMs, signal });

@@ -7,17 +7,7 @@ import { InputError } from '../errors.js';
 const MAX_JSON_BYTES = 256 << 20;
 
 export function readJsonFile(file, text) {
-  let raw = text;
-  try {
-    if (raw === undefined) {
-      const st = statSync(file);
-      if (!st.isFile()) throw Object.assign(new Error(), { code: 'not a regular file' });
-      if (st.size > MAX_JSON_BYTES) throw Object.assign(new Error(), { code: `larger than ${MAX_JSON_BYTES} bytes` });
-      raw = readFileSync(file, 'utf8');
-    }
-  } catch (err) {
-    throw new InputError(`${file}: cannot read (${err.code})`);
-  }
+  const raw = text ?? readBounded(file, MAX_JSON_BYTES, statSync);
   try {
     return JSON.parse(raw);
   } catch (err) {
@@ -28,8 +18,14 @@ export function readJsonFile(file, text) {
 /** A text artifact of a run (a captured proxy config): a regular file, not a link out
  *  of the results folder, bounded in size. */
 export function readTextFile(file, { maxBytes = 64 << 20 } = {}) {
+  return readBounded(file, maxBytes, lstatSync);
+}
+
+// `stat`: statSync follows a link to its target, lstatSync sees the link itself (which is
+// then not a regular file).
+function readBounded(file, maxBytes, stat) {
   try {
-    const st = lstatSync(file);
+    const st = stat(file);
     if (!st.isFile()) throw Object.assign(new Error(), { code: 'not a regular file' });
     if (st.size > maxBytes) throw Object.assign(new Error(), { code: `larger than ${maxBytes} bytes` });
     return readFileSync(file, 'utf8');

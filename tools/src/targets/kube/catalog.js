@@ -14,6 +14,7 @@ export function catalogEntry(name, controller) {
   const values =
     controller.valuesFile ?? (controller.values ? join(ROOT, controller.values) : join(dir, 'values.yaml'));
   if (!existsSync(values)) throw new InputError(`controller "${name}": values file ${values} not found`);
+  const routing = routingOf(name, controller, entry);
   return {
     name,
     chart: controller.chart ?? entry.chart,
@@ -45,8 +46,8 @@ export function catalogEntry(name, controller) {
     // Why the entry cannot run without registries (controller.yaml `offline:`).
     offlineRefusal: entry.offline ?? null,
     effectiveConfig: entry.effectiveConfig ?? null,
-    routing: routingOf(name, controller, entry),
-    gateway: gatewayOf(name, controller, entry, dir),
+    routing,
+    gateway: routing === 'gateway' ? gatewayOf(name, controller, entry, dir) : null,
     // A chart of ours installed beside the upstream one (Envoy Gateway: the Gateway,
     // EnvoyProxy and policies its controller turns into Envoy pods).
     dataplane: entry.dataplane ? join(dir, entry.dataplane) : null,
@@ -73,7 +74,6 @@ function routingOf(name, controller, entry) {
 // creates (controller.yaml `gateway:`).
 // `crds: chart` — the chart installs the Gateway API CRDs of its own release.
 function gatewayOf(name, controller, entry, dir) {
-  if (routingOf(name, controller, entry) !== 'gateway') return null;
   const g = entry.gateway;
   if (!g?.name || !(g.values || entry.dataplane))
     throw new InputError(

@@ -80,7 +80,6 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
   return {
     controller,
     cells,
-    url,
     setup() {
       if (ctx.target === 'kind' && interleave)
         add({
@@ -194,13 +193,7 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
           tuning,
           kubectlArgv: kubectl(),
         });
-      const values = [
-        '-f',
-        rel(cat.values),
-        ...(ctx.offline && cat.offlineValues ? ['-f', rel(cat.offlineValues)] : []),
-        ...(cat.gateway?.values ? ['-f', rel(cat.gateway.values)] : []),
-        ...(overlay ? ['-f', rel(overlay)] : []),
-      ];
+      const values = files.flatMap((file) => ['-f', rel(file)]);
       const chart = cat.chart;
       const source = !ctx.offline
         ? chartSource(chart)
