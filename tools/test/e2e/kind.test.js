@@ -30,6 +30,19 @@ function assertNoClusterLeft() {
   assert.ok(!/tailgate-/.test(left), `clusters left: ${left}`);
 }
 
+// A cluster a test drives itself (`create`: the kind command that makes it, named
+// `name`): `use(kubectl)` gets a kubectl bound to it; deleted in every case, none left.
+async function withKindCluster(name, create, use) {
+  const made = spawnSync(create[0], create.slice(1), { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  try {
+    assert.equal(made.status, 0, `${create.join(' ')}\n${made.stderr}`);
+    await use((...a) => ['kubectl', '--context', `kind-${name}`, ...a]);
+  } finally {
+    spawnSync('kind', ['delete', 'cluster', '--name', name], { encoding: 'utf8' });
+  }
+  assertNoClusterLeft();
+}
+
 test(
   'kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster',
   { timeout: 20 * 60_000 },
@@ -261,14 +274,8 @@ test(
     const { checkKubeletSysctls } = await import('../../src/targets/kube/sysctls.js');
     const name = 'tailgate-e2e-sysctls';
     const image = process.env.TAILGATE_KIND_NODE_IMAGE;
-    const create = spawnSync(
-      'kind',
-      ['create', 'cluster', '--name', name, '--config', 'clusters/single.yaml', ...(image ? ['--image', image] : [])],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    try {
-      assert.equal(create.status, 0, create.stderr);
-      const kubectl = (...a) => ['kubectl', '--context', `kind-${name}`, ...a];
+    const create = ['kind', 'create', 'cluster', '--name', name, '--config', 'clusters/single.yaml'];
+    await withKindCluster(name, [...create, ...(image ? ['--image', image] : [])], async (kubectl) => {
       const log = [];
       await checkKubeletSysctls(kubectl, ['net.core.somaxconn'], { tuning: 'tuned', log: (m) => log.push(m) });
       assert.deepEqual(log, [], 'configz was read, not skipped');
@@ -278,10 +285,7 @@ test(
         (e) => e.exitCode === 4 && /net\.ipv4\.tcp_max_syn_backlog .* does not allow/.test(e.message),
       );
       assert.ok(Date.now() - started < 30_000, 'seconds, not a rollout timeout');
-    } finally {
-      spawnSync('kind', ['delete', 'cluster', '--name', name], { encoding: 'utf8' });
-    }
-    assertNoClusterLeft();
+    });
   },
 );
 
@@ -328,13 +332,12 @@ test(
       assert.ok(i >= 0, `a step ${re}`);
       return i;
     };
-    const kubectl = (...a) => ['kubectl', '--context', `kind-${ctx.clusterName('envoy-gateway')}`, ...a];
     const selector = steps[find(/has rolled its proxy Deployment/)].argv.at(-2);
-    const proxy = () =>
-      JSON.parse(sh(kubectl('-n', 'tailgate-ingress', 'get', 'deployment', '-l', selector, '-o', 'json'))).items;
-    sh(steps[find(/^create kind cluster/)].argv);
-    try {
-      sh(['kind', 'load', 'docker-image', image, '--name', ctx.clusterName('envoy-gateway')]);
+    const name = ctx.clusterName('envoy-gateway');
+    await withKindCluster(name, steps[find(/^create kind cluster/)].argv, async (kubectl) => {
+      const proxy = () =>
+        JSON.parse(sh(kubectl('-n', 'tailgate-ingress', 'get', 'deployment', '-l', selector, '-o', 'json'))).items;
+      sh(['kind', 'load', 'docker-image', image, '--name', name]);
       let at = 0;
       for (const tuning of ['default', 'tuned']) {
         const sysctls = steps.find((s) => s.builtin === 'checkSysctls' && s.tuning === tuning);
@@ -370,9 +373,6 @@ test(
       // The kubelet accepted the tuned pod's sysctl: its pods fail only on pulling Envoy.
       const events = sh(kubectl('-n', 'tailgate-ingress', 'get', 'events', '-o', 'jsonpath={.items[*].reason}'));
       assert.doesNotMatch(events, /SysctlForbidden/);
-    } finally {
-      spawnSync('kind', ['delete', 'cluster', '--name', ctx.clusterName('envoy-gateway')], { encoding: 'utf8' });
-    }
-    assertNoClusterLeft();
+    });
   },
 );

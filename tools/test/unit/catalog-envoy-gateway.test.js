@@ -33,6 +33,9 @@ const tuningOf = (overlay) =>
         .at(-1)
         .replace(/\.yaml$/, '')
     : 'default';
+// Our data plane chart rendered as helm would install it, with further helm arguments.
+const renderDataplane = (...args) =>
+  renderDocs(['template', 'envoy-gateway-dataplane', join(BASE, entry.dataplane), '-n', 'tailgate-ingress', ...args]);
 
 let module;
 function release() {
@@ -83,16 +86,13 @@ test('catalog: the Envoy Gateway data plane with every overlay validates against
   assert.equal(lint.status, 0, lint.stdout + lint.stderr);
   for (const overlay of overlays) {
     const tuning = tuningOf(overlay);
-    const args = [
-      'template',
-      'envoy-gateway-dataplane',
-      dp,
+    const docs = renderDataplane(
       '--kube-version',
       PINS.kubernetes,
-      '-n',
-      'tailgate-ingress',
-    ];
-    const docs = renderDocs([...args, ...valuesFor(overlay), '--set-string', `tuning=${tuning}`]);
+      ...valuesFor(overlay),
+      '--set-string',
+      `tuning=${tuning}`,
+    );
     const v = assertValid(docs, { crds });
     assert.match(v.stdout, new RegExp(`Valid: ${docs.length}, Invalid: 0, Errors: 0, Skipped: 0`));
     const gw = docs.find((d) => d.kind === 'Gateway');
@@ -127,18 +127,12 @@ test('catalog: the Envoy Gateway data plane with every overlay validates against
 
 test('catalog: a key Envoy Gateway v1.9.1 does not know fails the data plane check (the check can fail); the policies a user adds attach to the Gateway', () => {
   const { crds } = release();
-  const dp = join(BASE, entry.dataplane);
-  const withCaps = renderDocs([
-    'template',
-    'x',
-    dp,
-    '-n',
-    'tailgate-ingress',
+  const withCaps = renderDataplane(
     '--set',
     'clientTrafficPolicy.connection.connectionLimit.maxRequestsPerConnection=10000',
     '--set',
     'backendTrafficPolicy.circuitBreaker.maxRequestsPerConnection=1000',
-  ]);
+  );
   const policies = withCaps.filter((d) => d.kind.endsWith('TrafficPolicy'));
   assert.deepEqual(policies.map((d) => d.kind).sort(), ['BackendTrafficPolicy', 'ClientTrafficPolicy']);
   for (const p of policies)
@@ -148,17 +142,12 @@ test('catalog: a key Envoy Gateway v1.9.1 does not know fails the data plane che
       name: entry.gateway.name,
     });
   assert.match(assertValid(withCaps, { crds }).stdout, /Valid: 5, Invalid: 0, Errors: 0, Skipped: 0/);
-  const docs = renderDocs([
-    'template',
-    'x',
-    dp,
-    '-n',
-    'tailgate-ingress',
+  const docs = renderDataplane(
     '--set',
     'envoyProxy.provider.kubernetes.envoyDeployment.replica=1',
     '--set',
     'clientTrafficPolicy.connection.maxRequestPerConnection=5',
-  ]);
+  );
   const v = validate(docs.map((x) => JSON.stringify(x)).join('\n---\n'), { crds });
   assert.notEqual(v.status, 0);
   assert.match(v.stdout, /additional properties 'replica' not allowed/);

@@ -1,12 +1,13 @@
 // Reading the effective configuration from a pod, orchestration only: a fake kubectl
 // (pods, exec, port-forward) and a real local HTTP server as the pod's admin API.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { captureEffectiveConfig } from '../../src/targets/kube/effective.js';
+import { withFakeTool } from '../helpers/fake-tool.js';
 
 const FAKE_KUBECTL = `#!/bin/sh
 echo "kubectl $*" >> "$FAKE_LOG"
@@ -27,33 +28,30 @@ esac
 `;
 
 async function capture(env, spec = { portForward: 19000, path: '/config_dump', file: 'envoy-config.json' }) {
-  const bin = mkdtempSync(join(tmpdir(), 'tg-fake-kubectl-'));
-  writeFileSync(join(bin, 'kubectl'), FAKE_KUBECTL);
-  chmodSync(join(bin, 'kubectl'), 0o755);
   const seen = [];
   const server = createServer((req, res) => {
     seen.push(req.url);
     res.end('{"configs":[]}');
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const saved = { ...process.env };
-  Object.assign(process.env, {
-    PATH: `${bin}${delimiter}${process.env.PATH}`,
-    FAKE_LOG: join(bin, 'calls.log'),
-    FAKE_ADMIN_PORT: String(server.address().port),
-    ...env,
-  });
-  const cellDir = mkdtempSync(join(tmpdir(), 'tg-cell-'));
   try {
-    const file = await captureEffectiveConfig({
-      kubectlFlags: ['--context', 'kind-x'],
-      podSelector: 'app.kubernetes.io/name=envoy',
-      spec,
-      cellDir,
-    });
-    return { file, cellDir, seen, calls: readFileSync(join(bin, 'calls.log'), 'utf8') };
+    return await withFakeTool(
+      'kubectl',
+      FAKE_KUBECTL,
+      { FAKE_ADMIN_PORT: String(server.address().port), ...env },
+      async (bin) => {
+        process.env.FAKE_LOG = join(bin, 'calls.log');
+        const cellDir = mkdtempSync(join(tmpdir(), 'tg-cell-'));
+        const file = await captureEffectiveConfig({
+          kubectlFlags: ['--context', 'kind-x'],
+          podSelector: 'app.kubernetes.io/name=envoy',
+          spec,
+          cellDir,
+        });
+        return { file, cellDir, seen, calls: readFileSync(join(bin, 'calls.log'), 'utf8') };
+      },
+    );
   } finally {
-    process.env = saved;
     server.close();
   }
 }

@@ -1,14 +1,15 @@
 // A tuning's unsafe pod sysctls are checked against the kubelets' own configuration
 // before the install (a fake kubectl stands in for the API server).
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
 import { dryRun } from '../../src/targets/kube/driver.js';
 import { checkKubeletSysctls, unsafeSysctls } from '../../src/targets/kube/sysctls.js';
+import { withFakeTool } from '../helpers/fake-tool.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const catalog = (...p) => join(ROOT, 'charts', 'controllers', ...p);
@@ -56,23 +57,18 @@ esac
 `;
 
 async function check(env) {
-  const bin = mkdtempSync(join(tmpdir(), 'tg-fake-kubectl-'));
-  writeFileSync(join(bin, 'kubectl'), FAKE);
-  chmodSync(join(bin, 'kubectl'), 0o755);
-  const saved = { ...process.env };
-  Object.assign(process.env, { PATH: `${bin}${delimiter}${process.env.PATH}`, ...env });
   const lines = [];
-  try {
-    await checkKubeletSysctls((...a) => ['kubectl', '--context', 'x', ...a], ['net.core.somaxconn'], {
-      tuning: 'tuned',
-      log: (m) => lines.push(m),
-    });
-    return { ok: true, lines };
-  } catch (err) {
-    return { ok: false, err, lines };
-  } finally {
-    process.env = saved;
-  }
+  return withFakeTool('kubectl', FAKE, env, async () => {
+    try {
+      await checkKubeletSysctls((...a) => ['kubectl', '--context', 'x', ...a], ['net.core.somaxconn'], {
+        tuning: 'tuned',
+        log: (m) => lines.push(m),
+      });
+      return { ok: true, lines };
+    } catch (err) {
+      return { ok: false, err, lines };
+    }
+  });
 }
 
 const configz = (allowed) => JSON.stringify({ kubeletconfig: { allowedUnsafeSysctls: allowed } });
