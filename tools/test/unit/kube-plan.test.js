@@ -234,6 +234,16 @@ test('Envoy Gateway: the dry run installs its OCI chart with its own CRDs, then 
   }
 });
 
+test('Envoy Gateway on an existing cluster: teardown uninstalls the data plane release before the controller and the backend', () => {
+  const cfg = loadBench(join(ROOT, 'bench.yaml'));
+  const plan = planMatrix(cfg, 'migration', { controllers: ['envoy-gateway'], scenarios: ['steady'], repetitions: 1 });
+  const steps = planSteps(plan, kubeContext({ target: 'cluster', runId: 't', targetUrl: 'http://x', env: {} }));
+  assert.deepEqual(
+    steps.filter((s) => s.kind === 'teardown').map((s) => s.argv.slice(0, 3).join(' ')),
+    ['helm uninstall envoy-gateway-dataplane', 'helm uninstall envoy-gateway', 'helm uninstall backend'],
+  );
+});
+
 test('Envoy Gateway: offline the plan refuses at once and says why; an Ingress asked of it is a config error', () => {
   const cfg = loadBench(join(ROOT, 'bench.yaml'));
   const plan = planMatrix(cfg, 'migration', { controllers: ['envoy-gateway'], scenarios: ['steady'], repetitions: 1 });

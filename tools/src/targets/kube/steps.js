@@ -331,6 +331,14 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
           argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
         });
       } else {
+        // The data plane first, while its controller still runs to remove the proxies
+        // it made for the Gateway.
+        if (cat.dataplane)
+          add({
+            kind: 'teardown',
+            title: `uninstall the ${controller} data plane`,
+            argv: helm('uninstall', `${controller}-dataplane`, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
+          });
         add({
           kind: 'teardown',
           title: `uninstall ${controller}`,
