@@ -10,6 +10,9 @@ import { semanticProblems } from './validate.js';
 import { parseWithPositions, positionOf } from './yaml-positions.js';
 
 const MAX_CONFIG_BYTES = 1 << 20;
+// Problems listed with their position: a broken generated file can have tens of
+// thousands, and locating each is a walk of the document.
+const MAX_SHOWN = 50;
 
 export function loadBench(file) {
   let text;
@@ -44,15 +47,33 @@ export function parseBench(text, file = 'bench.yaml') {
     const field = p.path.length ? p.path.join('.') : '(top level)';
     return `${file}:${line}:${col}: ${field}: ${p.message}`;
   };
+  const tooMany = sizeProblems(raw);
+  if (tooMany.length) throw new InputError(`${file}: too large to be a bench config`, { details: tooMany.map(where) });
   const problems = schemaProblems('bench', raw);
   const { config, semantic } = defaultAndCheck(raw, file);
   problems.push(...semantic);
   if (problems.length) {
+    const more = problems.length - MAX_SHOWN;
     throw new InputError(`${file}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in bench config`, {
-      details: problems.map(where),
+      details: [...problems.slice(0, MAX_SHOWN).map(where), ...(more > 0 ? [`… and ${more} more`] : [])],
     });
   }
   return { ...config, source: file };
+}
+
+// Definitions per section: ours has 13 scenarios; a file with thousands is generated or
+// broken, and checking each of them would cost seconds per thousand.
+const MAX_ENTRIES = 500;
+
+function sizeProblems(raw) {
+  const sections = ['profiles', 'controllers', 'tunings', 'scenarios', 'matrices'];
+  return sections
+    .filter((s) => raw && typeof raw[s] === 'object' && Object.keys(raw[s] ?? {}).length > MAX_ENTRIES)
+    .map((s) => ({
+      path: [s],
+      keyOf: true,
+      message: `${Object.keys(raw[s]).length} entries, over the limit of ${MAX_ENTRIES}`,
+    }));
 }
 
 // Files a bench.yaml names are relative to its own folder (an adopter's repository, not

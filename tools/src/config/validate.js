@@ -3,6 +3,11 @@
 import { MAX_RUN_MS, parseDuration } from './units.js';
 import { TARGETS } from '../targets/index.js';
 import { samplesNeeded } from '../result/histogram.js';
+import { matrixSizeProblems } from '../plan/plan.js';
+
+// A sweep runs every rate at every connection count, one after another in one cell;
+// a fault schedule is a few actions. Beyond these a file is generated or mistyped.
+export const SCENARIO_LIMITS = Object.freeze({ sweepSteps: 400, faults: 16 });
 
 const SCRIPT_NEEDS = {
   steady: ['rate'],
@@ -31,6 +36,14 @@ export function semanticProblems(cfg) {
         ['scenarios', name, 'runners'],
         `several runners split an arrival-rate scenario (steady, saturation), not "${s.script}"`,
       );
+    const steps = (s.rates?.length ?? 1) * (s.connections?.length ?? 1);
+    if (steps > SCENARIO_LIMITS.sweepSteps)
+      add(
+        ['scenarios', name, 'rates'],
+        `${s.rates.length} rates × ${s.connections?.length ?? 1} connection counts = ${steps} sweep steps, over the limit of ${SCENARIO_LIMITS.sweepSteps}`,
+      );
+    if (s.faults.length > SCENARIO_LIMITS.faults)
+      add(['scenarios', name, 'faults'], `${s.faults.length} faults, over the limit of ${SCENARIO_LIMITS.faults} per scenario`);
     if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
     if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
     if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
@@ -83,6 +96,7 @@ export function semanticProblems(cfg) {
         seen.add(x);
       });
     }
+    for (const p of matrixSizeProblems(m)) add(['matrices', mname, p.field], p.message);
     tailFeasibility(cfg, mname, m, add);
     TARGETS[m.target]?.problems?.(cfg, mname, m, add);
     if (!m.profile)

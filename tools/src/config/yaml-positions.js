@@ -4,8 +4,30 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from 'yaml
 
 export function parseWithPositions(text) {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // The library's own unique-key check compares every key with every other (minutes
+  // for a generated map of 60k keys); the same rule is checked here with a set.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+  if (!doc.errors.length) doc.errors.push(...duplicateKeys(doc.contents));
   return { doc, lineCounter };
+}
+
+function duplicateKeys(root) {
+  const errors = [];
+  const stack = [root];
+  while (stack.length && errors.length < 50) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set();
+      for (const p of node.items) {
+        const k = keyText(p.key);
+        if (seen.has(k))
+          errors.push({ pos: [p.key?.range?.[0] ?? 0], message: 'Map keys must be unique' });
+        seen.add(k);
+        stack.push(p.value);
+      }
+    } else if (isSeq(node)) stack.push(...node.items);
+  }
+  return errors;
 }
 
 /** path: array of keys/indices. keyOf: point at the key of the last element instead of its value. */

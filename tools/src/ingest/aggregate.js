@@ -7,8 +7,23 @@
 // A sample later than that still counts in the row, just not in its percentiles.
 import { classify, emptyCounts } from './classify.js';
 import { newHistogram, recordMs, summarize, valueAtMs } from '../result/histogram.js';
+import { MAX_RUN_MS } from '../config/units.js';
 
 const WINDOW_GRACE_S = 10;
+// What one run's output can hold, checked as samples arrive (k6 output comes from a
+// user's script or a CI artifact). Each limit guards an allocation per distinct value:
+// a histogram per phase, per sweep step, per open second, a row per second.
+export const AGGREGATE_LIMITS = Object.freeze({
+  // A day's measurement plus a day's warm-up plus an hour of set-up and grace.
+  spanMs: 2 * MAX_RUN_MS + 3_600_000,
+  phases: 16, // tailgate tags warmup and measure
+  steps: 1000, // a sweep grid (config: rates × connections ≤ 400)
+  tagChars: 64,
+  // Several runners' outputs are read one after another, so their seconds stay open;
+  // at most this many (30 min of a run, ~60 MB at sub-second latencies), older ones
+  // become rows and a later sample in them counts without shaping their percentiles.
+  openWindows: 1800,
+});
 
 export class Aggregate {
   // graceS: Infinity keeps every window open until the end — for the outputs of several
@@ -28,8 +43,9 @@ export class Aggregate {
   addRequest(s) {
     const cls = classify(s.status, s.errorCode, s.error);
     const phase = s.phase ?? 'untagged';
-    bucket(this.phases, phase).add(s.ms, cls);
-    if (s.step) bucket(this.steps, s.step).add(s.ms, cls);
+    this.span(s.ts);
+    tagged(this.phases, phase, 'phase', AGGREGATE_LIMITS.phases).add(s.ms, cls);
+    if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).add(s.ms, cls);
     const sec = Math.floor(s.ts / 1000);
     const row = this.rows.get(sec);
     if (row) {
@@ -40,22 +56,44 @@ export class Aggregate {
         row.errorsByClass = { ...row.errorsByClass, [cls]: (row.errorsByClass?.[cls] ?? 0) + 1 };
       }
     } else {
-      const w = bucket(this.open, sec);
+      const w = this.window(sec);
       w.add(s.ms, cls);
       w.phase = phase;
       if (sec > this.newestSec) this.advance(sec);
+      // A second older than the grace that nothing will close: a row at once.
+      else if (sec < this.newestSec - this.graceS) this.close(sec, w);
     }
-    if (s.ts < this.firstTs) this.firstTs = s.ts;
-    if (s.ts > this.lastTs) this.lastTs = s.ts;
   }
 
   addDropped(d) {
     const phase = d.phase ?? 'untagged';
+    this.span(d.ts);
+    if (!this.dropped.has(phase) && this.dropped.size >= AGGREGATE_LIMITS.phases) tooMany('phase', AGGREGATE_LIMITS.phases);
     this.dropped.set(phase, (this.dropped.get(phase) ?? 0) + d.count);
     const sec = Math.floor(d.ts / 1000);
     const row = this.rows.get(sec);
     if (row) row.dropped += d.count;
-    else bucket(this.open, sec).dropped += d.count;
+    else this.window(sec).dropped += d.count;
+  }
+
+  span(ts) {
+    if (ts < this.firstTs) this.firstTs = ts;
+    if (ts > this.lastTs) this.lastTs = ts;
+    if (this.lastTs - this.firstTs > AGGREGATE_LIMITS.spanMs)
+      throw sampleError(
+        `timestamps span more than ${AGGREGATE_LIMITS.spanMs / 3_600_000} h: not the output of one run`,
+      );
+  }
+
+  window(sec) {
+    if (!this.open.has(sec) && this.open.size >= AGGREGATE_LIMITS.openWindows) {
+      let oldest = Infinity;
+      for (const k of this.open.keys()) if (k < oldest) oldest = k;
+      this.close(oldest, this.open.get(oldest));
+    }
+    let w = this.open.get(sec);
+    if (!w) this.open.set(sec, (w = new Bucket(2)));
+    return w;
   }
 
   advance(sec) {
@@ -119,8 +157,8 @@ export class Aggregate {
 }
 
 class Bucket {
-  constructor() {
-    this.hist = newHistogram();
+  constructor(digits = 3) {
+    this.hist = newHistogram(digits);
     this.requests = 0;
     this.errors = emptyCounts();
     this.dropped = 0;
@@ -146,6 +184,23 @@ class Bucket {
       latency: summarize(this.hist, confidence),
     };
   }
+}
+
+function tagged(map, key, what, max) {
+  if (!map.has(key)) {
+    if (key.length > AGGREGATE_LIMITS.tagChars) throw sampleError(`${what} tag longer than ${AGGREGATE_LIMITS.tagChars} characters`);
+    if (map.size >= max) tooMany(what, max);
+  }
+  return bucket(map, key);
+}
+
+function tooMany(what, max) {
+  throw sampleError(`more than ${max} distinct ${what} tags: not a tailgate scenario's output`);
+}
+
+// The reader that fed the sample adds the file and line (ingest/k6-stream.js).
+function sampleError(message) {
+  return Object.assign(new RangeError(message), { sample: true });
 }
 
 function bucket(map, key) {

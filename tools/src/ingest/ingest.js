@@ -1,11 +1,14 @@
 // k6 raw output (+ optional events and run metadata) -> a result object (schema v1).
 import { readK6Output } from './k6-stream.js';
 import { Aggregate } from './aggregate.js';
-import { readEvents } from './events.js';
+import { checkEventTimes, readEvents } from './events.js';
 import { encode, summarize } from '../result/histogram.js';
 import { machineInfo } from './machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 import { round } from '../numbers.js';
+import { InputError } from '../errors.js';
+import { resultRep } from '../result/load.js';
+import { MAX_JSON_BYTES } from '../result/read.js';
 
 // side: of a concurrent A/B run, only the requests k6 tagged side=<side> ("a" base,
 // "b" head). Dropped iterations cannot be told apart and count for both sides.
@@ -44,7 +47,7 @@ export async function ingest({
   const measured = agg.measured();
   const summary = summarize(measured.hist, confidence);
   const timeline = agg.timeline();
-  const events = eventsFile ? placeEvents(readEvents(eventsFile), timeline) : [];
+  const events = eventsFile ? placeEvents(readEvents(eventsFile), timeline, agg, eventsFile) : [];
   const dropped = agg.dropped.get('measure') ?? [...agg.dropped.values()].reduce((a, b) => a + b, 0);
   const measuredSeconds = meta.durationMs ? meta.durationMs / 1000 : measuredSpan(timeline);
   const achievedRate = measuredSeconds > 0 ? measured.requests / measuredSeconds : 0;
@@ -86,6 +89,19 @@ export async function ingest({
   const steps = agg.stepSummaries(confidence);
   if (Object.keys(steps).length) result.steps = steps;
   if (meta.slo) result.saturation = saturation(timeline, meta.slo);
+  return readable(result, files[0]);
+}
+
+// Ingest never writes a result that compare would refuse: the same reader checks it.
+function readable(result, file) {
+  const bytes = JSON.stringify(result, null, 1).length;
+  if (bytes > MAX_JSON_BYTES)
+    throw new InputError(`${file}: the result would be ${bytes} bytes, over the ${MAX_JSON_BYTES} readers accept`);
+  try {
+    resultRep(result, 'the result');
+  } catch (err) {
+    throw new InputError(`${file}: would make a result compare refuses (${err.message})`, { details: err.details });
+  }
   return result;
 }
 
@@ -96,8 +112,9 @@ function withoutRunOnly(meta) {
   return { ...rest, durationMs: durationMs ?? null };
 }
 
-function placeEvents(events, timeline) {
+function placeEvents(events, timeline, agg, file) {
   if (!timeline.length) return events.map((e) => ({ ...e, t: null }));
+  checkEventTimes(events, agg.firstTs, agg.lastTs, file);
   const t0 = timeline[0].epoch * 1000;
   return events.map((e) => ({ ...e, t: round((e.ts - t0) / 1000, 3) })).sort((a, b) => a.ts - b.ts);
 }

@@ -60,6 +60,7 @@ export async function readK6Output(file, { onRequest, onDropped }) {
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
+    if (err.sample) throw new InputError(`${file}:${lineNo}: ${err.message}`);
     throw new InputError(
       `${file}: cannot read k6 output after line ${lineNo}: ${err.message}${err.code === 'Z_BUF_ERROR' || /unexpected end/.test(err.message) ? ' (truncated gzip: did the run finish?)' : ''}`,
     );

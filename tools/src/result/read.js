@@ -3,8 +3,10 @@
 import { lstatSync, readFileSync, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
 
-// Results and baselines are a few MB at most; a larger file is not one of ours.
-const MAX_JSON_BYTES = 256 << 20;
+// Results and baselines are a few MB at most: the largest ingest can write is a 49-hour
+// timeline (a row per second, ~200 bytes) plus 100k events, ~45 MB (ingest checks what it
+// writes against this). A larger file is not one of ours.
+export const MAX_JSON_BYTES = 64 << 20;
 
 export function readJsonFile(file, text) {
   const raw = text ?? readBounded(file, MAX_JSON_BYTES, statSync);
@@ -16,9 +18,10 @@ export function readJsonFile(file, text) {
 }
 
 /** A text artifact of a run (a captured proxy config): a regular file, not a link out
- *  of the results folder, bounded in size. */
-export function readTextFile(file, { maxBytes = 64 << 20 } = {}) {
-  return readBounded(file, maxBytes, lstatSync);
+ *  of the results folder, bounded in size. `follow`: a file the user names on the
+ *  command line or in bench.yaml may be a link (its target is checked). */
+export function readTextFile(file, { maxBytes = 64 << 20, follow = false } = {}) {
+  return readBounded(file, maxBytes, follow ? statSync : lstatSync);
 }
 
 // `stat`: statSync follows a link to its target, lstatSync sees the link itself (which is

@@ -9,7 +9,9 @@ export class EventLog {
   }
 
   emit(type, fields = {}) {
-    const e = { ts: Date.now(), type, ...fields };
+    // An error message can quote a whole kubectl output; ingest reads short fields only.
+    const short = Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' && v.length > 500 ? `${v.slice(0, 500)}…` : v]);
+    const e = { ts: Date.now(), type, ...Object.fromEntries(short) };
     appendFileSync(this.file, `${JSON.stringify(e)}\n`);
     return e;
   }

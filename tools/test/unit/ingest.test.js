@@ -120,6 +120,7 @@ test('ingest: per-second windows are closed behind the newest second (flat memor
   assert.equal(rows[5].requests, 11);
   assert.equal(rows[5].errors, 1);
   assert.equal(rows[5].late, 1);
-  assert.equal(rows[5].p99, 1, "a late sample is not in the closed window's percentiles");
+  // Windows keep 2 significant digits: 1 ms reads as its bucket's top, within 1%.
+  assert.ok(rows[5].p99 >= 1 && rows[5].p99 < 1.01, "a late sample is not in the closed window's percentiles");
   assert.equal(agg.measured().requests, 3001, 'but it is in the run totals');
 });

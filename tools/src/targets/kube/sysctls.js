@@ -3,9 +3,9 @@
 // kubelet lists it in allowedUnsafeSysctls. Checked before the install, from the
 // kubelet's own configuration (configz), so a user's cluster fails in seconds with
 // what to change instead of after a 5-minute rollout wait.
-import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { InfraError } from '../../errors.js';
+import { InfraError, InputError } from '../../errors.js';
+import { readTextFile } from '../../result/read.js';
 import { commandLine } from '../../exec/command.js';
 import { run } from '../../exec/run.js';
 
@@ -36,8 +36,21 @@ export function unsafeSysctls(files) {
       }
     } else if (x && typeof x === 'object') for (const [k, v] of Object.entries(x)) walk(v, k);
   };
-  for (const f of files) walk(parse(readFileSync(f, 'utf8')));
+  for (const f of files) walk(readValues(f));
   return [...names].filter((n) => !SAFE.has(n)).sort();
+}
+
+// A values file is a chart's settings: a few KB (ours are under 4 KB, a chart's whole
+// default values.yaml under 100 KB); its aliases are expanded on a budget as bench.yaml's.
+export const MAX_VALUES_BYTES = 1 << 20;
+
+function readValues(file) {
+  const text = readTextFile(file, { maxBytes: MAX_VALUES_BYTES, follow: true });
+  try {
+    return parse(text, { maxAliasCount: 100 });
+  } catch (err) {
+    throw new InputError(`${file}: not a values file (${err.message.split('\n')[0].slice(0, 120)})`);
+  }
 }
 
 // allowedUnsafeSysctls entries are names or prefixes ending in `*` (net.core.*).
