@@ -30,6 +30,7 @@ export function runTable(cells) {
       continue;
     }
     const med = (f) => median(c.reps.map(f));
+    const withResources = c.reps.filter((r) => r.resources);
     const classes = {};
     for (const r of c.reps)
       for (const [k, v] of Object.entries(r.errors.byClass)) if (v) classes[k] = (classes[k] ?? 0) + v;
@@ -52,8 +53,13 @@ export function runTable(cells) {
         .map(([k, v]) => `${k}=${v}`)
         .join(' ') || '-',
       String(sum(c.reps, (r) => r.load.droppedIterations)),
-      c.reps[0].resources?.reloads !== undefined ? String(sum(c.reps, (r) => r.resources.reloads)) : '–',
-      c.reps[0].resources ? med((r) => r.resources.cpuPer1kRequests).toFixed(3) : '–',
+      // Resources are measured per repetition and may be missing in any of them.
+      withResources.some((r) => r.resources.reloads !== undefined)
+        ? String(sum(withResources, (r) => r.resources.reloads ?? 0))
+        : '–',
+      withResources.some((r) => Number.isFinite(r.resources.cpuPer1kRequests))
+        ? median(withResources.map((r) => r.resources.cpuPer1kRequests).filter(Number.isFinite)).toFixed(3)
+        : '–',
       added,
     ]);
   }

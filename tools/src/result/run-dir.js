@@ -44,12 +44,16 @@ export function collectRun(runDir) {
 }
 
 // Symbolic links are not followed: a downloaded artifact must not reach outside itself.
-function walk(dir, depth = 0) {
+// A run of the largest matrix (10,000 measurements, plan/plan.js) holds about ten files
+// per repetition; a folder with far more entries is not a run.
+const MAX_ENTRIES = 200_000;
+
+function walk(dir, depth = 0, out = []) {
   if (depth > 12) throw new InputError(`${dir}: results nested deeper than 12 folders`);
-  const out = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (out.length >= MAX_ENTRIES) throw new InputError(`${dir}: more than ${MAX_ENTRIES} files: not a results folder`);
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...walk(p, depth + 1));
+    if (entry.isDirectory()) walk(p, depth + 1, out);
     else if (entry.isFile()) out.push(p);
   }
   return out;

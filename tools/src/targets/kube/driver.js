@@ -17,6 +17,7 @@ import { resourceDelta, sampleControllerPods } from './resources.js';
 import { runK6InCluster } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { captureEffectiveConfig } from './effective.js';
+import { checkTargetUnchanged, targetIdentity } from './identity.js';
 import { planSteps } from './steps.js';
 
 export const name = 'kube';
@@ -110,12 +111,14 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const entry = catalogEntry(cell.controllerName, cell.controller);
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: entry.podSelector };
     await captureEffectiveConfig({ ...sampleArgs, spec: entry.effectiveConfig, cellDir });
+    const identity = await targetIdentity(sampleArgs);
     const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
         : runK6Segments(cell.scenario, { cellDir, url: step.url, host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
+    await checkTargetUnchanged(identity, sampleArgs);
     const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
     return { k6, eventsFile: events.file, resources };
   }
