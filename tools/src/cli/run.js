@@ -10,6 +10,7 @@ import { reportTiming, timing } from '../run/timing.js';
 import { afterRun } from '../report/after-run.js';
 import { target } from '../targets/index.js';
 import { configOption, int, planOverrides } from './options.js';
+import { sweepDeadRuns } from '../exec/registry.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
@@ -80,6 +81,8 @@ export async function run(opts) {
     process.stdout.write(driver.dryRun(plan, opts));
     return EXIT.OK;
   }
+  const swept = sweepDeadRuns();
+  if (swept) console.log(swept);
   // Absolute, so generated configs and process command lines name real paths.
   const runDir = newRunDir(resolve(opts.out));
   writeFileSync(
@@ -92,11 +95,15 @@ export async function run(opts) {
 
   const abort = new AbortController();
   const onSigint = () => {
+    if (abort.signal.aborted) return;
     console.error('\ntailgate: interrupted; stopping load and cleaning up every started process…');
     abort.abort();
   };
+  // A second Ctrl-C is the user's hard stop (the next run sweeps what it leaves); a
+  // repeated SIGTERM (a runner cancelling, then its process group) must not cut the
+  // cleanup short, so it is absorbed.
   process.once('SIGINT', onSigint);
-  process.once('SIGTERM', onSigint);
+  process.on('SIGTERM', onSigint);
   let outcomes;
   try {
     const pair = int(opts.pair, 'pair', { min: 1, max: 10_000 });

@@ -43,7 +43,10 @@ export function semanticProblems(cfg) {
         `${s.rates.length} rates × ${s.connections?.length ?? 1} connection counts = ${steps} sweep steps, over the limit of ${SCENARIO_LIMITS.sweepSteps}`,
       );
     if (s.faults.length > SCENARIO_LIMITS.faults)
-      add(['scenarios', name, 'faults'], `${s.faults.length} faults, over the limit of ${SCENARIO_LIMITS.faults} per scenario`);
+      add(
+        ['scenarios', name, 'faults'],
+        `${s.faults.length} faults, over the limit of ${SCENARIO_LIMITS.faults} per scenario`,
+      );
     if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
     if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
     if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');

@@ -20,8 +20,7 @@ function duplicateKeys(root) {
       const seen = new Set();
       for (const p of node.items) {
         const k = keyText(p.key);
-        if (seen.has(k))
-          errors.push({ pos: [p.key?.range?.[0] ?? 0], message: 'Map keys must be unique' });
+        if (seen.has(k)) errors.push({ pos: [p.key?.range?.[0] ?? 0], message: 'Map keys must be unique' });
         seen.add(k);
         stack.push(p.value);
       }

@@ -6,6 +6,7 @@ import { closeSync, openSync } from 'node:fs';
 import { InfraError } from '../errors.js';
 import { commandLine } from './command.js';
 import { toolEnv, which } from './tools.js';
+import { recordProcess } from './registry.js';
 
 /** Resolves the started child once it has spawned; child.exited resolves {code, signal}.
  *  detached: its own process group, so a kill of -pid takes its workers too. */
@@ -23,7 +24,10 @@ export function startProcess(argv, { logFile, env, cwd, detached = false, name =
   child.tgName = name;
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
-    child.once('spawn', () => resolve(child));
+    child.once('spawn', () => {
+      recordProcess(child.pid, { group: detached, name });
+      resolve(child);
+    });
     child.once('error', (err) =>
       reject(new InfraError(`cannot start ${name}: ${err.message}`, { details: [`command: ${commandLine(argv)}`] })),
     );

@@ -68,7 +68,8 @@ export class Aggregate {
   addDropped(d) {
     const phase = d.phase ?? 'untagged';
     this.span(d.ts);
-    if (!this.dropped.has(phase) && this.dropped.size >= AGGREGATE_LIMITS.phases) tooMany('phase', AGGREGATE_LIMITS.phases);
+    if (!this.dropped.has(phase) && this.dropped.size >= AGGREGATE_LIMITS.phases)
+      tooMany('phase', AGGREGATE_LIMITS.phases);
     this.dropped.set(phase, (this.dropped.get(phase) ?? 0) + d.count);
     const sec = Math.floor(d.ts / 1000);
     const row = this.rows.get(sec);
@@ -188,7 +189,8 @@ class Bucket {
 
 function tagged(map, key, what, max) {
   if (!map.has(key)) {
-    if (key.length > AGGREGATE_LIMITS.tagChars) throw sampleError(`${what} tag longer than ${AGGREGATE_LIMITS.tagChars} characters`);
+    if (key.length > AGGREGATE_LIMITS.tagChars)
+      throw sampleError(`${what} tag longer than ${AGGREGATE_LIMITS.tagChars} characters`);
     if (map.size >= max) tooMany(what, max);
   }
   return bucket(map, key);

@@ -10,7 +10,10 @@ export class EventLog {
 
   emit(type, fields = {}) {
     // An error message can quote a whole kubectl output; ingest reads short fields only.
-    const short = Object.entries(fields).map(([k, v]) => [k, typeof v === 'string' && v.length > 500 ? `${v.slice(0, 500)}…` : v]);
+    const short = Object.entries(fields).map(([k, v]) => [
+      k,
+      typeof v === 'string' && v.length > 500 ? `${v.slice(0, 500)}…` : v,
+    ]);
     const e = { ts: Date.now(), type, ...Object.fromEntries(short) };
     appendFileSync(this.file, `${JSON.stringify(e)}\n`);
     return e;

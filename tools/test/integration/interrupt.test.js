@@ -17,15 +17,10 @@ const namespaces = () =>
 
 const CLI = new URL('../../bin/tailgate.js', import.meta.url).pathname;
 
-// As root the run also uses network namespaces: those must go too.
-test(
-  `run: SIGINT during load stops everything${ROOT_USER ? ', removes every namespace' : ''} and exits 130`,
-  { timeout: 60_000 },
-  async () => {
-    const work = mkdtempSync(join(tmpdir(), 'tg-int-'));
-    writeFileSync(
-      join(work, 'bench.yaml'),
-      `apiVersion: tailgate/v1
+function churnBench(work) {
+  writeFileSync(
+    join(work, 'bench.yaml'),
+    `apiVersion: tailgate/v1
 kind: Bench
 controllers:
   haproxy-reload: { type: local, variant: haproxy-reload }
@@ -34,35 +29,85 @@ scenarios:
 matrices:
   local: { target: local, controllers: [haproxy-reload], scenarios: [churn]${ROOT_USER ? ', isolation: netns' : ''} }
 `,
-    );
-    const child = spawn(process.execPath, [CLI, 'run', '--config', 'bench.yaml', '--out', 'results'], {
-      cwd: work,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    // Wait until k6 is running and the churn has started.
-    const deadline = Date.now() + 20_000;
-    let events;
-    while (Date.now() < deadline) {
-      const runs = existsSync(join(work, 'results')) ? readdirSync(join(work, 'results')) : [];
-      events =
-        runs.length && join(work, 'results', runs[0], 'haproxy-reload', 'default', 'churn', 'rep-1', 'events.jsonl');
-      if (events && existsSync(events) && processesMentioning(join(work, 'results')).some((p) => /k6 run/.test(p)))
-        break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await new Promise((r) => setTimeout(r, 1500));
-    assert.ok(processesMentioning(work).length >= 4, 'pods, proxy and k6 were running');
-    if (ROOT_USER) assert.ok(namespaces().length >= 4, 'proxy and pod namespaces existed');
-    child.kill('SIGINT');
-    const code = await exited;
-    assert.equal(code, 130, output);
-    assert.match(output, /interrupted/);
+  );
+}
+
+// Starts `tailgate run` in work/ and resolves once k6 runs and the churn has started.
+async function runningCell(work, env) {
+  const child = spawn(process.execPath, [CLI, 'run', '--config', 'bench.yaml', '--out', 'results'], {
+    cwd: work,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const run = { child, output: '' };
+  child.stdout.on('data', (d) => (run.output += d));
+  child.stderr.on('data', (d) => (run.output += d));
+  run.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const runs = existsSync(join(work, 'results')) ? readdirSync(join(work, 'results')) : [];
+    run.events =
+      runs.length && join(work, 'results', runs[0], 'haproxy-reload', 'default', 'churn', 'rep-1', 'events.jsonl');
+    if (
+      run.events &&
+      existsSync(run.events) &&
+      processesMentioning(join(work, 'results')).some((p) => /k6 run/.test(p))
+    )
+      break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(processesMentioning(work).length >= 4, 'pods, proxy and k6 were running');
+  if (ROOT_USER) assert.ok(namespaces().length >= 4, 'proxy and pod namespaces existed');
+  return run;
+}
+
+// As root the run also uses network namespaces: those must go too.
+test(
+  `run: SIGINT during load stops everything${ROOT_USER ? ', removes every namespace' : ''} and exits 130`,
+  { timeout: 60_000 },
+  async () => {
+    const work = mkdtempSync(join(tmpdir(), 'tg-int-'));
+    churnBench(work);
+    const run = await runningCell(work, { TAILGATE_STATE_DIR: mkdtempSync(join(tmpdir(), 'tg-state-')) });
+    run.child.kill('SIGINT');
+    const code = await run.exited;
+    assert.equal(code, 130, run.output);
+    assert.match(run.output, /interrupted/);
     assert.deepEqual(processesMentioning(work), [], 'no process of the run left');
     assert.deepEqual(namespaces(), [], 'no namespace of the run left');
-    assert.ok(existsSync(events), 'partial results kept');
+    assert.ok(existsSync(run.events), 'partial results kept');
+  },
+);
+
+// Killed outright (kill -9, the OOM killer): no code of the run gets to clean up. Its
+// pods and proxy outlive it — until the next start, which removes them and says so.
+test(
+  `run: after SIGKILL during load, the next start removes every process${ROOT_USER ? ' and namespace' : ''} of the dead run`,
+  { timeout: 90_000 },
+  async () => {
+    const work = mkdtempSync(join(tmpdir(), 'tg-kill-'));
+    const env = { TAILGATE_STATE_DIR: mkdtempSync(join(tmpdir(), 'tg-state-')) };
+    churnBench(work);
+    const dead = await runningCell(work, env);
+    dead.child.kill('SIGKILL');
+    assert.equal(await dead.exited, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.ok(processesMentioning(work).length >= 3, 'without a sweep, pods and proxy outlive the run');
+    const next = spawnSync(
+      process.execPath,
+      [CLI, 'run', '--config', 'bench.yaml', '--out', 'again', '--duration', '1s'],
+      {
+        cwd: work,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    const output = next.stdout + next.stderr;
+    assert.match(output, /removed what a killed run left behind \(pid \d+\): \d+ processes/, output);
+    assert.deepEqual(processesMentioning(join(work, 'results')), [], 'no process of the dead run left');
+    assert.deepEqual(processesMentioning(work), [], 'nor of the next run');
+    assert.deepEqual(namespaces(), [], 'no namespace left');
   },
 );

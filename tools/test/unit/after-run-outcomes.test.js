@@ -29,13 +29,27 @@ test('after a run: table, charts, verdict and comment are written over results, 
   try {
     const cells = ['a', 'b', 'c', 'd', 'e'].map((c) => `${c}/t/s`);
     const base = await makeRunDir(
-      Object.fromEntries(cells.map((k, i) => [k, [{ medianMs: 2, seed: 10 + i }, { medianMs: 2, seed: 20 + i }]])),
+      Object.fromEntries(
+        cells.map((k, i) => [
+          k,
+          [
+            { medianMs: 2, seed: 10 + i },
+            { medianMs: 2, seed: 20 + i },
+          ],
+        ]),
+      ),
       join(work, 'base'),
     );
     assert.equal((await runCli(['baseline', 'update', '--results', base])).code, 0);
 
     const run = await makeRunDir(
-      { 'a/t/s': [{ medianMs: 2, seed: 30 }, { medianMs: 2, seed: 31 }], 'b/t/s': [{ medianMs: 2, seed: 32 }] },
+      {
+        'a/t/s': [
+          { medianMs: 2, seed: 30 },
+          { medianMs: 2, seed: 31 },
+        ],
+        'b/t/s': [{ medianMs: 2, seed: 32 }],
+      },
       join(work, 'run'),
     );
     // a: resources measured in one repetition only (the other's target had gone).

@@ -4,6 +4,7 @@
 // namespace) and, where the kernel has it, tc netem delay between "nodes".
 // Everything is named tgl<id>… so cleanup, also of a crashed earlier run, is exact.
 import { failure, runSync } from '../../exec/run.js';
+import { recordLink, recordNetns } from '../../exec/registry.js';
 
 const PREFIX = 'tgl';
 
@@ -44,6 +45,7 @@ export class Network {
     this.subnet = subnet; // e.g. "10.213.7"
     this.bridge = `${PREFIX}${id}`;
     this.hosts = [];
+    recordLink(this.bridge);
     sh(['ip', 'link', 'add', this.bridge, 'type', 'bridge']);
     sh(['ip', 'addr', 'add', `${subnet}.1/24`, 'dev', this.bridge]);
     sh(['ip', 'link', 'set', this.bridge, 'up']);
@@ -55,6 +57,7 @@ export class Network {
     const hostSide = `${PREFIX}${this.id}h${index}`;
     const nsSide = `${PREFIX}${this.id}n${index}`;
     const address = `${this.subnet}.${index}`;
+    recordNetns(ns);
     sh(['ip', 'netns', 'add', ns]);
     this.hosts.push(ns);
     sh(['ip', 'link', 'add', hostSide, 'type', 'veth', 'peer', 'name', nsSide]);

@@ -1,0 +1,140 @@
+// What a run started, written down as it starts it, so that a run killed outright
+// (SIGKILL, the OOM killer, a runner giving up on a cancelled job) leaves nothing behind
+// for long: the next `tailgate run` finds the dead run's entries and removes what is
+// still there. Ctrl-C and SIGTERM are handled by the run itself; this is for the case
+// where no code of the dead run gets to run.
+//
+// One file per live tailgate process, named by its pid and its start time (a pid alone
+// is reused). A process is killed only if its pid still has the recorded start time, so
+// a reused pid is never touched. Linux only (/proc); elsewhere nothing is recorded.
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { runSync } from './run.js';
+
+// Machine-wide, not per checkout: on a self-hosted runner each job has a new workspace.
+export function registryDir() {
+  return (
+    process.env.TAILGATE_STATE_DIR ??
+    join(process.env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tailgate', 'live')
+  );
+}
+
+const MAX_REGISTRY_BYTES = 1 << 20; // a run's entries: a few hundred lines
+const NETNS = /^tgl[0-9a-z]{1,12}$/; // what a run may delete: local/netns.js's names only
+
+/** Start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), or null. */
+export function startTime(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+let own = null;
+
+function ownFile() {
+  if (own !== null) return own;
+  const start = startTime(process.pid);
+  if (!start) return (own = '');
+  try {
+    mkdirSync(registryDir(), { recursive: true, mode: 0o700 });
+    own = join(registryDir(), `${process.pid}-${start}.jsonl`);
+    // Removed on every normal way out; a killed run leaves it for the next sweep.
+    process.once('exit', () => {
+      try {
+        unlinkSync(own);
+      } catch {
+        /* never written */
+      }
+    });
+  } catch {
+    own = ''; // an unwritable state dir costs the sweep, not the run
+  }
+  return own;
+}
+
+/** Records a started process; `group`: it leads its own process group (detached). */
+export function recordProcess(pid, { group = false, name = '' } = {}) {
+  const start = startTime(pid);
+  if (start) write({ pid, start, group, name });
+}
+
+export function recordNetns(name) {
+  write({ netns: name });
+}
+
+export function recordLink(name) {
+  write({ link: name });
+}
+
+function write(entry) {
+  const file = ownFile();
+  if (!file) return;
+  try {
+    appendFileSync(file, `${JSON.stringify(entry)}\n`);
+  } catch {
+    /* as above */
+  }
+}
+
+/**
+ * Removes what runs that died without cleaning up left running. Returns a one-line
+ * summary, or null when there was nothing. A registry of a run that is still alive (a
+ * second tailgate on this machine) is left alone.
+ */
+export function sweepDeadRuns() {
+  const dir = registryDir();
+  if (!existsSync(dir)) return null;
+  let processes = 0;
+  let namespaces = 0;
+  const runs = [];
+  for (const name of readdirSync(dir)) {
+    const m = /^(\d+)-(\d+)\.jsonl$/.exec(name);
+    const file = join(dir, name);
+    if (!m || name === ownFile().split('/').at(-1)) continue;
+    if (startTime(Number(m[1])) === m[2]) continue; // that run is alive
+    for (const e of entries(file)) {
+      if (Number.isInteger(e.pid) && e.pid > 1 && startTime(e.pid) === e.start) {
+        try {
+          process.kill(e.group ? -e.pid : e.pid, 'SIGKILL');
+          processes++;
+        } catch {
+          /* gone meanwhile */
+        }
+      } else if (typeof e.netns === 'string' && NETNS.test(e.netns)) {
+        if (runSync(['ip', 'netns', 'del', e.netns], { timeoutMs: 10_000 }).code === 0) namespaces++;
+      } else if (typeof e.link === 'string' && NETNS.test(e.link)) {
+        runSync(['ip', 'link', 'del', e.link], { timeoutMs: 10_000 });
+      }
+    }
+    runs.push(m[1]);
+    try {
+      unlinkSync(file);
+    } catch {
+      /* another sweeper took it */
+    }
+  }
+  if (!processes && !namespaces) return null;
+  return `tailgate: removed what ${runs.length === 1 ? 'a killed run' : `${runs.length} killed runs`} left behind (pid ${runs.join(', ')}): ${processes} process${processes === 1 ? '' : 'es'}${namespaces ? `, ${namespaces} network namespace${namespaces === 1 ? '' : 's'}` : ''}`;
+}
+
+function entries(file) {
+  try {
+    if (statSync(file).size > MAX_REGISTRY_BYTES) return [];
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        try {
+          return JSON.parse(l);
+        } catch {
+          return {};
+        }
+      });
+  } catch {
+    return [];
+  }
+}
