@@ -46,7 +46,7 @@ export const DEPENDENCIES = [
     name: 'kind',
     args: ['version'],
     pattern: /kind (v[\d.]+)/,
-    install: `go install sigs.k8s.io/kind@${PINS.kind} (offline: ../shared/offline-kind)`,
+    install: `go install sigs.k8s.io/kind@${PINS.kind} (no image registry reachable: build the node image locally and pass --image)`,
     needed: 'kind target',
   },
   {

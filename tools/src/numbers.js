@@ -21,3 +21,11 @@ export function median(xs) {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
+
+/** Milliseconds for people at about 3 significant digits (2.15, 14.1, 123): every
+ *  table, reason line and chart label shows a latency this way. */
+export function msText(v) {
+  if (v >= 100) return v.toFixed(0);
+  if (v >= 10) return v.toFixed(1);
+  return v.toFixed(2);
+}

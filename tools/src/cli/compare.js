@@ -111,7 +111,7 @@ function migration(opts, gate) {
     console.log(`${c.cell}: ${c.verdict.toUpperCase()}`);
     for (const m of c.metrics)
       console.log(
-        `  ${m.metric.padEnd(7)} ×${m.ratio} (${Math.round(m.intervalLevel * 100)}% interval ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`,
+        `  ${m.metric.padEnd(7)} ×${m.ratio} (${+(m.intervalLevel * 100).toPrecision(3)}% interval${m.holmAdjusted ? ' (Holm-adjusted)' : ''} ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`,
       );
   }
   if (oneRun) {

@@ -1,7 +1,7 @@
 // One cell's verdict as users read it: the tests gate.js decided, turned into metrics,
 // reasons and warnings, and the summary numbers of each side.
 import { classTotals, ERROR_GROUPS } from './errors.js';
-import { median, sig } from '../numbers.js';
+import { median, msText, sig } from '../numbers.js';
 import { samplesNeeded } from '../result/histogram.js';
 import { pValue as fmtP } from '../numbers.js';
 
@@ -97,7 +97,10 @@ export function describe(m) {
     return `errors: ${[...bad, ...zero].join(', ')}`;
   }
   const pct = Math.round((m.intervalLevel ?? 0.9) * 100);
-  return `${m.metric}: ${m.base.toFixed(3)} → ${m.head.toFixed(3)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, adjusted ${m.adjustedP} over ${m.family} tests)`;
+  // Three significant digits, as in the table; a test awaiting its confirmation round has
+  // no adjusted p yet (its two-stage p is made with the fresh runs).
+  const adjusted = m.look === 'pending' ? 'adjusted after confirmation' : `adjusted ${m.adjustedP}`;
+  return `${m.metric}: ${msText(m.base)} → ${msText(m.head)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, ${adjusted} over ${m.family} tests)`;
 }
 
 export function summaryOf(reps) {

@@ -102,8 +102,13 @@ function errorTestNi(c, m, margin) {
   };
 }
 
+// The interval shown is the one the decision used: at the level Holm gave this test
+// (α·p/adjusted p — α/(k tests) for the smallest p), so its upper end is below 1 + margin
+// exactly when the verdict is no-worse. An interval at the unadjusted level could lie
+// wholly below the margin and still be inconclusive.
 function describe(t, alpha) {
-  const q = tQuantileOrNormal(1 - alpha, t.df);
+  const level = t.adjNoWorse > 0 && t.pNoWorse > 0 ? (alpha * t.pNoWorse) / t.adjNoWorse : alpha;
+  const q = tQuantileOrNormal(1 - level, t.df);
   const verdict = t.adjNoWorse <= alpha ? 'no-worse' : t.adjWorse <= alpha ? 'worse' : 'inconclusive';
   const out = {
     metric: t.metric,
@@ -114,7 +119,8 @@ function describe(t, alpha) {
     ratio: round(Math.exp(t.est), 4),
     upper: round(Math.exp(t.est + q * t.se), 4),
     lower: round(Math.exp(t.est - q * t.se), 4),
-    intervalLevel: round(1 - 2 * alpha, 4),
+    intervalLevel: round(1 - 2 * level, 4),
+    holmAdjusted: level < alpha,
     pNoWorse: pValue(t.pNoWorse),
     adjustedPNoWorse: pValue(t.adjNoWorse),
   };

@@ -1,5 +1,7 @@
 // Number formatting shared by every renderer, so the terminal table, the PR
 // comment and the charts never disagree about a value.
+import { msText } from '../numbers.js';
+
 export const ICON = {
   pass: '✅',
   improvement: '🟢',
@@ -11,9 +13,7 @@ export const ICON = {
 
 export function ms(v) {
   if (v === null || v === undefined) return '–';
-  if (v >= 100) return `${v.toFixed(0)}ms`;
-  if (v >= 10) return `${v.toFixed(1)}ms`;
-  return `${v.toFixed(2)}ms`;
+  return `${msText(v)}ms`;
 }
 
 export function delta(m) {

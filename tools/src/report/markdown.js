@@ -167,7 +167,7 @@ function details(cells) {
           rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | – | – | missing |`);
         } else {
           rows.push(
-            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig3(m.ratio)} (${sig3(m.ratioLow)}–${sig3(m.ratioHigh)}) | ${m.p ?? '–'} (${m.adjustedP ?? '–'}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig3(m.confirmation.ratio)}` : ''} |`,
+            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig3(m.ratio)} (${sig3(m.ratioLow)}–${sig3(m.ratioHigh)}) | ${m.p ?? '–'} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig3(m.confirmation.ratio)}` : ''} |`,
           );
         }
       }

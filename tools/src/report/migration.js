@@ -33,8 +33,9 @@ export function migrationTable(doc) {
 
 export function migrationMarkdown(doc) {
   const how =
-    'No worse = the upper end of the 90% interval of candidate / from is below 1 + margin, ' +
-    'Holm over every candidate, scenario and metric; inconclusive = more pairs needed.';
+    'No worse = the upper end of the interval of candidate / from is below 1 + margin, ' +
+    'the interval at the level Holm gives each test over every candidate, scenario and metric ' +
+    '(90% before that adjustment); inconclusive = more pairs needed.';
   const margins = Object.entries(doc.margins ?? {})
     .map(([m, v]) => `${m} +${v}`)
     .join(', ');

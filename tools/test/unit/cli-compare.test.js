@@ -273,7 +273,7 @@ test('cli compare --migration: no worse, worse and not decided map to exit 0, 1,
     'p99=25%,errors=50%',
   ]);
   assert.ok([0, 3].includes(r0.code), r0.out);
-  assert.match(r0.out, /p99 +×1\.\d+ \(90% interval/);
+  assert.match(r0.out, /p99 +×1\.\d+ \(\d+% interval/);
   const r1 = await runCli(['compare', '--migration', '--base-results', from, '--head-results', slow]);
   assert.equal(r1.code, 1, r1.out);
   assert.match(r1.out, /migration verdict: WORSE/);

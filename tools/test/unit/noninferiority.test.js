@@ -39,3 +39,20 @@ test('migration: a candidate ×2 worse is "worse"', () => {
     .cells[0];
   assert.equal(v.verdict, 'worse');
 });
+
+test('migration: the interval shown is the one the decision used — below the margin exactly when "no worse", over many cells and metrics', () => {
+  let adjusted = 0;
+  for (let s = 1; s <= 60; s++) {
+    const doc = nonInferiority(simulatePr(s * 17, { cells: 4, pairs: 10 }), gate, {
+      margins: { p99: '10%', 'p99.99': '25%' },
+    });
+    for (const m of doc.cells.flatMap((c) => c.metrics)) {
+      const limit = 1 + Number(m.margin.replace('%', '')) / 100;
+      // Rounded to 4 digits: a test exactly at the boundary may round either way.
+      if (Math.abs(m.upper - limit) < 1e-3) continue;
+      assert.equal(m.upper < limit, m.verdict === 'no-worse', JSON.stringify(m));
+      if (m.holmAdjusted) adjusted++;
+    }
+  }
+  assert.ok(adjusted > 0, 'some intervals are at a Holm-adjusted level');
+});
