@@ -19,9 +19,10 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                    [--kubeconfig file --target-url URL]   (target cluster)
                    [--pair N]   (paired mode: which base/head pair these runs belong to; env TAILGATE_PAIR)
                    [--no-confirm]   (with baselines: do not re-run candidate cells, just list them)
-                   [--ab-head <controller>[:<tuning>]]   (local target: concurrent A/B — every cell's
-                      configuration is the base, this one the head, both live at once in front of
-                      the same pods; results in <run>/base and <run>/head, gated paired)
+                   [--ab-head <controller>[:<tuning>]]   (local and kind: concurrent A/B, a duet — every
+                      cell's configuration is the base, this one the head, both live at once in front of
+                      the same pods (kind: two releases in one cluster); results in <run>/base and
+                      <run>/head, gated paired; bench.yaml: compare: concurrent, head: <controller>[:<tuning>])
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
@@ -44,37 +45,9 @@ export const options = {
   'ab-head': { type: 'string' },
 };
 
-// Concurrent A/B: every cell gets the head's controller and tuning beside its own.
-function concurrentHead(cfg, plan, spec) {
-  const [controller, tuning = 'default'] = spec.split(':');
-  if (plan.matrix.target !== 'local')
-    throw new InputError(
-      `--ab-head: concurrent A/B runs on target "local" only (matrix "${plan.matrixName}" is ${plan.matrix.target})`,
-    );
-  if (!Object.hasOwn(cfg.controllers, controller) || cfg.controllers[controller].type !== 'local')
-    throw new InputError(
-      `--ab-head: "${controller}" is not a local controller of ${cfg.source}; choose from ${Object.keys(cfg.controllers)
-        .filter((c) => cfg.controllers[c].type === 'local')
-        .join(', ')}`,
-    );
-  if (!Object.hasOwn(cfg.tunings, tuning))
-    throw new InputError(`--ab-head: no tuning "${tuning}"; defined: ${Object.keys(cfg.tunings).join(', ')}`);
-  if (plan.matrix.isolation === 'netns')
-    throw new InputError('--ab-head: concurrent A/B runs with isolation "loopback" only');
-  plan.ab = { controller, tuning };
-  for (const c of plan.cells)
-    c.concurrent = {
-      name: controller,
-      controller: cfg.controllers[controller],
-      tuningName: tuning,
-      tuning: cfg.tunings[tuning],
-    };
-}
-
 export async function run(opts) {
   const cfg = loadBench(opts.config);
-  const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
-  if (opts['ab-head']) concurrentHead(cfg, plan, opts['ab-head']);
+  const plan = planMatrix(cfg, opts.matrix, { ...planOverrides(opts), abHead: opts['ab-head'] });
   const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {
     if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);

@@ -85,6 +85,18 @@ export function semanticProblems(cfg) {
       )
         add(['controllers', c, 'proxyDelay'], 'only the nginx-dynamic variant can add a proxy delay (it has Lua)');
     }
+    if (m.compare === 'concurrent') {
+      const [hc, ht = 'default'] = (m.head ?? '').split(':');
+      if (!m.head) add(['matrices', mname, 'compare'], 'concurrent needs head: <controller>[:<tuning>]');
+      else if (!TARGETS[m.target]?.duet)
+        add(['matrices', mname, 'compare'], `concurrent runs on targets local and kind, not "${m.target}"`);
+      else if (own(cfg.controllers, hc)?.type !== TARGETS[m.target].controllerType)
+        add(
+          ['matrices', mname, 'head'],
+          `"${hc}" is not a ${TARGETS[m.target].controllerType} controller of this file`,
+        );
+      else if (!own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
+    } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
     if (m.interleave && m.target !== 'kind')
       add(['matrices', mname, 'interleave'], 'applies to target "kind" only (a cluster per controller, all kept up)');
     if (m.target !== 'local' && (m.isolation || m.nodeLatency))

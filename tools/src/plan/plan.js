@@ -96,5 +96,45 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
     controllers.forEach((c) =>
       tunings.forEach((t) => reps.forEach((rep) => scenarios.forEach((s) => add(c, t, s, rep)))),
     );
-  return { matrixName, matrix: { ...matrix, controllers, tunings, scenarios, repetitions }, cells, gate: cfg.gate };
+  const plan = {
+    matrixName,
+    matrix: { ...matrix, controllers, tunings, scenarios, repetitions },
+    cells,
+    gate: cfg.gate,
+  };
+  const head = overrides.abHead ?? (matrix.compare === 'concurrent' ? matrix.head : undefined);
+  if (head) concurrentHead(cfg, plan, head, overrides.abHead ? '--ab-head' : `matrix "${matrixName}": head`);
+  return plan;
+}
+
+// Concurrent A/B (a duet): every cell gets the head's controller and tuning beside its
+// own — on local a second data plane, on kind a second release in the same cluster.
+function concurrentHead(cfg, plan, spec, where) {
+  const [controller, tuning = 'default'] = spec.split(':');
+  const t = target(plan.matrix.target);
+  if (!t.duet)
+    throw new InputError(
+      `${where}: concurrent A/B runs on targets local and kind (matrix "${plan.matrixName}" is ${plan.matrix.target})`,
+    );
+  const ofType = Object.keys(cfg.controllers).filter((c) => cfg.controllers[c].type === t.controllerType);
+  if (!ofType.includes(controller))
+    throw new InputError(
+      `${where}: "${controller}" is not a ${t.controllerType} controller of ${cfg.source}; choose from ${ofType.join(', ')}`,
+    );
+  if (!Object.hasOwn(cfg.tunings, tuning))
+    throw new InputError(`${where}: no tuning "${tuning}"; defined: ${Object.keys(cfg.tunings).join(', ')}`);
+  if (plan.matrix.isolation === 'netns')
+    throw new InputError(`${where}: concurrent A/B runs with isolation "loopback" only`);
+  if (plan.cells.some((c) => c.scenario.loadFrom === 'cluster' || c.scenario.runners > 1 || !c.scenario.rate))
+    throw new InputError(
+      `${where}: a duet alternates one k6 between both sides: scenarios with a rate, one runner, load from the runner`,
+    );
+  plan.ab = { controller, tuning };
+  for (const c of plan.cells)
+    c.concurrent = {
+      name: controller,
+      controller: cfg.controllers[controller],
+      tuningName: tuning,
+      tuning: cfg.tunings[tuning],
+    };
 }

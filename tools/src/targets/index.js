@@ -22,6 +22,8 @@ export const TARGETS = Object.freeze({
     // Repetitions outermost: all cells of rep 1, then rep 2 — drift spreads over cells.
     order: 'repetition-first',
     oneJob: true,
+    // Concurrent A/B: a second data plane in front of the same pods.
+    duet: true,
     defaults(m) {
       m.profile ??= 'local';
       m.isolation ??= 'loopback';
@@ -31,6 +33,9 @@ export const TARGETS = Object.freeze({
   },
   kind: {
     ...KUBE,
+    // Concurrent A/B: the head's controller as a second release in the same cluster, on
+    // a second host port (an existing cluster would need a second --target-url: not yet).
+    duet: true,
     defaults(m) {
       m.cluster ??= 'single';
     },

@@ -97,7 +97,7 @@ function get(url, host) {
  * port 80) uses another host port: interleaved clusters are all up at once, each on
  * its own port. Exactly one mapping must match, or the topology is not one of ours.
  */
-export function writeKindConfig(from, hostPort, to) {
+export function writeKindConfig(from, hostPort, to, extraPort = null) {
   const doc = parse(readFileSync(from, 'utf8'));
   const mappings = (doc.nodes ?? []).flatMap((n) => n.extraPortMappings ?? []);
   const ingress = mappings.filter((m) => m.containerPort === 80 && m.hostPort === HOST_PORT);
@@ -106,6 +106,15 @@ export function writeKindConfig(from, hostPort, to) {
       `${from}: expected one port mapping containerPort 80 -> hostPort ${HOST_PORT} (the ingress), found ${ingress.length}`,
     );
   ingress[0].hostPort = hostPort;
+  // A duet's head listens on another node port of the same ingress node.
+  if (extraPort) {
+    const node = doc.nodes.find((n) => (n.extraPortMappings ?? []).includes(ingress[0]));
+    node.extraPortMappings.push({
+      ...ingress[0],
+      containerPort: extraPort.containerPort,
+      hostPort: extraPort.hostPort,
+    });
+  }
   mkdirSync(dirname(to), { recursive: true });
   writeFileSync(to, stringify(doc));
 }

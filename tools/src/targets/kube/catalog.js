@@ -51,6 +51,11 @@ export function catalogEntry(name, controller) {
     // A chart of ours installed beside the upstream one (Envoy Gateway: the Gateway,
     // EnvoyProxy and policies its controller turns into Envoy pods).
     dataplane: entry.dataplane ? join(dir, entry.dataplane) : null,
+    // Two releases in one cluster (a duet): controller.yaml `duet: {a, b, ingressClassB}`
+    // — values that keep side a to its own IngressClass, and side b's class and host port.
+    duet: entry.duet
+      ? { a: join(dir, entry.duet.a), b: join(dir, entry.duet.b), ingressClassB: entry.duet.ingressClassB }
+      : null,
   };
 }
 

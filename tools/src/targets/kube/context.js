@@ -8,6 +8,11 @@ import { ROOT } from '../../exec/tools.js';
 export const NAMESPACE = 'tailgate';
 export const INGRESS_NAMESPACE = 'tailgate-ingress';
 export const HOST_PORT = 18080;
+// A duet's head: its own namespace, its data plane on the ingress node's port 81,
+// mapped to this host port (clusters/*.yaml map 80 -> HOST_PORT).
+export const INGRESS_NAMESPACE_B = 'tailgate-ingress-b';
+export const DUET_NODE_PORT = 81;
+export const HOST_PORT_B = 18081;
 
 export function kubeContext({ target, runId, runDir, kubeconfig, targetUrl, cluster = 'single', env = process.env }) {
   const images = parse(readFileSync(join(ROOT, 'clusters', 'images.yaml'), 'utf8'));

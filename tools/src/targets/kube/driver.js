@@ -64,7 +64,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
     if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);
-    if (step.builtin === 'writeKindConfig') return writeKindConfig(step.from, step.hostPort, step.to);
+    if (step.builtin === 'writeKindConfig') return writeKindConfig(step.from, step.hostPort, step.to, step.extraPort);
     if (step.builtin === 'checkSysctls')
       return checkKubeletSysctls((...a) => [...step.kubectlArgv, ...a], step.sysctls, { tuning: step.tuning, log });
     return runStep(step, { signal, log: (m) => log(`  ${m}`) });
@@ -110,17 +110,39 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     await pods.refresh();
     const entry = catalogEntry(cell.controllerName, cell.controller);
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: entry.podSelector };
+    // A duet: the head's release in its own namespace, captured and watched the same way.
+    const headArgs = step.urlB
+      ? {
+          ...sampleArgs,
+          podSelector: catalogEntry(cell.concurrent.name, cell.concurrent.controller).podSelector,
+          namespace: step.headNamespace,
+        }
+      : null;
+    const headSpec = headArgs && catalogEntry(cell.concurrent.name, cell.concurrent.controller).effectiveConfig;
     await captureEffectiveConfig({ ...sampleArgs, spec: entry.effectiveConfig, cellDir });
+    if (headArgs) await captureEffectiveConfig({ ...headArgs, spec: headSpec, cellDir, dirName: 'proxy-b' });
     const identity = await targetIdentity(sampleArgs);
-    const before = ctx.target === 'kind' ? await sampleControllerPods(sampleArgs) : null;
+    const headIdentity = headArgs && (await targetIdentity(headArgs));
+    const sample = () =>
+      ctx.target === 'kind'
+        ? Promise.all([sampleControllerPods(sampleArgs), headArgs && sampleControllerPods(headArgs)])
+        : [null, null];
+    const before = await sample();
+    // A duet sends the scenario's rate to each side: k6 alternates between the two URLs.
+    const load = step.urlB ? { ...cell.scenario, rate: cell.scenario.rate * 2 } : cell.scenario;
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-        : runK6Segments(cell.scenario, { cellDir, url: step.url, host: 'bench.local', signal });
+        : runK6Segments(load, { cellDir, url: step.url, urlB: step.urlB, host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     await checkTargetUnchanged(identity, sampleArgs);
-    const resources = before ? resourceDelta(before, await sampleControllerPods(sampleArgs)) : null;
-    return { k6, eventsFile: events.file, resources };
+    if (headArgs) await checkTargetUnchanged(headIdentity, headArgs);
+    const after = await sample();
+    const resources = before[0] ? resourceDelta(before[0], after[0]) : null;
+    const concurrent = headArgs
+      ? { resources: [resources, before[1] && after[1] ? resourceDelta(before[1], after[1]) : null] }
+      : null;
+    return { k6, eventsFile: events.file, resources, ...(concurrent ? { concurrent } : {}) };
   }
 }
 

@@ -10,11 +10,18 @@ import { INGRESS_NAMESPACE } from './context.js';
 import { run, runToFile } from '../../exec/run.js';
 import { getBounded, withPortForward } from './port-forward.js';
 
-export async function captureEffectiveConfig({ kubectlFlags, podSelector, spec, cellDir }) {
+export async function captureEffectiveConfig({
+  kubectlFlags,
+  podSelector,
+  spec,
+  cellDir,
+  namespace = INGRESS_NAMESPACE,
+  dirName = 'proxy',
+}) {
   if (!spec) return null;
-  const dir = join(cellDir, 'proxy');
+  const dir = join(cellDir, dirName);
   mkdirSync(dir, { recursive: true });
-  const kubectl = (...a) => ['kubectl', ...kubectlFlags, '-n', INGRESS_NAMESPACE, ...a];
+  const kubectl = (...a) => ['kubectl', ...kubectlFlags, '-n', namespace, ...a];
   const pod = await run(
     kubectl(
       'get',

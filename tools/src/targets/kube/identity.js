@@ -7,7 +7,7 @@ import { InfraError } from '../../errors.js';
 import { run } from '../../exec/run.js';
 import { INGRESS_NAMESPACE, NAMESPACE } from './context.js';
 
-export async function targetIdentity({ kubectlFlags, podSelector }) {
+export async function targetIdentity({ kubectlFlags, podSelector, namespace = INGRESS_NAMESPACE }) {
   const get = async (what, ...args) => {
     const r = await run(['kubectl', ...kubectlFlags, ...args], { timeoutMs: 30_000 });
     if (r.code !== 0) throw gone(`${what} cannot be read (kubectl exit ${r.code})`, r);
@@ -21,7 +21,7 @@ export async function targetIdentity({ kubectlFlags, podSelector }) {
       await get(
         'the controller pods',
         '-n',
-        INGRESS_NAMESPACE,
+        namespace,
         'get',
         'pods',
         '-l',

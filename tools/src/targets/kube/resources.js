@@ -14,13 +14,13 @@ for d in $(find /sys/fs/cgroup -maxdepth 7 -type d \\( -name "*pod$uid*" -o -nam
 done
 echo "$cpu $mem"`;
 
-export async function sampleControllerPods({ kubectlFlags, podSelector }) {
+export async function sampleControllerPods({ kubectlFlags, podSelector, namespace = INGRESS_NAMESPACE }) {
   const pods = await run(
     [
       'kubectl',
       ...kubectlFlags,
       '-n',
-      INGRESS_NAMESPACE,
+      namespace,
       'get',
       'pods',
       '-l',

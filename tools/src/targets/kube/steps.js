@@ -12,7 +12,16 @@ import { K6_IMAGE, jobManifestFor } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { unsafeSysctls } from './sysctls.js';
 import { PINS } from '../../version.js';
-import { HOST_PORT, INGRESS_NAMESPACE, NAMESPACE, rel, targetFlags } from './context.js';
+import {
+  DUET_NODE_PORT,
+  HOST_PORT,
+  HOST_PORT_B,
+  INGRESS_NAMESPACE,
+  INGRESS_NAMESPACE_B,
+  NAMESPACE,
+  rel,
+  targetFlags,
+} from './context.js';
 
 const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
 
@@ -38,6 +47,7 @@ export function planSteps(plan, ctx) {
       cells,
       index,
       interleave,
+      duet: Boolean(cells[0].concurrent),
       push: (s) => steps.push(s),
     }),
   );
@@ -67,7 +77,10 @@ export function planSteps(plan, ctx) {
 // The steps of one controller — its cluster or release, each tuning's install, each
 // cell, its teardown — for planSteps to lay out one controller after another, or
 // interleaved. With interleave each kind cluster maps its ingress to its own host port.
-function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
+// A duet (cells with `concurrent`): the head's controller is a second release in the same
+// cluster (its own namespace, IngressClass and host port), in front of the same backend
+// pods, installed by the same release unit as the base.
+function controllerSteps({ ctx, controller, cells, index, interleave, duet, push }) {
   const add = (s) => push({ timeoutMs: 120_000, kind: 'setup', controller, ...s });
   const cat = catalogEntry(controller, cells[0].controller);
   const f = targetFlags(ctx, controller);
@@ -75,20 +88,32 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
   const helm = (...a) => ['helm', ...a, ...f.helm];
   const hostPort = HOST_PORT + (interleave ? index : 0);
   const url = interleave ? `http://127.0.0.1:${hostPort}` : ctx.url;
-  const clusterConfig = interleave ? join(ctx.runDirShown, `kind-${controller}.yaml`) : ctx.clusterConfig;
+  const clusterConfig = interleave || duet ? join(ctx.runDirShown, `kind-${controller}.yaml`) : ctx.clusterConfig;
+  const head = duet ? duetHead(cells[0].concurrent, cat) : null;
+  const urlB = duet ? `http://127.0.0.1:${HOST_PORT_B}` : null;
+  const release = (side, tuning, afterInstall) => releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall });
+  let headInstalled = false;
   let backendStep = null;
   return {
     controller,
     cells,
     setup() {
-      if (ctx.target === 'kind' && interleave)
+      if (ctx.target === 'kind' && (interleave || duet))
         add({
-          title: `write the kind config for ${controller}: ${ctx.clusterConfig}, ingress on host port ${hostPort}`,
-          argv: ['tailgate-internal', 'write-kind-config', ctx.clusterConfig, String(hostPort), clusterConfig],
+          title: `write the kind config for ${controller}: ${ctx.clusterConfig}, ingress on host port ${hostPort}${duet ? `, the head's on ${HOST_PORT_B}` : ''}`,
+          argv: [
+            'tailgate-internal',
+            'write-kind-config',
+            ctx.clusterConfig,
+            String(hostPort),
+            clusterConfig,
+            ...(duet ? [`${DUET_NODE_PORT}:${HOST_PORT_B}`] : []),
+          ],
           builtin: 'writeKindConfig',
           from: ctx.clusterConfig,
           hostPort,
           to: clusterConfig,
+          extraPort: duet ? { containerPort: DUET_NODE_PORT, hostPort: HOST_PORT_B } : null,
         });
       if (ctx.target === 'kind') {
         add({
@@ -133,7 +158,7 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
               'load',
               'docker-image',
               OFFLINE_BACKEND_IMAGE,
-              ...cat.offlineImages,
+              ...new Set([...cat.offlineImages, ...(head?.cat.offlineImages ?? [])]),
               ...k6Image,
               '--name',
               ctx.clusterName(controller),
@@ -166,6 +191,7 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
           `replicas=${scenarioOf.replicas}`,
           '--set',
           `ingress.className=${cat.ingressClass}`,
+          ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
           ...backendRouting(cat),
           ...offlineBackend(ctx),
           '--wait',
@@ -179,101 +205,16 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
       }
     },
     install(tuning) {
-      const overlay = cat.overlay(tuning);
-      const files = [cat.values, ctx.offline && cat.offlineValues, cat.gateway?.values, overlay].filter(Boolean);
-      const sysctls = unsafeSysctls(files);
-      if (sysctls.length)
-        add({
-          kind: 'preflight',
-          timeoutMs: 180_000,
-          title: `check that the kubelets allow ${sysctls.join(', ')} (set by tuning "${tuning}")`,
-          argv: ['tailgate-internal', 'check-kubelet-sysctls', ...sysctls],
-          builtin: 'checkSysctls',
-          sysctls,
-          tuning,
-          kubectlArgv: kubectl(),
-        });
-      const values = files.flatMap((file) => ['-f', rel(file)]);
-      const chart = cat.chart;
-      const source = !ctx.offline
-        ? chartSource(chart)
-        : cat.upstream
-          ? [upstreamChartDir(cat.upstream)]
-          : [rel(cat.offlineChart)];
-      const diagnose = [
-        kubectl(
-          '-n',
-          INGRESS_NAMESPACE,
-          'get',
-          'events',
-          '--field-selector',
-          'type=Warning',
-          '--sort-by=.lastTimestamp',
-        ),
-        ...[cat.podSelector, cat.controlPlaneSelector]
-          .filter(Boolean)
-          .map((sel) =>
-            kubectl('-n', INGRESS_NAMESPACE, 'logs', '-l', sel, '--all-containers', '--tail=8', '--prefix'),
-          ),
-      ];
-      add({
-        timeoutMs: 360_000,
-        title: `install ${controller} ${ctx.offline ? (cat.upstream ? `${cat.upstream.version} (upstream chart from the Go module proxy)` : '(offline stand-in chart)') : chart.version} with tuning "${tuning}"`,
-        argv: helm(
-          'upgrade',
-          '--install',
-          controller,
-          ...source,
-          '-n',
-          INGRESS_NAMESPACE,
-          '--create-namespace',
-          ...values,
-          '--wait',
-          '--timeout',
-          '5m',
-        ),
-        diagnose,
-      });
-      if (backendStep) {
-        add(backendStep);
+      // The backend right after the first install where that install brings the CRDs its
+      // route needs.
+      release({ controller, cat, namespace: INGRESS_NAMESPACE, extra: head ? [cat.duet.a] : [] }, tuning, () => {
+        if (backendStep) add(backendStep);
         backendStep = null;
+      });
+      if (head && !headInstalled) {
+        headInstalled = true;
+        release(head, head.tuning);
       }
-      if (cat.dataplane)
-        for (const step of dataplaneSteps({ controller, cat, tuning, values, helm, kubectl, diagnose })) add(step);
-      // With one replica and maxUnavailable 1, `helm --wait` returns while the new pod
-      // is still unready (it waits for replicas - maxUnavailable = 0): wait for the
-      // rollout itself, then for Ready pods.
-      add({
-        timeoutMs: 320_000,
-        title: `wait for the ${controller} rollout`,
-        argv: kubectl(
-          '-n',
-          INGRESS_NAMESPACE,
-          'rollout',
-          'status',
-          cat.workload,
-          '-l',
-          cat.podSelector,
-          '--timeout=300s',
-        ),
-        diagnose,
-      });
-      add({
-        timeoutMs: 320_000,
-        title: `wait until ${controller} is Ready`,
-        argv: kubectl(
-          '-n',
-          INGRESS_NAMESPACE,
-          'wait',
-          '--for=condition=Ready',
-          'pod',
-          '-l',
-          cat.podSelector,
-          '--timeout=300s',
-        ),
-        diagnose,
-      });
-      if (cat.gateway) for (const step of gatewayReadySteps(cat, kubectl, { programmed: !cat.dataplane })) add(step);
     },
     cell(cell) {
       const s = cell.scenario;
@@ -301,24 +242,28 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
         title: `${cell.id}: wait for the backend rollout`,
         argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s'),
       });
-      add({
-        kind: 'preflight',
-        timeoutMs: 90_000,
-        title: `${cell.id}: wait until the ingress routes to the backend`,
-        argv: ['tailgate-internal', 'wait-http', `${url}/healthz`, 'bench.local', '60s'],
-        builtin: 'waitHttp',
-        url: `${url}/healthz`,
-        host: 'bench.local',
-      });
+      for (const [u, who] of [[url, 'the ingress'], ...(urlB ? [[urlB, "the head's ingress"]] : [])])
+        add({
+          kind: 'preflight',
+          timeoutMs: 90_000,
+          title: `${cell.id}: wait until ${who} routes to the backend`,
+          argv: ['tailgate-internal', 'wait-http', `${u}/healthz`, 'bench.local', '60s'],
+          builtin: 'waitHttp',
+          url: `${u}/healthz`,
+          host: 'bench.local',
+        });
       const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
+      const sides = urlB ? ` per side, requests alternating between base (${url}) and head (${urlB})` : '';
       add({
         kind: 'measure',
         timeoutMs: k6Budget(s),
-        title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
+        title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
         cell,
         url,
+        urlB,
+        headNamespace: head ? INGRESS_NAMESPACE_B : null,
         argv: k6Argv(cell),
-        env: k6EnvShown(cell, url),
+        env: k6EnvShown(cell, url, urlB),
         faultsShown: faultCommands(cell, kubectl),
         ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
       });
@@ -344,6 +289,12 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
           title: `uninstall ${controller}`,
           argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
         });
+        if (head)
+          add({
+            kind: 'teardown',
+            title: `uninstall the head ${head.release}`,
+            argv: helm('uninstall', head.release, '-n', INGRESS_NAMESPACE_B, '--ignore-not-found'),
+          });
         add({
           kind: 'teardown',
           title: 'uninstall the backend',
@@ -352,6 +303,103 @@ function controllerSteps({ ctx, controller, cells, index, interleave, push }) {
       }
     },
   };
+}
+
+// The head of a duet: its controller's catalog entry, which must say how a second
+// release of it coexists with the first (controller.yaml `duet:`: values for side a that
+// keep the base to its own IngressClass, values for side b with the head's class and
+// host port).
+function duetHead(concurrent, baseCat) {
+  const cat = catalogEntry(concurrent.name, concurrent.controller);
+  for (const c of [baseCat, cat])
+    if (!c.duet)
+      throw new InputError(
+        `controller "${c.name}" cannot run in a duet on one cluster: its catalog entry has no duet section (controller.yaml)`,
+      );
+  if (baseCat.gateway || cat.gateway)
+    throw new InputError('a duet on one cluster routes through Ingress only (routing: gateway is not supported yet)');
+  return {
+    controller: concurrent.name,
+    cat,
+    tuning: concurrent.tuningName,
+    namespace: INGRESS_NAMESPACE_B,
+    release: `${concurrent.name}-b`,
+    extra: [cat.duet.b],
+    ingressClass: cat.duet.ingressClassB,
+  };
+}
+
+// One release of a controller: the sysctl preflight, the helm install with the catalog's
+// values, the offline values, the tuning's overlay and a side's extra values; its data
+// plane; the rollout, Ready and route waits. Called once per tuning for a controller, and
+// once more for the head of a duet.
+function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall = () => {} }) {
+  const { controller, cat, namespace, extra = [] } = side;
+  const release = side.release ?? controller;
+  const overlay = cat.overlay(tuning);
+  const files = [cat.values, ctx.offline && cat.offlineValues, cat.gateway?.values, overlay, ...extra].filter(Boolean);
+  const sysctls = unsafeSysctls(files);
+  if (sysctls.length)
+    add({
+      kind: 'preflight',
+      timeoutMs: 180_000,
+      title: `check that the kubelets allow ${sysctls.join(', ')} (set by tuning "${tuning}")`,
+      argv: ['tailgate-internal', 'check-kubelet-sysctls', ...sysctls],
+      builtin: 'checkSysctls',
+      sysctls,
+      tuning,
+      kubectlArgv: kubectl(),
+    });
+  const values = files.flatMap((file) => ['-f', rel(file)]);
+  const chart = cat.chart;
+  const source = !ctx.offline
+    ? chartSource(chart)
+    : cat.upstream
+      ? [upstreamChartDir(cat.upstream)]
+      : [rel(cat.offlineChart)];
+  const diagnose = [
+    kubectl('-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp'),
+    ...[cat.podSelector, cat.controlPlaneSelector]
+      .filter(Boolean)
+      .map((sel) => kubectl('-n', namespace, 'logs', '-l', sel, '--all-containers', '--tail=8', '--prefix')),
+  ];
+  add({
+    timeoutMs: 360_000,
+    title: `install ${release === controller ? controller : `the head ${release} (${controller})`} ${ctx.offline ? (cat.upstream ? `${cat.upstream.version} (upstream chart from the Go module proxy)` : '(offline stand-in chart)') : chart.version} with tuning "${tuning}"`,
+    argv: helm(
+      'upgrade',
+      '--install',
+      release,
+      ...source,
+      '-n',
+      namespace,
+      '--create-namespace',
+      ...values,
+      '--wait',
+      '--timeout',
+      '5m',
+    ),
+    diagnose,
+  });
+  afterInstall();
+  if (cat.dataplane)
+    for (const step of dataplaneSteps({ controller, cat, tuning, values, helm, kubectl, diagnose })) add(step);
+  // With one replica and maxUnavailable 1, `helm --wait` returns while the new pod
+  // is still unready (it waits for replicas - maxUnavailable = 0): wait for the
+  // rollout itself, then for Ready pods.
+  add({
+    timeoutMs: 320_000,
+    title: `wait for the ${release} rollout`,
+    argv: kubectl('-n', namespace, 'rollout', 'status', cat.workload, '-l', cat.podSelector, '--timeout=300s'),
+    diagnose,
+  });
+  add({
+    timeoutMs: 320_000,
+    title: `wait until ${release} is Ready`,
+    argv: kubectl('-n', namespace, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s'),
+    diagnose,
+  });
+  if (cat.gateway) for (const step of gatewayReadySteps(cat, kubectl, { programmed: !cat.dataplane })) add(step);
 }
 
 const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
@@ -509,8 +557,10 @@ function k6Argv(cell) {
   return ['k6', ...k6Args(cell.scenario, cellDir).map((a) => (a.startsWith(ROOT) ? rel(a) : a))];
 }
 
-function k6EnvShown(cell, url) {
-  return k6Env(cell.scenario, { url, host: 'bench.local', summary: `results/<run>/${cell.id}/k6-summary.json` });
+function k6EnvShown(cell, url, urlB) {
+  // A duet sends the scenario's rate to each side: k6 runs twice the rate, alternating.
+  const scenario = urlB ? { ...cell.scenario, rate: cell.scenario.rate * 2 } : cell.scenario;
+  return k6Env(scenario, { url, urlB, host: 'bench.local', summary: `results/<run>/${cell.id}/k6-summary.json` });
 }
 
 // Faults are driven live (random pods, on a clock); the dry run shows the kubectl
