@@ -9,7 +9,7 @@ import { writeJsonAtomic } from '../result/write.js';
 import { chartsForCell } from './cell-charts.js';
 import { renderMarkdown } from './markdown.js';
 import { runTable } from './run-table.js';
-import { renderTuningDiffs, tuningDiffs } from './effective-config.js';
+import { duetDiff, duetDiffText, renderTuningDiffs, tuningDiffs } from './effective-config.js';
 import { renderTerminal } from './terminal.js';
 
 export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
@@ -61,8 +61,10 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
   console.log(`\nbase (each cell's own configuration):\n${runTable(collectRun(baseDir))}`);
   console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(collectRun(headDir))}`);
   const doc = comparePairedRuns({ baseDir, headDir, gate: plan.matrix.gate ?? cfg.gate });
+  const change = existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), collectRun(headDir)) : null;
+  if (change) console.log(`\n${duetDiffText(change)}`);
   writeJsonAtomic(join(runDir, 'verdict.json'), doc);
-  writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc));
+  writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc, { lead: duetDiffText(change, { markdown: true }) }));
   console.log(`\n${renderTerminal(doc)}`);
   return doc.exitCode;
 }

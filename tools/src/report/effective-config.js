@@ -119,9 +119,9 @@ function flatten(value, path, out, sep = ' ') {
   }
 }
 
-export function readEffective(cellRepDir) {
+export function readEffective(cellRepDir, dirName = 'proxy') {
   for (const f of FILES) {
-    const p = join(cellRepDir, 'proxy', f);
+    const p = join(cellRepDir, dirName, f);
     if (!existsSync(p)) continue;
     let out;
     try {
@@ -131,7 +131,7 @@ export function readEffective(cellRepDir) {
       throw new InputError(`${p}: unreadable as a captured ${FORMAT[f] ?? 'nginx'} configuration (${err.name})`);
     }
     // Pod sysctls read beside the config (kube targets), as `sysctl <name>`.
-    const sysctls = join(cellRepDir, 'proxy', 'sysctls.txt');
+    const sysctls = join(cellRepDir, dirName, 'sysctls.txt');
     if (existsSync(sysctls)) for (const [k, v] of directives(readTextFile(sysctls), 'args')) out.set(`sysctl ${k}`, v);
     return out;
   }
@@ -164,6 +164,32 @@ export function tuningDiffs(runDir, cells) {
     out.push({ controller, tuning, scenario, changes: diff(from, to) });
   }
   return out;
+}
+
+// What a duet's head changes in the data plane: its captured config (proxy-b) against the
+// base's (proxy) in the first cell that has both. The IngressClass each side watches and
+// the Service it publishes are the duet's own plumbing, not the change.
+const DUET_PLUMBING = /ingress[._-]?class|publishedservice/i;
+
+export function duetDiff(rawDir, cells) {
+  for (const c of cells) {
+    const dir = join(rawDir, c.key, 'rep-1');
+    const from = readEffective(dir, 'proxy');
+    const to = readEffective(dir, 'proxy-b');
+    if (from && to) return diff(from, to).filter((x) => !DUET_PLUMBING.test(x.directive));
+  }
+  return null;
+}
+
+export function duetDiffText(changes, { markdown = false } = {}) {
+  if (!changes) return '';
+  const c = markdown ? code : (x) => x;
+  const what = changes.length
+    ? changes.map((x) => `${c(x.directive)} ${c(x.before)} → ${c(x.after)}`).join('; ')
+    : markdown
+      ? '**nothing** (the two data planes run the same configuration)'
+      : 'nothing (the two data planes run the same configuration)';
+  return `${markdown ? '**What the head changes in the data plane**' : 'What the head changes in the data plane'} (its pod vs the base's, captured before load): ${what}`;
 }
 
 export function renderTuningDiffs(diffs) {

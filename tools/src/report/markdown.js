@@ -18,8 +18,10 @@ const HEADLINE = {
   'no-baseline': 'no baseline to compare with',
 };
 
-export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET } = {}) {
+// lead: markdown shown first, before the context (a duet's change as the data planes see it).
+export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET, lead = '' } = {}) {
   const cells = doc.cells;
+  const compose = (...a) => composeWith(lead, ...a);
   let body = compose(doc, cells, 0, runUrl, true);
   // Too long for a comment: drop the folded details and chart, then table rows. The
   // budget is in bytes, as GitHub's limit and the publisher's check are.
@@ -35,7 +37,7 @@ export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET } = {}) {
   return body;
 }
 
-function compose(doc, cells, hidden, runUrl, full) {
+function composeWith(lead, doc, cells, hidden, runUrl, full) {
   const n = doc.cells.length;
   const bad = doc.cells.filter((c) => c.verdict === doc.overall).length;
   const headline = `${HEADLINE[doc.overall]}${doc.overall === 'pass' ? '' : ` — ${bad} of ${n} cell${n > 1 ? 's' : ''}`}`;
@@ -43,6 +45,7 @@ function compose(doc, cells, hidden, runUrl, full) {
     marker: MARKER,
     icon: ICON[doc.overall],
     headline,
+    lead: lead ? `${lead}\n\n` : '',
     context: context(doc),
     table: table(cells, hidden),
     notes: notes(cells),
