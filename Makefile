@@ -31,7 +31,7 @@ bench: setup-bench
 	$(TAILGATE) run --matrix local
 
 perf: setup-bench
-	node tools/perf/run.js
+	tools/scripts/perf.sh
 
 doctor:
 	@$(TAILGATE) doctor

@@ -1,7 +1,8 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
 // README.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
-//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan   run a subset
+//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,kind   run a subset (kind: where the
+//   offline kind images are built; tools/scripts/perf.sh sets up its environment)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/exec/tools.js';
@@ -11,8 +12,9 @@ import { k6Bench } from './k6-bench.js';
 import { gateBench } from './gate-bench.js';
 import { concurrentBench } from './concurrent-bench.js';
 import { planBench, runnersBench } from './scale-bench.js';
+import { kindDuetBench } from './kind-duet-bench.js';
 
-const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan'];
+const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan', 'kind'];
 const only = process.env.PERF_ONLY?.split(',') ?? ALL;
 const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
@@ -130,6 +132,28 @@ if (only.includes('plan')) {
     `**Plan estimate vs the run**: \`tailgate plan\` estimated ${p.estimateS} s for ${p.cells} local cells (nginx-reload, steady + churn, 6 s × 2 repetitions); the run took ${p.measuredS} s (×${p.ratio}).`,
   );
   say('');
+}
+
+if (only.includes('kind')) {
+  figures.kind = await kindDuetBench();
+  const k = figures.kind;
+  if (k.skipped) say(`**Duet on kind**: skipped — ${k.skipped}.`);
+  else {
+    say(
+      `**Duet on kind** (Traefik A/A, steady 300 requests/s per side × 15 s, offline kind on this machine): ${k.duet.pairs} duet pairs (two releases in one cluster, the same pods, requests alternating) and ${k.interleaved.pairs} interleaved pairs (two clusters up at once, runs alternating), one session:`,
+    );
+    say('');
+    say('| design | pairs | sd of log(head/base) p50 | p99 | p99.9 | base p99 (median) | wall time | under load |');
+    say('|---|--:|--:|--:|--:|--:|--:|--:|');
+    for (const [name, d] of [
+      ['duet', k.duet],
+      ['interleaved', k.interleaved],
+    ])
+      say(
+        `| ${name} | ${d.pairs} | ${d.p50.sdLogRatio} | ${d.p99.sdLogRatio} | ${d['p99.9'].sdLogRatio} | ${d.p99.medianBaseMs} ms | ${d.wallS} s | ${d.loadShare}% |`,
+      );
+    say('');
+  }
 }
 
 const out = join(ROOT, 'results', `perf-${figures.date.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.json`);

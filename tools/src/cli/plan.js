@@ -2,16 +2,21 @@ import { appendFileSync } from 'node:fs';
 import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
 import { describeCost } from '../plan/cost.js';
+import { duetRefusal } from '../plan/duet.js';
+import { InputError } from '../errors.js';
 import { configOption, planOverrides } from './options.js';
 
 export const summary = 'Print the cells a matrix expands to (JSON with --json, for workflow matrices)';
 export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml] [--json | --github-output]
                     [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                     [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)
+                    [--duet-base <base bench.yaml> [--duet-check]]
 
   --json           the GitHub Actions matrix: {"include":[{controller,tuning,scenario}]}
-  --github-output  the lines matrix=<json> and compare=<baseline|paired>, appended to
-                   $GITHUB_OUTPUT when it is set (else printed)`;
+  --github-output  the lines matrix=<json> and compare=<baseline|paired|concurrent>, appended
+                   to $GITHUB_OUTPUT when it is set (else printed)
+  --duet-check     with --duet-base: print "duet" when this checkout's matrix can run beside the
+                   base checkout's as duets on one cluster, else "interleaved: <why not>"`;
 export const options = {
   ...configOption,
   matrix: { type: 'string', default: 'local' },
@@ -23,11 +28,23 @@ export const options = {
   rate: { type: 'string' },
   duration: { type: 'string' },
   repetitions: { type: 'string' },
+  'duet-base': { type: 'string' },
+  'duet-check': { type: 'boolean', default: false },
 };
 
 export function run(opts) {
   const cfg = loadBench(opts.config);
-  const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
+  // Can this PR's cells run as duets? One line: "duet", or "interleaved: <why not>".
+  if (opts['duet-check']) {
+    if (!opts['duet-base']) throw new InputError('--duet-check needs --duet-base <base checkout bench.yaml>');
+    const why = duetRefusal(loadBench(opts['duet-base']), cfg, opts.matrix);
+    console.log(why ? `interleaved: ${why}` : 'duet');
+    return;
+  }
+  const plan = planMatrix(cfg, opts.matrix, {
+    ...planOverrides(opts),
+    duetBase: opts['duet-base'] ? loadBench(opts['duet-base']) : undefined,
+  });
   // One entry per controller x tuning x scenario: repetitions run inside one job.
   const matrix = () =>
     JSON.stringify({

@@ -23,6 +23,8 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                       cell's configuration is the base, this one the head, both live at once in front of
                       the same pods (kind: two releases in one cluster); results in <run>/base and
                       <run>/head, gated paired; bench.yaml: compare: concurrent, head: <controller>[:<tuning>])
+                   [--duet-base <base checkout's bench.yaml>]   (kind: a PR's duet — each cell's controller
+                      as the base commit configures it beside the same controller as this checkout does)
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
@@ -43,11 +45,16 @@ export const options = {
   pair: { type: 'string', default: process.env.TAILGATE_PAIR },
   'no-confirm': { type: 'boolean', default: false },
   'ab-head': { type: 'string' },
+  'duet-base': { type: 'string' },
 };
 
 export async function run(opts) {
   const cfg = loadBench(opts.config);
-  const plan = planMatrix(cfg, opts.matrix, { ...planOverrides(opts), abHead: opts['ab-head'] });
+  const plan = planMatrix(cfg, opts.matrix, {
+    ...planOverrides(opts),
+    abHead: opts['ab-head'],
+    duetBase: opts['duet-base'] ? loadBench(opts['duet-base']) : undefined,
+  });
   const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {
     if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);

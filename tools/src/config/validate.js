@@ -87,15 +87,14 @@ export function semanticProblems(cfg) {
     }
     if (m.compare === 'concurrent') {
       const [hc, ht = 'default'] = (m.head ?? '').split(':');
-      if (!m.head) add(['matrices', mname, 'compare'], 'concurrent needs head: <controller>[:<tuning>]');
-      else if (!TARGETS[m.target]?.duet)
-        add(['matrices', mname, 'compare'], `concurrent runs on targets local and kind, not "${m.target}"`);
-      else if (own(cfg.controllers, hc)?.type !== TARGETS[m.target].controllerType)
-        add(
-          ['matrices', mname, 'head'],
-          `"${hc}" is not a ${TARGETS[m.target].controllerType} controller of this file`,
-        );
-      else if (!own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
+      const t = TARGETS[m.target];
+      if (!t?.duet) add(['matrices', mname, 'compare'], `concurrent runs on targets local and kind, not "${m.target}"`);
+      // Without head on kind: a PR's duet (run --duet-base <the base checkout's bench.yaml>).
+      else if (!m.head && m.target !== 'kind')
+        add(['matrices', mname, 'compare'], 'concurrent needs head: <controller>[:<tuning>]');
+      else if (m.head && own(cfg.controllers, hc)?.type !== t.controllerType)
+        add(['matrices', mname, 'head'], `"${hc}" is not a ${t.controllerType} controller of this file`);
+      else if (m.head && !own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
     } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
     if (m.interleave && m.target !== 'kind')
       add(['matrices', mname, 'interleave'], 'applies to target "kind" only (a cluster per controller, all kept up)');

@@ -6,6 +6,7 @@
 // every controller's cluster stays up and controllers alternate too.
 import { InputError } from '../errors.js';
 import { target } from '../targets/index.js';
+import { applyDuetBase } from './duet.js';
 
 // How large a matrix may grow, checked before any cell is made (validate says the same
 // at the matrix's line). The largest in our bench.yaml is 12 cells × 10 repetitions; a
@@ -104,6 +105,7 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   };
   const head = overrides.abHead ?? (matrix.compare === 'concurrent' ? matrix.head : undefined);
   if (head) concurrentHead(cfg, plan, head, overrides.abHead ? '--ab-head' : `matrix "${matrixName}": head`);
+  else if (overrides.duetBase) applyDuetBase(plan, overrides.duetBase, cfg);
   return plan;
 }
 

@@ -92,7 +92,7 @@ function controllerSteps({ ctx, controller, cells, index, interleave, duet, push
   const head = duet ? duetHead(cells[0].concurrent, cat) : null;
   const urlB = duet ? `http://127.0.0.1:${HOST_PORT_B}` : null;
   const release = (side, tuning, afterInstall) => releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall });
-  let headInstalled = false;
+  let headTuning = null; // the tuning the head's release has now
   let backendStep = null;
   return {
     controller,
@@ -211,9 +211,12 @@ function controllerSteps({ ctx, controller, cells, index, interleave, duet, push
         if (backendStep) add(backendStep);
         backendStep = null;
       });
-      if (head && !headInstalled) {
-        headInstalled = true;
-        release(head, head.tuning);
+      // The head's tuning for these cells: fixed (--ab-head), or the same name as the
+      // PR's head defines it (a PR duet).
+      const wanted = cells.find((c) => c.tuningName === tuning)?.concurrent?.tuningName;
+      if (head && wanted !== headTuning) {
+        headTuning = wanted;
+        release(head, wanted);
       }
     },
     cell(cell) {
@@ -321,7 +324,6 @@ function duetHead(concurrent, baseCat) {
   return {
     controller: concurrent.name,
     cat,
-    tuning: concurrent.tuningName,
     namespace: INGRESS_NAMESPACE_B,
     release: `${concurrent.name}-b`,
     extra: [cat.duet.b],

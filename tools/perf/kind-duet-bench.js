@@ -1,0 +1,73 @@
+// What a duet buys on kind: Traefik against itself (A/A), as duet pairs (two releases in
+// one cluster in front of the same pods, k6 alternating requests; each repetition is a
+// pair) and as interleaved pairs (two clusters up at once, their runs alternating; pair i
+// = repetition i of each), in one session. Measured as the sd over pairs of
+// log(head/base) for p50, p99 and p99.9, with each run's wall time and load share.
+// Needs the offline kind images (tools/scripts/kind-env.sh, as make test-kind); skipped
+// with the reason otherwise.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../src/exec/tools.js';
+import { variance } from '../src/compare/stats.js';
+
+const CONFIG = join(ROOT, 'tools', 'perf', 'kind-duet.bench.yaml');
+const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
+const QUANTILES = ['p50', 'p99', 'p99.9'];
+
+export async function kindDuetBench() {
+  if (process.env.TAILGATE_OFFLINE !== '1' && !process.env.TAILGATE_KIND_PERF)
+    return { skipped: 'no offline kind images in this environment (PERF_ONLY=kind tools/scripts/perf-kind.sh)' };
+  const duet = runMatrix('duet-aa');
+  const interleaved = runMatrix('interleaved-aa');
+  return {
+    duet: { ...duet.timing, ...noise(pairsOf(join(duet.dir, 'base'), join(duet.dir, 'head'), 'traefik', 'traefik')) },
+    interleaved: {
+      ...interleaved.timing,
+      ...noise(pairsOf(interleaved.dir, interleaved.dir, 'traefik', 'traefik-again')),
+    },
+  };
+}
+
+function runMatrix(matrix) {
+  const out = mkdtempSync(join(tmpdir(), `tg-perf-${matrix}-`));
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'run', '--config', CONFIG, '--matrix', matrix, '--out', out, '--no-confirm'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const dir = join(out, readdirSync(out)[0]);
+  if (![0, 1, 3].includes(r.status)) throw new Error(`${matrix}: tailgate run exited ${r.status}\n${r.stdout}`);
+  return { dir, timing: JSON.parse(readFileSync(join(dir, 'timing.json'), 'utf8')) };
+}
+
+/** Pairs of results: repetition i of cell a under baseDir with repetition i of cell b under headDir. */
+export function pairsOf(baseDir, headDir, a, b) {
+  const rep = (dir, c, i) => join(dir, c, 'default', 'steady', `rep-${i}`, 'result.json');
+  const pairs = [];
+  for (let i = 1; existsSync(rep(baseDir, a, i)) && existsSync(rep(headDir, b, i)); i++)
+    pairs.push([rep(baseDir, a, i), rep(headDir, b, i)].map((f) => JSON.parse(readFileSync(f, 'utf8'))));
+  return pairs;
+}
+
+export function noise(pairs) {
+  const out = { pairs: pairs.length };
+  for (const q of QUANTILES) {
+    const logs = pairs.map(([base, head]) => Math.log(head.latency.percentiles[q] / base.latency.percentiles[q]));
+    out[q] = {
+      sdLogRatio: Number(Math.sqrt(variance(logs)).toFixed(3)),
+      medianBaseMs: median(pairs.map(([b]) => b.latency.percentiles[q])),
+    };
+  }
+  return out;
+}
+
+function median(xs) {
+  const s = [...xs].sort((x, y) => x - y);
+  return Number(s[s.length >> 1].toFixed(2));
+}

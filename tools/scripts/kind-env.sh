@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sourced by make test-kind and make perf: puts the offline kind wrapper, its egress
+# guard and dockerd in place and exports what tailgate needs to use the locally built
+# images. Sets KIND_SKIP to one line saying why where that cannot be done here.
+# shellcheck source=pin.sh
+source tools/scripts/pin.sh
+KIND_SKIP=
+# Beside the checkout, or where this workplace keeps it (OFFLINE_KIND_DIR).
+OK=${OFFLINE_KIND_DIR:-$PWD/../shared/offline-kind}
+[ -x "$OK/kind" ] || OK=/work/shared/offline-kind
+NODE_IMAGE=offline-kind/node:$(pin kubernetes)
+K6_IMAGE=localhost/tailgate-k6:$(pin k6)
+need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)" "localhost/haproxy-ingress:$(pin haproxy-ingress)")
+if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
+  KIND_SKIP="no offline-kind at $OK or no docker (see README: kind target)"
+# The wrapper starts dockerd and the egress guard; where it cannot (no iptables, no
+# daemon), there are no offline images to use either.
+elif ! (source "$OK/env.sh") >/tmp/tailgate-kind-env.log 2>&1; then
+  KIND_SKIP="offline-kind could not start dockerd and its egress guard here ($(tail -1 /tmp/tailgate-kind-env.log))"
+else
+  # shellcheck source=/dev/null
+  source "$OK/env.sh"
+  for img in "${need[@]}"; do
+    docker image inspect "$img" >/dev/null 2>&1 || { KIND_SKIP="image $img not built (run: $OK/build.sh --with traefik --with haproxy-ingress)"; break; }
+  done
+fi
+if [ -z "$KIND_SKIP" ]; then
+  tools/scripts/build-backend-image.sh
+  TAILGATE_K6_IMAGE=$K6_IMAGE IMAGE=$K6_IMAGE tools/scripts/build-k6-image.sh
+  export TAILGATE_K6_IMAGE=$K6_IMAGE
+  export TAILGATE_OFFLINE=1 TAILGATE_KIND_NODE_IMAGE=$NODE_IMAGE
+fi

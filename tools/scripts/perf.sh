@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# make perf: the benchmarks of tools/perf/run.js; its kind part (duet vs interleaved
+# pairs) runs where the offline kind images are built, and says why it skipped otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ -z "${PERF_ONLY:-}" ] || [[ ",$PERF_ONLY," == *,kind,* ]]; then
+  # shellcheck source=kind-env.sh
+  source tools/scripts/kind-env.sh
+  [ -z "$KIND_SKIP" ] || echo "perf: kind part skipped — $KIND_SKIP"
+fi
+exec node tools/perf/run.js

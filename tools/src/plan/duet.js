@@ -1,0 +1,48 @@
+// A PR's duet: the controller as the PR's base commit configures it (side a) and as its
+// head does (side b), two releases in one cluster. What makes it possible is that the
+// two sides differ only in what a duet can hold side by side — values, overlays, chart
+// version; anything shared by both sides (the scenario, the topology, the matrix, the
+// controllers it has) must be equal, or the gate falls back to interleaved pairs and
+// says why in one line.
+import { isDeepStrictEqual } from 'node:util';
+import { InputError } from '../errors.js';
+
+/** Why this matrix cannot run as a duet of base and head, or null. */
+export function duetRefusal(baseCfg, headCfg, matrixName) {
+  const [bm, hm] = [baseCfg, headCfg].map((c) =>
+    Object.hasOwn(c.matrices, matrixName) ? c.matrices[matrixName] : null,
+  );
+  if (!bm) return `the base commit has no matrix "${matrixName}"`;
+  if (hm.target !== 'kind' || bm.target !== 'kind') return 'a duet runs on kind only';
+  for (const field of ['controllers', 'tunings', 'scenarios', 'cluster', 'repetitions'])
+    if (!isDeepStrictEqual(bm[field], hm[field])) return `the matrix's ${field} change in this PR`;
+  for (const s of hm.scenarios)
+    if (!isDeepStrictEqual(baseCfg.scenarios[s], headCfg.scenarios[s])) return `scenario "${s}" changes in this PR`;
+  for (const c of hm.controllers) {
+    const [b, h] = [baseCfg.controllers[c], headCfg.controllers[c]];
+    if (!b || b.type !== h.type) return `controller "${c}" is new in this PR`;
+    if ((b.routing ?? 'ingress') !== (h.routing ?? 'ingress')) return `controller "${c}" changes its routing`;
+  }
+  return null;
+}
+
+/**
+ * Every cell of `plan` (made from the head's config) becomes a duet: its own controller
+ * and tuning as the base commit defines them on side a, as the head defines them on side b.
+ */
+export function applyDuetBase(plan, baseCfg, headCfg) {
+  const why = duetRefusal(baseCfg, headCfg, plan.matrixName);
+  if (why) throw new InputError(`--duet-base: ${why}; run the base and head as interleaved pairs instead`);
+  plan.ab = { controller: '(each cell)', tuning: '(as the PR changes it)' };
+  for (const cell of plan.cells) {
+    cell.concurrent = {
+      name: cell.controllerName,
+      controller: cell.controller,
+      tuningName: cell.tuningName,
+      tuning: cell.tuning,
+    };
+    cell.controller = baseCfg.controllers[cell.controllerName];
+    cell.tuning = baseCfg.tunings[cell.tuningName] ?? cell.tuning;
+  }
+  return plan;
+}

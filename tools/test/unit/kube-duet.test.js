@@ -1,0 +1,106 @@
+// Duets on kind: the head's controller as a second release in the same cluster. Plans
+// only (the real run is the kind e2e): what is installed where, the k6 command with both
+// URLs, and when a PR's base and head cannot run side by side.
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadBench } from '../../src/config/load.js';
+import { planMatrix } from '../../src/plan/plan.js';
+import { duetRefusal } from '../../src/plan/duet.js';
+import { planSteps } from '../../src/targets/kube/steps.js';
+import { kubeContext } from '../../src/targets/kube/context.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const FIXTURE = join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml');
+const PR_DUET = `  pr-duet: { target: kind, profile: kind-offline, controllers: [traefik, haproxy-ingress], tunings: [default, tuned], scenarios: [steady], compare: concurrent }\n`;
+
+function checkouts(edit = (s) => s) {
+  const root = mkdtempSync(join(tmpdir(), 'tg-duet-'));
+  mkdirSync(join(root, 'base'));
+  const text = readFileSync(FIXTURE, 'utf8') + PR_DUET;
+  writeFileSync(join(root, 'base', 'bench.yaml'), text);
+  writeFileSync(join(root, 'bench.yaml'), edit(text));
+  cpSync(join(ROOT, 'charts', 'controllers', 'traefik', 'values.yaml'), join(root, 'traefik-head.yaml'));
+  return { base: loadBench(join(root, 'base', 'bench.yaml')), head: () => loadBench(join(root, 'bench.yaml')), root };
+}
+
+const steps = (plan) =>
+  planSteps(plan, kubeContext({ target: 'kind', runId: 'x', runDir: '/tmp/r', env: { TAILGATE_OFFLINE: '1' } }));
+
+test('duet: --ab-head on kind installs the head as <controller>-b in its own namespace, both routed, k6 alternating at the rate per side', () => {
+  const cfg = loadBench(FIXTURE);
+  const plan = planMatrix(cfg, 'e2e-duet', {});
+  const s = steps(plan);
+  const argv = (re) => s.filter((x) => re.test(x.title)).map((x) => x.argv.join(' '));
+  assert.match(argv(/write the kind config/)[0], / 81:18081$/);
+  assert.match(
+    argv(/install the backend/)[0],
+    /ingress\.className=traefik --set ingress\.extraClassNames=\{traefik-b\}/,
+  );
+  const [base, head] = argv(/^install (traefik|the head)/);
+  assert.match(base, /^helm upgrade --install traefik .* -n tailgate-ingress .*duet-a\.yaml/);
+  assert.doesNotMatch(base, /overlays\/tuned/);
+  assert.match(
+    head,
+    /^helm upgrade --install traefik-b .* -n tailgate-ingress-b .*overlays\/tuned\.yaml -f \S*duet-b\.yaml/,
+  );
+  assert.equal(argv(/install the head/).length, 1, 'the head is installed once for a fixed head tuning');
+  const measure = s.find((x) => x.kind === 'measure');
+  assert.equal(measure.urlB, 'http://127.0.0.1:18081');
+  assert.equal(measure.env.TG_TARGET_URL_B, 'http://127.0.0.1:18081');
+  assert.equal(measure.env.TG_RATE, '400', '200/s per side');
+  assert.equal(s.filter((x) => /routes to the backend/.test(x.title)).length, 2 * plan.cells.length);
+});
+
+test("duet: a PR's duet installs each cell's controller from the base checkout's values beside the head's, per tuning", () => {
+  const { base, head } = checkouts((t) =>
+    t.replace('  traefik:\n    type: helm\n', '  traefik:\n    type: helm\n    values: traefik-head.yaml\n'),
+  );
+  const plan = planMatrix(head(), 'pr-duet', { controllers: ['traefik'], duetBase: base });
+  const installs = steps(plan)
+    .filter((x) => /^install (traefik|haproxy|the head)/.test(x.title))
+    .map((x) => x.argv.join(' '));
+  const traefik = installs.filter((a) => /--install traefik/.test(a));
+  assert.equal(traefik.length, 4, 'base and head for default and tuned');
+  assert.match(traefik[1], /--install traefik-b .*traefik-head\.yaml/);
+  assert.doesNotMatch(traefik[0], /traefik-head\.yaml/);
+  assert.match(traefik[3], /--install traefik-b .*traefik-head\.yaml .*overlays\/tuned\.yaml/);
+});
+
+test('duet: a controller without a duet section in its catalog entry is refused with the reason', () => {
+  const { base, head } = checkouts();
+  assert.throws(
+    () => steps(planMatrix(head(), 'pr-duet', { duetBase: base })),
+    /haproxy-ingress" cannot run in a duet on one cluster/,
+  );
+});
+
+test('duet: what a PR changes that cannot run side by side falls back to interleaved pairs, with why', () => {
+  const { base, head } = checkouts();
+  assert.equal(duetRefusal(base, head(), 'pr-duet'), null);
+  const cases = [
+    [
+      (t) => t.replace('steady: { script: steady, rate: 200', 'steady: { script: steady, rate: 300'),
+      /scenario "steady" changes in this PR/,
+    ],
+    [
+      (t) =>
+        t.replace(
+          'tunings: [default, tuned], scenarios: [steady], compare',
+          'tunings: [default], scenarios: [steady], compare',
+        ),
+      /the matrix's tunings change/,
+    ],
+    [
+      (t) =>
+        t.replace(
+          'pr-duet: { target: kind, profile: kind-offline, controllers: [traefik, haproxy-ingress]',
+          'pr-duet: { target: kind, profile: kind-offline, controllers: [traefik, traefik-gateway]',
+        ),
+      /controllers change/,
+    ],
+  ];
+  for (const [edit, why] of cases) assert.match(duetRefusal(base, checkouts(edit).head(), 'pr-duet'), why);
+});
