@@ -15,7 +15,10 @@ case "${TG_COMMAND:?}" in
   kube-tools) "$here/install-kube-tools.sh" ;;                # pinned kind and helm
   report-tools) "$here/../scripts/setup.sh" report ;;         # gnuplot, npm (run-time only)
   plan) "$here/plan.sh" "${MATRIX:?}" ;;
-  cell) if [ "${PAIRED:-false}" = true ]; then "$here/paired-cell.sh"; else "$here/bench-cell.sh"; fi ;;
+  cell)
+    if [ "${CONCURRENT:-false}" = true ]; then "$here/duet-cell.sh"
+    elif [ "${PAIRED:-false}" = true ]; then "$here/paired-cell.sh"
+    else "$here/bench-cell.sh"; fi ;;
   gate) "$here/gate.sh" ;;
   teardown) "$here/teardown.sh" ;;
   *) fail "command must be setup, kube-tools, report-tools, plan, cell, gate or teardown, got '$TG_COMMAND'" ;;

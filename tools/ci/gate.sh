@@ -2,7 +2,7 @@
 # The PR gate: compare every downloaded cell against baselines read from the base
 # commit (or paired base/head), render the comment and charts, write the comment
 # artifact, append the job summary, and exit with the verdict's exit code.
-# Env: RESULTS (folder of results), BASE_REF (commit), [MODE=baseline|paired],
+# Env: RESULTS (folder of results), BASE_REF (commit), [MODE=baseline|paired|concurrent],
 #      [BASE_RESULTS] (paired; default RESULTS/base with RESULTS/head), [RUN_URL], [OUT=gate-out],
 #      [CONFIRM_RESULTS] (the confirmation round's results, laid out like RESULTS),
 #      [MATRIX] (whose gate applies; default the top-level gate)
@@ -15,7 +15,8 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 out=${OUT:-gate-out}
 mkdir -p "$out/comment" "$out/charts"
-if [ "${MODE:-baseline}" = paired ]; then
+# A duet (concurrent) leaves base/ and head/ the same way: gated as paired runs.
+if [ "${MODE:-baseline}" = paired ] || [ "${MODE:-}" = concurrent ]; then
   # paired-cell.sh writes <results>/base and <results>/head unless told otherwise.
   base=${BASE_RESULTS:-$RESULTS/base}
   [ -n "${BASE_RESULTS:-}" ] || RESULTS=$RESULTS/head

@@ -35,6 +35,10 @@ export function run(opts) {
   const file = join(opts.dir, 'bench.yaml');
   if (existsSync(file))
     throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
+  // A controller whose catalog entry says how two releases coexist runs the PR as a duet.
+  const prCompare = entry.duet
+    ? "    # a duet: the controller as the PR's base configures it and as the PR does, two releases\n    # in one cluster, the same pods, the same load (falls back to paired, saying why)\n    compare: concurrent\n"
+    : '    # base and head interleaved on one runner (this controller has no duet support yet)\n    compare: paired\n';
   const text = `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
 # Written by \`tailgate init\`. Reference: tailgate's README ("bench.yaml").
 apiVersion: tailgate/v1
@@ -71,8 +75,7 @@ matrices:
     controllers: [${name}]
     scenarios: [steady, pod-kill]
     repetitions: 3
-    compare: paired
-`;
+${prCompare}`;
   writeTextAtomic(file, text);
   loadBench(file); // what init writes must validate
   console.log(

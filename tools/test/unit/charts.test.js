@@ -230,6 +230,42 @@ test('catalog: haproxy-ingress (offline stand-in chart) with our values and over
   }
 });
 
+test('catalog: duet values — side a watches only its own IngressClass, side b has its own class, controller and hostPort 81 (Traefik: the upstream chart and its values schema)', () => {
+  const traefik = join(ROOT, 'charts', 'controllers', 'traefik');
+  const render = (chart, base, side, release, ns) =>
+    renderDocs([
+      'template',
+      release,
+      chart,
+      '--kube-version',
+      PINS.kubernetes,
+      '-n',
+      ns,
+      ...['values.yaml', 'offline-values.yaml', `duet-${side}.yaml`]
+        .filter((f) => existsSync(join(base, f)))
+        .flatMap((f) => ['-f', join(base, f)]),
+    ]);
+  const args = (docs, kind) => docs.find((d) => d.kind === kind).spec.template.spec.containers[0];
+  const ta = render(upstreamChart(traefikEntry.upstream), traefik, 'a', 'traefik', 'tailgate-ingress');
+  const tb = render(upstreamChart(traefikEntry.upstream), traefik, 'b', 'traefik-b', 'tailgate-ingress-b');
+  assert.ok(args(ta, 'Deployment').args.includes('--providers.kubernetesingress.ingressClass=traefik'));
+  assert.ok(args(tb, 'Deployment').args.includes('--providers.kubernetesingress.ingressClass=traefik-b'));
+  assert.ok(args(tb, 'Deployment').ports.some((p) => p.hostPort === 81));
+  const classB = tb.find((d) => d.kind === 'IngressClass');
+  assert.equal(classB.metadata.name, 'traefik-b');
+  assert.notEqual(classB.metadata.annotations?.['ingressclass.kubernetes.io/is-default-class'], 'true');
+  for (const docs of [ta, tb]) assertValid(docs);
+  const haproxy = join(ROOT, 'charts', 'controllers', 'haproxy-ingress');
+  const hb = render(join(haproxy, 'offline-chart'), haproxy, 'b', 'haproxy-ingress-b', 'tailgate-ingress-b');
+  const c = args(hb, 'DaemonSet');
+  assert.ok(c.args.includes('--controller-class=b') && c.args.includes('--ingress-class=haproxy-b'));
+  assert.ok(c.ports.some((p) => p.name === 'http' && p.hostPort === 81));
+  assert.equal(hb.find((d) => d.kind === 'IngressClass').spec.controller, 'haproxy-ingress.github.io/controller/b');
+  const ha = render(join(haproxy, 'offline-chart'), haproxy, 'a', 'haproxy-ingress', 'tailgate-ingress');
+  assert.ok(!args(ha, 'DaemonSet').args.some((a) => a.startsWith('--controller-class')));
+  for (const docs of [ha, hb]) assertValid(docs);
+});
+
 test('clusters: every kind topology lets kubelets accept net.core.somaxconn (no SysctlForbidden)', () => {
   for (const f of ['single', 'affinity', 'anti-affinity']) {
     const doc = parse(readFileSync(join(ROOT, 'clusters', `${f}.yaml`), 'utf8'));
