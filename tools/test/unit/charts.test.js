@@ -144,7 +144,8 @@ test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: Clust
       c.ports.some((p) => p.hostPort === 80),
       'listens on hostPort 80',
     );
-    if (overlay)
+    // The perf canaries (overlays/canary-*.yaml) change other things on purpose.
+    if (overlay?.endsWith('tuned.yaml'))
       assert.deepEqual(dep.spec.template.spec.securityContext.sysctls, [
         { name: 'net.core.somaxconn', value: '32768' },
       ]);
