@@ -11,6 +11,10 @@ import * as rollout from './rollout.js';
 // kubectl) — what one action looks like on a cluster, for the dry run.
 export const FAULTS = Object.freeze({ 'pod-kill': podKill, churn, rollout, 'kill-pause': killPause });
 
+// The events that are a fault's action on the backend (what a kill, a scale step or a
+// rollout costs is counted per action: ingest/fault-cost.js).
+export const FAULT_ACTIONS = Object.freeze(['pod-killed', 'pod-terminating', 'scale', 'rollout-restart']);
+
 export function faultModule(type) {
   if (!Object.hasOwn(FAULTS, type))
     throw new Error(`unknown fault type ${JSON.stringify(type)}; known: ${Object.keys(FAULTS).join(', ')}`);

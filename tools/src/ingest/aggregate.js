@@ -23,6 +23,9 @@ export const AGGREGATE_LIMITS = Object.freeze({
   // at most this many (30 min of a run, ~60 MB at sub-second latencies), older ones
   // become rows and a later sample in them counts without shaping their percentiles.
   openWindows: 1800,
+  // Requests of a second or more, kept one by one for what a fault cost (ingest.js).
+  slowMs: 1000,
+  slowKept: 10_000,
 });
 
 export class Aggregate {
@@ -38,6 +41,7 @@ export class Aggregate {
     this.dropped = new Map(); // phase -> count
     this.firstTs = Infinity;
     this.lastTs = -Infinity;
+    this.slow = []; // {end, ms} of measured requests of slowMs or more (k6 stamps the end)
   }
 
   addRequest(s) {
@@ -45,6 +49,8 @@ export class Aggregate {
     const phase = s.phase ?? 'untagged';
     this.span(s.ts);
     tagged(this.phases, phase, 'phase', AGGREGATE_LIMITS.phases).add(s.ms, cls);
+    if (s.ms >= AGGREGATE_LIMITS.slowMs && phase !== 'warmup' && this.slow.length < AGGREGATE_LIMITS.slowKept)
+      this.slow.push({ end: s.ts, ms: s.ms });
     if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).add(s.ms, cls);
     const sec = Math.floor(s.ts / 1000);
     const row = this.rows.get(sec);

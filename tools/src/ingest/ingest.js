@@ -2,6 +2,7 @@
 import { readK6Output } from './k6-stream.js';
 import { Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
+import { faultCost } from './fault-cost.js';
 import { encode, summarize } from '../result/histogram.js';
 import { machineInfo } from './machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
@@ -86,6 +87,8 @@ export async function ingest({
     timeline,
     events,
   };
+  const cost = faultCost(events, agg.slow, result.errors.total);
+  if (cost) result.faultCost = cost;
   const steps = agg.stepSummaries(confidence);
   if (Object.keys(steps).length) result.steps = steps;
   if (meta.slo) result.saturation = saturation(timeline, meta.slo);

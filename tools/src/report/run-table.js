@@ -22,11 +22,13 @@ export function runTable(cells) {
       'reloads',
       'cpu s/1k req',
       '+p50 vs direct',
+      'errors/action',
+      'longest stall',
     ],
   ];
   for (const c of cells) {
     if (!c.reps.length) {
-      rows.push([c.key, '0', '–', '–', '–', '–', '–', '–', '–', 'HARNESS ERROR', '–', '–', '–', '–']);
+      rows.push([c.key, '0', '–', '–', '–', '–', '–', '–', '–', 'HARNESS ERROR', '–', '–', '–', '–', '–', '–']);
       continue;
     }
     const med = (f) => median(c.reps.map(f));
@@ -61,6 +63,9 @@ export function runTable(cells) {
         ? median(withResources.map((r) => r.resources.cpuPer1kRequests).filter(Number.isFinite)).toFixed(3)
         : '–',
       added,
+      // What a fault action cost (ingest/fault-cost.js): the median over repetitions of
+      // errors per action, and the longest stall of any repetition.
+      ...faultColumns(c.reps),
     ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
@@ -74,4 +79,10 @@ export function runTable(cells) {
 
 function sum(xs, f) {
   return xs.reduce((a, x) => a + (f(x) ?? 0), 0);
+}
+
+function faultColumns(reps) {
+  const costs = reps.map((r) => r.faultCost).filter(Boolean);
+  if (!costs.length) return ['', ''];
+  return [String(median(costs.map((x) => x.errorsPerAction))), ms(Math.max(...costs.map((x) => x.longestStallMs)))];
 }

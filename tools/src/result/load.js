@@ -56,6 +56,7 @@ export function resultRep(doc, file) {
     resources: doc.resources ?? null,
     timeline: doc.timeline,
     events: doc.events ?? [],
+    faultCost: doc.faultCost ?? null,
   };
 }
 

@@ -121,7 +121,14 @@ test('catalog: the Envoy Gateway data plane with every overlay validates against
       ports.map((p) => [p.containerPort, p.hostPort]),
       [[listener.port + 10000, 80]],
     );
-    if (overlay) assert.deepEqual(d.pod.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
+    if (tuning === 'tuned')
+      assert.deepEqual(d.pod.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
+    if (tuning === 'failover') {
+      // Validated above against the release's BackendTrafficPolicy schema with the rest.
+      const btp = docs.find((x) => x.kind === 'BackendTrafficPolicy');
+      assert.equal(btp.spec.retry.numRetries, 2);
+      assert.equal(btp.spec.timeout.tcp.connectTimeout, '1s');
+    }
   }
 });
 

@@ -223,7 +223,9 @@ test('catalog: haproxy-ingress (offline stand-in chart) with our values and over
     assert.equal(c.image, `localhost/haproxy-ingress:${PINS['haproxy-ingress']}`);
     assert.ok(c.ports.some((p) => p.name === 'http' && p.hostPort === 80));
     assert.ok(docs.some((d) => d.kind === 'IngressClass' && d.metadata.name === 'haproxy'));
-    if (overlay) {
+    if (overlay?.endsWith('failover.yaml'))
+      assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['timeout-connect'], '1s');
+    else if (overlay) {
       assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['max-connections'], '8192');
       assert.deepEqual(ds.spec.template.spec.securityContext.sysctls, [{ name: 'net.core.somaxconn', value: '32768' }]);
     }

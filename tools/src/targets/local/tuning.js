@@ -9,7 +9,17 @@ import { runSync } from '../../exec/run.js';
 const NOFILE = Number(runSync(['sh', '-c', 'ulimit -n'], { timeoutMs: 5000 }).stdout.trim()) || 1024;
 export const HAPROXY_MAXCONN_LIMIT = Math.max(256, Math.floor((NOFILE - 200) / 2));
 
-export function nginxSettings(tuning = {}, { retries = 'on' } = {}) {
+// A tuning's `retries` (failover) overrides the controller's retries on/off: 0 is off,
+// n retries are n + 1 tries.
+// Without it each proxy keeps what it had: nginx 3 tries, HAProxy 3 retries.
+function retriesOf(tuning, controllerRetries) {
+  if (tuning.retries === undefined) return { on: controllerRetries === 'on', retries: null };
+  return { on: tuning.retries > 0, retries: tuning.retries };
+}
+
+export function nginxSettings(tuning = {}, { retries: controllerRetries = 'on' } = {}) {
+  const { on, retries: n } = retriesOf(tuning, controllerRetries);
+  const retries = on ? 'on' : 'off';
   const upstreamKeepalive = tuning.upstreamKeepalive ?? 0;
   return {
     workerProcesses: tuning.workerProcesses ?? 1,
@@ -27,15 +37,15 @@ export function nginxSettings(tuning = {}, { retries = 'on' } = {}) {
     readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
     // nginx's default is `error timeout`: a refused or reset upstream is retried on
     // the next one, which hides endpoint-update failures from clients.
-    nextUpstream:
-      retries === 'on'
-        ? 'proxy_next_upstream error timeout http_502 http_503;\n      proxy_next_upstream_tries 3;'
-        : 'proxy_next_upstream off;',
+    nextUpstream: on
+      ? `proxy_next_upstream error timeout http_502 http_503;\n      proxy_next_upstream_tries ${n === null ? 3 : n + 1};`
+      : 'proxy_next_upstream off;',
     retries,
   };
 }
 
-export function haproxySettings(tuning = {}, { retries = 'on' } = {}) {
+export function haproxySettings(tuning = {}, { retries: controllerRetries = 'on' } = {}) {
+  const { on, retries: n } = retriesOf(tuning, controllerRetries);
   const threads = tuning.workerProcesses === 'auto' ? 0 : (tuning.workerProcesses ?? 1);
   return {
     nbthread: threads === 0 ? '' : `nbthread ${threads}`,
@@ -46,9 +56,8 @@ export function haproxySettings(tuning = {}, { retries = 'on' } = {}) {
     compression: tuning.gzip ? 'compression algo gzip\n  compression type text/plain application/octet-stream' : '',
     connectTimeout: `${parseDuration(tuning.connectTimeout ?? '5s')}ms`,
     readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
-    retries:
-      retries === 'on'
-        ? 'retries 3\n  option redispatch 1\n  retry-on conn-failure empty-response response-timeout 502 503'
-        : 'retries 0',
+    retries: on
+      ? `retries ${n ?? 3}\n  option redispatch 1\n  retry-on conn-failure empty-response response-timeout 502 503`
+      : 'retries 0',
   };
 }
