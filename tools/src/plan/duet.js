@@ -6,6 +6,7 @@
 // says why in one line.
 import { isDeepStrictEqual } from 'node:util';
 import { InputError } from '../errors.js';
+import { catalogEntry } from '../targets/kube/catalog.js';
 
 /** Why this matrix cannot run as a duet of base and head, or null. */
 export function duetRefusal(baseCfg, headCfg, matrixName) {
@@ -22,6 +23,8 @@ export function duetRefusal(baseCfg, headCfg, matrixName) {
     const [b, h] = [baseCfg.controllers[c], headCfg.controllers[c]];
     if (!b || b.type !== h.type) return `controller "${c}" is new in this PR`;
     if ((b.routing ?? 'ingress') !== (h.routing ?? 'ingress')) return `controller "${c}" changes its routing`;
+    if (!catalogEntry(c, h).duet)
+      return `controller "${c}" cannot run two releases in one cluster yet (no duet section in its catalog entry)`;
   }
   return null;
 }
