@@ -11,6 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../src/exec/tools.js';
 import { variance } from '../src/compare/stats.js';
+import { applyDefaults } from '../src/config/defaults.js';
+import { gateCells } from '../src/compare/gate.js';
+import { resultRep } from '../src/result/load.js';
+
+const PR_PAIRS = 3;
 
 const CONFIG = join(ROOT, 'tools', 'perf', 'kind-duet.bench.yaml');
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
@@ -70,4 +75,35 @@ export function noise(pairs) {
 function median(xs) {
   const s = [...xs].sort((x, y) => x - y);
   return Number(s[s.length >> 1].toFixed(2));
+}
+
+/**
+ * PRs of one cell from duet pairs, gated as the PR workflow gates: PR k is pairs
+ * 3k..3k+2; a PR whose verdict asks for a confirmation round gets the next 3 pairs
+ * (cyclically). -> {prs, failed, rounds}
+ */
+export function gateDuetPrs(pairs, { cell = 'traefik/default/steady' } = {}) {
+  const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+  const reps = pairs.map(([b, h], i) => [b, h].map((doc) => resultRep(doc, `pair ${i + 1}`)));
+  const slice = (k) => {
+    const ps = Array.from({ length: PR_PAIRS }, (_, j) => reps[(k * PR_PAIRS + j) % reps.length]);
+    return { base: ps.map(([b]) => b), head: ps.map(([, h]) => h) };
+  };
+  const prs = Math.floor(reps.length / PR_PAIRS);
+  const out = { prs, failed: 0, rounds: 0 };
+  for (let k = 0; k < prs; k++) {
+    const first = { cell, ...slice(k) };
+    let v = gateCells([first], gate, { mode: 'paired' });
+    if (v.confirm.length) {
+      out.rounds++;
+      v = gateCells([first], gate, { mode: 'paired', confirm: new Map([[cell, slice(k + 1)]]) });
+    }
+    if (v.cells[0].verdict === 'regression') out.failed++;
+  }
+  out.p99Ratio = Number(
+    Math.exp(reps.reduce((a, [b, h]) => a + Math.log(h.percentiles.p99 / b.percentiles.p99), 0) / reps.length).toFixed(
+      2,
+    ),
+  );
+  return out;
 }

@@ -153,6 +153,17 @@ if (only.includes('kind')) {
         `| ${name} | ${d.pairs} | ${d.p50.sdLogRatio} | ${d.p99.sdLogRatio} | ${d['p99.9'].sdLogRatio} | ${d.p99.medianBaseMs} ms | ${d.wallS} s | ${d.loadShare}% |`,
       );
     say('');
+    say(
+      `- No-op PRs (A/A duets, 3 pairs each, the next 3 as a confirmation round): failed ${k.noop.failed}/${k.noop.prs}; confirmation rounds ${k.noop.rounds}/${k.noop.prs}.`,
+    );
+    say(
+      `- p99 canary (the head's Traefik limited to 300m CPU; measured p99 ×${k.canary.p99Ratio}): caught ${k.canary.failed}/${k.canary.prs}.`,
+    );
+    const x = k.crossTalk;
+    say(
+      `- Cross-talk: the base's p99 beside a head logging every request (p99 ${x.headP99HogMs} ms) was ${x.baseP99HogMs} ms, beside an equal head ${x.baseP99AaMs} ms (p50 ${x.baseP50HogMs} vs ${x.baseP50AaMs} ms).`,
+    );
+    say('');
   }
 }
 
