@@ -84,8 +84,10 @@ function errorsMetric(p, groups, gate) {
   };
 }
 
+const adjustedText = (t) => (t.look === 'pending' ? 'adjusted after confirmation' : `adjusted ${t.adjustedP}`);
+
 const groupText = (g) =>
-  `${g.group} ${g.base} → ${g.head} (p=${g.p}, adjusted ${g.adjustedP} over ${g.family} tests${g.phi > 1 ? `, dispersion ${g.phi}` : ''})`;
+  `${g.group} ${g.base} → ${g.head} (p=${g.p}, ${adjustedText(g)} over ${g.family} tests${g.phi > 1 ? `, dispersion ${g.phi}` : ''})`;
 
 export function describe(m) {
   if (m.group) return `errors: ${groupText(m)}`;
@@ -99,8 +101,7 @@ export function describe(m) {
   const pct = Math.round((m.intervalLevel ?? 0.9) * 100);
   // Three significant digits, as in the table; a test awaiting its confirmation round has
   // no adjusted p yet (its two-stage p is made with the fresh runs).
-  const adjusted = m.look === 'pending' ? 'adjusted after confirmation' : `adjusted ${m.adjustedP}`;
-  return `${m.metric}: ${msText(m.base)} → ${msText(m.head)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, ${adjusted} over ${m.family} tests)`;
+  return `${m.metric}: ${msText(m.base)} → ${msText(m.head)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, ${adjustedText(m)} over ${m.family} tests)`;
 }
 
 export function summaryOf(reps) {

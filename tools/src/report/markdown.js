@@ -163,7 +163,7 @@ function details(cells) {
                 .map((k) => `${k.class} ${k.base} → ${k.head}`)
                 .join(
                   ', ',
-                )}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig3(g.rateRatio)}`} | ${g.p ?? '–'} (${g.adjustedP ?? '–'}) | ${g.status} |`,
+                )}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig3(g.rateRatio)}`} | ${g.p ?? '–'} (${g.look === 'pending' ? 'after confirmation' : (g.adjustedP ?? '–')}) | ${g.status} |`,
             );
           if (!m.groups?.length) rows.push('| errors | 0 | 0 | | | pass |');
         } else if (m.status === 'missing') {

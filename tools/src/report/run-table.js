@@ -23,12 +23,13 @@ export function runTable(cells) {
       'cpu s/1k req',
       '+p50 vs direct',
       'errors/action',
-      'longest stall',
+      'longest hang',
+      'stall after action',
     ],
   ];
   for (const c of cells) {
     if (!c.reps.length) {
-      rows.push([c.key, '0', '–', '–', '–', '–', '–', '–', '–', 'HARNESS ERROR', '–', '–', '–', '–', '–', '–']);
+      rows.push([c.key, '0', '–', '–', '–', '–', '–', '–', '–', 'HARNESS ERROR', '–', '–', '–', '–', '–', '–', '–']);
       continue;
     }
     const med = (f) => median(c.reps.map(f));
@@ -83,6 +84,7 @@ function sum(xs, f) {
 
 function faultColumns(reps) {
   const costs = reps.map((r) => r.faultCost).filter(Boolean);
-  if (!costs.length) return ['', ''];
-  return [String(median(costs.map((x) => x.errorsPerAction))), ms(Math.max(...costs.map((x) => x.longestStallMs)))];
+  if (!costs.length) return ['', '', ''];
+  const longest = (k) => ms(Math.max(...costs.map((x) => x[k] ?? 0)));
+  return [String(median(costs.map((x) => x.errorsPerAction))), longest('longestHangMs'), longest('longestStallMs')];
 }
