@@ -263,6 +263,11 @@ test('catalog: duet values — side a watches only its own IngressClass, side b 
   const c = args(hb, 'DaemonSet');
   assert.ok(c.args.includes('--controller-class=b') && c.args.includes('--ingress-class=haproxy-b'));
   assert.ok(c.ports.some((p) => p.name === 'http' && p.hostPort === 81));
+  assert.deepEqual(
+    c.ports.filter((p) => p.hostPort).map((p) => p.hostPort),
+    [81],
+    "side a holds 80 and 443: side b's pod must fit beside it",
+  );
   assert.equal(hb.find((d) => d.kind === 'IngressClass').spec.controller, 'haproxy-ingress.github.io/controller/b');
   const ha = render(join(haproxy, 'offline-chart'), haproxy, 'a', 'haproxy-ingress', 'tailgate-ingress');
   assert.ok(!args(ha, 'DaemonSet').args.some((a) => a.startsWith('--controller-class')));
