@@ -69,12 +69,11 @@ test("duet: a PR's duet installs each cell's controller from the base checkout's
   assert.match(traefik[3], /--install traefik-b .*traefik-head\.yaml .*overlays\/tuned\.yaml/);
 });
 
-test('duet: a controller without a duet section in its catalog entry is refused with the reason', () => {
-  const { base, head } = checkouts();
-  assert.throws(
-    () => steps(planMatrix(head(), 'pr-duet', { duetBase: base })),
-    /haproxy-ingress" cannot run in a duet on one cluster/,
+test('duet: a controller that cannot duet yet (Gateway API routing) is refused with the reason', () => {
+  const { base, head } = checkouts((t) =>
+    t.replace('controllers: [traefik, haproxy-ingress], tunings', 'controllers: [traefik-gateway], tunings'),
   );
+  assert.throws(() => steps(planMatrix(head(), 'pr-duet', { duetBase: base })), /routes through Ingress only/);
 });
 
 test('duet: what a PR changes that cannot run side by side falls back to interleaved pairs, with why', () => {
