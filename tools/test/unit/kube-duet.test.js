@@ -70,10 +70,8 @@ test("duet: a PR's duet installs each cell's controller from the base checkout's
 });
 
 test('duet: a controller that cannot duet yet (Gateway API routing) is refused with the reason', () => {
-  const { base, head } = checkouts((t) =>
-    t.replace('controllers: [traefik, haproxy-ingress], tunings', 'controllers: [traefik-gateway], tunings'),
-  );
-  assert.throws(() => steps(planMatrix(head(), 'pr-duet', { duetBase: base })), /routes through Ingress only/);
+  const plan = planMatrix(loadBench(FIXTURE), 'e2e-duet', { abHead: 'traefik-gateway' });
+  assert.throws(() => steps(plan), /routes through Ingress only/);
 });
 
 test('duet: what a PR changes that cannot run side by side falls back to interleaved pairs, with why', () => {
