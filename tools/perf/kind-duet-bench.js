@@ -52,8 +52,8 @@ function runMatrix(matrix) {
 }
 
 /** Pairs of results: repetition i of cell a under baseDir with repetition i of cell b under headDir. */
-export function pairsOf(baseDir, headDir, a, b) {
-  const rep = (dir, c, i) => join(dir, c, 'default', 'steady', `rep-${i}`, 'result.json');
+export function pairsOf(baseDir, headDir, a, b, scenario = 'steady') {
+  const rep = (dir, c, i) => join(dir, c, 'default', scenario, `rep-${i}`, 'result.json');
   const pairs = [];
   for (let i = 1; existsSync(rep(baseDir, a, i)) && existsSync(rep(headDir, b, i)); i++)
     pairs.push([rep(baseDir, a, i), rep(headDir, b, i)].map((f) => JSON.parse(readFileSync(f, 'utf8'))));

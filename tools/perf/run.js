@@ -157,7 +157,7 @@ if (only.includes('kind')) {
       `- No-op PRs (A/A duets, 3 pairs each, the next 3 as a confirmation round): failed ${k.noop.failed}/${k.noop.prs}; confirmation rounds ${k.noop.rounds}/${k.noop.prs}.`,
     );
     say(
-      `- p99 canary (the head's Traefik limited to 300m CPU; measured p99 ×${k.canary.p99Ratio}): caught ${k.canary.failed}/${k.canary.prs}.`,
+      `- p99 canary (the head's route adds 1 ms at the pods; measured p99 ×${k.canary.p99Ratio}): caught ${k.canary.failed}/${k.canary.prs}.`,
     );
     const x = k.crossTalk;
     say(

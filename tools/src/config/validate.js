@@ -96,6 +96,12 @@ export function semanticProblems(cfg) {
         add(['matrices', mname, 'head'], `"${hc}" is not a ${t.controllerType} controller of this file`);
       else if (m.head && !own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
     } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
+    for (const sname of m.scenarios)
+      if (own(cfg.scenarios, sname)?.headDelay && (m.target !== 'kind' || m.compare !== 'concurrent'))
+        add(
+          ['scenarios', sname, 'headDelay'],
+          `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`,
+        );
     if (m.interleave && m.target !== 'kind')
       add(['matrices', mname, 'interleave'], 'applies to target "kind" only (a cluster per controller, all kept up)');
     if (m.target !== 'local' && (m.isolation || m.nodeLatency))

@@ -4,6 +4,7 @@
 // this list, and golden tests pin it.
 import { join } from 'node:path';
 import { runSync } from '../../exec/run.js';
+import { parseDuration } from '../../config/units.js';
 import { ROOT } from '../../exec/tools.js';
 import { InputError } from '../../errors.js';
 import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
@@ -192,6 +193,7 @@ function controllerSteps({ ctx, controller, cells, index, interleave, duet, push
           '--set',
           `ingress.className=${cat.ingressClass}`,
           ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
+          ...headDelay(cells),
           ...backendRouting(cat),
           ...offlineBackend(ctx),
           '--wait',
@@ -534,6 +536,24 @@ function backendRouting(cat) {
     `httpRoute.gatewayName=${cat.gateway.name}`,
     '--set',
     `httpRoute.gatewayNamespace=${INGRESS_NAMESPACE}`,
+  ];
+}
+
+// A duet canary (scenario headDelay): the head's Ingress reaches the pods on a port that
+// sleeps first (the backend chart's extraClassDelayMs; Lua, as in the offline image).
+function headDelay(cells) {
+  const ms = Math.max(
+    0,
+    ...cells.map((c) => (c.concurrent && c.scenario.headDelay ? parseDuration(c.scenario.headDelay) : 0)),
+  );
+  if (!ms) return [];
+  return [
+    '--set',
+    `ingress.extraClassDelayMs=${ms}`,
+    '--set',
+    'lua.enabled=true',
+    '--set',
+    'lua.loadModules={/usr/lib/nginx/modules/ndk_http_module.so,/usr/lib/nginx/modules/ngx_http_lua_module.so}',
   ];
 }
 
