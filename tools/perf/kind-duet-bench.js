@@ -23,15 +23,36 @@ const QUANTILES = ['p50', 'p99', 'p99.9'];
 
 export async function kindDuetBench() {
   if (process.env.TAILGATE_OFFLINE !== '1' && !process.env.TAILGATE_KIND_PERF)
-    return { skipped: 'no offline kind images in this environment (PERF_ONLY=kind tools/scripts/perf-kind.sh)' };
+    return { skipped: 'no offline kind images in this environment (tools/scripts/perf.sh sets them up where built)' };
+  const sides = (run, scenario) =>
+    pairsOf(join(run.dir, 'base'), join(run.dir, 'head'), 'traefik', 'traefik', scenario);
   const duet = runMatrix('duet-aa');
   const interleaved = runMatrix('interleaved-aa');
+  const noop = runMatrix('duet-aa-prs');
+  const canary = runMatrix('duet-canary-delay');
+  const hog = runMatrix('duet-hog');
   return {
-    duet: { ...duet.timing, ...noise(pairsOf(join(duet.dir, 'base'), join(duet.dir, 'head'), 'traefik', 'traefik')) },
+    duet: { ...duet.timing, ...noise(sides(duet)) },
     interleaved: {
       ...interleaved.timing,
       ...noise(pairsOf(interleaved.dir, interleaved.dir, 'traefik', 'traefik-again')),
     },
+    noop: gateDuetPrs(sides(noop)),
+    canary: gateDuetPrs(sides(canary, 'steady-canary'), { cell: 'traefik/default/steady-canary' }),
+    crossTalk: crossTalk(sides(noop), sides(hog)),
+  };
+}
+
+// The base side's p99 beside a head that burns CPU, against beside an equal head.
+export function crossTalk(aa, hog) {
+  const med = (ps, side, q) => median(ps.map((p) => p[side].latency.percentiles[q]));
+  return {
+    baseP99AaMs: med(aa, 0, 'p99'),
+    baseP99HogMs: med(hog, 0, 'p99'),
+    headP99HogMs: med(hog, 1, 'p99'),
+    baseP50AaMs: med(aa, 0, 'p50'),
+    baseP50HogMs: med(hog, 0, 'p50'),
+    headP50HogMs: med(hog, 1, 'p50'),
   };
 }
 
