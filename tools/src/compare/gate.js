@@ -132,6 +132,7 @@ function latencyTests(live, q, rule, gate) {
   const noise = latencyNoise(
     usable.map((e) => e.ev),
     gate.assumedRunCv,
+    gate.assumedDuetCv,
   );
   const out = usable.map((e, i) => latencyDecision(e.owner, e.ev, noise[i], rule, gate));
   for (const e of evs.filter((x) => x.ev.missing))

@@ -6,6 +6,10 @@
 // change is a ratio.
 // - Paired runs (base and head interleaved): d_i = log(head_i / base_i) per pair;
 //   what a pair shares cancels. Paired t on the mean of d.
+// - Concurrent pairs (a duet: both sides in one run, meta.ab): the same test, but their
+//   noise is moderated apart and its assumed level is the duet's own (`assumedDuetCv`):
+//   a duet's ratio shares most of what makes runs differ, and the interleaved prior would
+//   take most of its power with 3 pairs.
 // - Independent runs (baseline mode): difference of mean log-quantiles, pooled variance.
 // The variance of one observation is the largest of: its own spread (moderated across
 // the cells of the comparison, noise.js), the within-run sampling variance, and —
@@ -36,16 +40,19 @@ export function latencyEvidence(name, base, head, pairs) {
   if (out.base === null || out.head === null) return { ...out, missing: true };
   if (pairs && pairs.every((p) => ok(p.base) && ok(p.head))) {
     const d = pairs.map((p) => Math.log(q(p.head)) - Math.log(q(p.base)));
+    const duet = pairs.every((p) => p.base.meta?.ab && p.head.meta?.ab);
     return {
       ...out,
-      design: 'paired',
+      design: duet ? 'concurrent' : 'paired',
       n: d.length,
       estimate: mean(d),
       ownVar: variance(d),
       ownDf: d.length - 1,
       withinVar: mean(pairs.map((p) => withinVar(p.head, name) + withinVar(p.base, name))),
       seFactor: 1 / d.length,
-      assumedFactor: 2,
+      // The assumed level is of one run's log-quantile (two per interleaved pair's
+      // ratio) or, for a duet, of the ratio itself.
+      assumedFactor: duet ? 1 : 2,
     };
   }
   const lb = base.filter(ok).map((r) => Math.log(q(r)));
@@ -81,10 +88,10 @@ function tailOk(name, reps) {
  * {se, df, varSource}. Paired and independent designs measure different variances, so
  * each is moderated apart; a design with nothing to pool leans on `assumedRunCv`.
  */
-export function latencyNoise(evidences, assumedRunCv) {
-  const assumedSd = sdOfLog(assumedRunCv);
+export function latencyNoise(evidences, assumedRunCv, assumedDuetCv = assumedRunCv) {
   const out = new Array(evidences.length);
-  for (const design of ['paired', 'independent']) {
+  for (const design of ['paired', 'independent', 'concurrent']) {
+    const assumedSd = sdOfLog(design === 'concurrent' ? assumedDuetCv : assumedRunCv);
     const idx = evidences.map((ev, i) => (ev.design === design ? i : -1)).filter((i) => i >= 0);
     const noise = moderate(
       idx.map((i) => evidences[i]),

@@ -41,6 +41,7 @@ export function nonInferiority(inputs, gate, { margins = DEFAULT_MARGINS, mode =
     latencyNoise(
       evs.map((e) => e.ev),
       gate.assumedRunCv,
+      gate.assumedDuetCv,
     ).forEach(({ se, df }, i) => {
       const { c, ev } = evs[i];
       tests.push({ cell: c.cell, metric, margin, est: ev.estimate, se, df, n: ev.n, base: ev.base, head: ev.head, m });

@@ -7,6 +7,9 @@ export const GATE_DEFAULTS = {
   confidence: 0.95,
   // p99 varied 24% run to run on a 2-core VM (make perf): assume that much by default.
   assumedRunCv: 0.25,
+  // A duet's pair ratio (base and head at once, the same pods): 30 A/A duet pairs of
+  // Traefik on kind had sd(log head/base p99) 0.187 (make perf, kind part).
+  assumedDuetCv: 0.19,
   // floor "auto": the timer's and histogram's resolution (compare/gate.js floorMs);
   // the relative threshold is what keeps a 0.3 -> 0.33 ms change green.
   // p99.99 is advisory by default: gating it needs 100k samples per side (validate
@@ -99,6 +102,7 @@ function mergeGate(gate) {
   return {
     confidence: gate.confidence ?? GATE_DEFAULTS.confidence,
     assumedRunCv: gate.assumedRunCv ?? GATE_DEFAULTS.assumedRunCv,
+    assumedDuetCv: gate.assumedDuetCv ?? GATE_DEFAULTS.assumedDuetCv,
     latency,
     errors: { ...GATE_DEFAULTS.errors, ...gate.errors },
     validity: { ...GATE_DEFAULTS.validity, ...gate.validity },

@@ -27,6 +27,8 @@ export function simulatePr(
     errorCv = MACHINE.errorCv,
     sdByCell = null,
     effect = {},
+    // A duet's pairs (both sides in one run): tagged as such (meta.ab) for the gate.
+    duet = false,
   } = {},
 ) {
   const r = rng(seed);
@@ -57,6 +59,7 @@ export function simulatePr(
           withinSd,
           pair: i + 1,
           order,
+          side: duet ? (isHead ? 'b' : 'a') : null,
           t: Date.parse('2026-11-23T10:00:00Z') + (i * 2 + order) * 60_000,
         });
       };
@@ -69,7 +72,7 @@ export function simulatePr(
   return out;
 }
 
-function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t }) {
+function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t, side }) {
   const iv = (v, sd) => ({ low: v * Math.exp(-1.96 * sd), high: v * Math.exp(1.96 * sd), reliable: true });
   return {
     source: `sim#${pair}`,
@@ -97,6 +100,7 @@ function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t }) {
       pair,
       startedAt: new Date(t).toISOString(),
       scenario: { vus: 50 },
+      ...(side ? { ab: { side } } : {}),
     },
   };
 }

@@ -40,3 +40,21 @@ test('gate simulation: without the pairing (baseline mode, independent runs) the
   const r = prRates(200, gate, { mode: 'baseline' });
   assert.ok(r.failed <= 0.05, `no-op PRs failed ${pct(r.failed)}`);
 });
+
+// Duets (compare: concurrent): both sides in one run share most of the run-to-run noise.
+// make perf's kind part measured sd(log head/base p99) 0.187 over 30 A/A duet pairs:
+// sd 0.22 per run with 64% shared gives that ratio noise. The gate assumes the duet's own
+// level (gate.assumedDuetCv) for a cell alone, not the interleaved one.
+const DUET = { duet: true, shared: 0.64 };
+
+test('gate simulation, duets: no-op PRs fail ≤ 5%; ×1.5 p99 is caught ≥ 80% with 3 pairs', () => {
+  const noop = prRates(400, gate, { ...DUET, cells: 1 });
+  assert.ok(noop.failed <= 0.05, `no-op duet PRs failed ${pct(noop.failed)}`);
+  const x15 = prRates(300, gate, { ...DUET, cells: 1, effect: { cell: 0, p99: 1.5 } });
+  assert.ok(x15.caught >= 0.8, `×1.5 caught ${pct(x15.caught)}`);
+  const x12 = prRates(300, gate, { ...DUET, cells: 1, effect: { cell: 0, p99: 1.2 } });
+  const interleaved = prRates(300, gate, { cells: 1, effect: { cell: 0, p99: 1.5 } });
+  console.log(
+    `# duets, one cell × 3 pairs: no-op ${pct(noop.failed)} failed; ×1.5 caught ${pct(x15.caught)}, ×1.2 ${pct(x12.caught)} (interleaved, same cell: ×1.5 ${pct(interleaved.caught)})`,
+  );
+});
