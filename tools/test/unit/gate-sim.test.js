@@ -58,3 +58,19 @@ test('gate simulation, duets: no-op PRs fail ≤ 5%; ×1.5 p99 is caught ≥ 80%
     `# duets, one cell × 3 pairs: no-op ${pct(noop.failed)} failed; ×1.5 caught ${pct(x15.caught)}, ×1.2 ${pct(x12.caught)} (interleaved, same cell: ×1.5 ${pct(interleaved.caught)})`,
   );
 });
+
+// Longer duet runs: 45 s at 300/s per side (13,500 samples) measured sd 0.047 over 10 A/A
+// pairs on kind (make perf). A matrix that runs that long can say so
+// (gate: {assumedDuetCv: 0.06}); then ×1.2 is within reach of 3 pairs.
+test('gate simulation, 45 s duets with their measured noise: no-op ≤ 5%, ×1.2 caught ≥ 80% with 3 pairs', () => {
+  const long = { duet: true, shared: 0.977, withinSd: 0.05, cells: 1 };
+  const tuned = { ...gate, assumedDuetCv: 0.06 };
+  const noop = prRates(300, tuned, long);
+  assert.ok(noop.failed <= 0.05, `no-op failed ${pct(noop.failed)}`);
+  const x12 = prRates(300, tuned, { ...long, effect: { cell: 0, p99: 1.2 } });
+  assert.ok(x12.caught >= 0.8, `×1.2 caught ${pct(x12.caught)}`);
+  const withDefault = prRates(300, gate, { ...long, effect: { cell: 0, p99: 1.2 } });
+  console.log(
+    `# 45 s duets: no-op ${pct(noop.failed)}; ×1.2 caught ${pct(x12.caught)} (with the default assumedDuetCv 0.19: ${pct(withDefault.caught)})`,
+  );
+});
