@@ -42,7 +42,11 @@ export async function startHaproxy(ctx, cfg) {
     ns: ctx.ns,
   });
   await waitForPort(ctx.address, ctx.port, { child, what: `${ctx.variant} (haproxy, config ${cfg})` });
-  return { child, master, admin: join(ctx.sockDir, 'admin.sock') };
+  // The port can answer before the worker has made its admin socket (seen once on a
+  // loaded 2-core machine: ENOENT 135 ms after start): wait for it, bounded.
+  const admin = join(ctx.sockDir, 'admin.sock');
+  await cli(admin, ['show info'], { retryMs: 5000 });
+  return { child, master, admin };
 }
 
 /** Sends commands (joined with ';') to a HAProxy CLI socket and returns the answer. */
