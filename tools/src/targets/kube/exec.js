@@ -5,10 +5,22 @@ import { failure, run, tail } from '../../exec/run.js';
 
 export async function runStep(step, { signal, log = () => {} } = {}) {
   const attempts = 1 + (step.kind === 'create' ? (step.retries ?? 0) : 0);
+  const deadline = Date.now() + (step.timeoutMs ?? 0);
   let last;
   for (let i = 1; i <= attempts; i++) {
     log(`${step.title}${attempts > 1 ? ` (attempt ${i}/${attempts})` : ''} …`);
     last = await run(step.argv, { timeoutMs: step.timeoutMs, env: step.env, signal });
+    // A wait on objects a controller has yet to make (`kubectl wait -l` fails at once
+    // while nothing matches): asked again until the step's time is up.
+    while (
+      last.code !== 0 &&
+      step.retryWhileOutput?.test(last.output) &&
+      !signal?.aborted &&
+      Date.now() + 2000 < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 2000));
+      last = await run(step.argv, { timeoutMs: Math.max(1000, deadline - Date.now()), env: step.env, signal });
+    }
     if (last.code === 0 || (step.okIfOutput && step.okIfOutput.test(last.output))) return last;
     if (signal?.aborted) break;
   }

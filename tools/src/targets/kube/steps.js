@@ -513,6 +513,8 @@ function dataplaneSteps({ controller, cat, tuning, values, helm, kubectl, diagno
         cat.podSelector,
         '--timeout=120s',
       ),
+      // Envoy Gateway makes the Deployment after helm returns: none may match yet.
+      retryWhileOutput: /no matching resources found/,
       diagnose,
     },
   ];
