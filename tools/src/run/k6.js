@@ -29,6 +29,12 @@ export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
   return env;
 }
 
+/** What k6 runs for a cell: a duet (cell.concurrent) alternates requests between base and
+ *  head at the scenario's rate per side, so k6 runs twice the rate. */
+export function cellLoad(cell) {
+  return cell.concurrent ? { ...cell.scenario, rate: cell.scenario.rate * 2 } : cell.scenario;
+}
+
 /** Wall-clock bound of a k6 run: warm-up + measured time (+ sweep steps) + grace. */
 export function k6Budget(scenario) {
   let ms = parseDuration(scenario.warmup) + parseDuration(scenario.duration);

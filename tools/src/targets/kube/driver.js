@@ -4,7 +4,7 @@
 // teardown; teardown steps always run, also on Ctrl-C.
 import { join } from 'node:path';
 import { InfraError, InputError } from '../../errors.js';
-import { runK6Segments } from '../../run/k6.js';
+import { cellLoad, runK6Segments } from '../../run/k6.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './builtins.js';
@@ -128,12 +128,10 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
         ? Promise.all([sampleControllerPods(sampleArgs), headArgs && sampleControllerPods(headArgs)])
         : [null, null];
     const before = await sample();
-    // A duet sends the scenario's rate to each side: k6 alternates between the two URLs.
-    const load = step.urlB ? { ...cell.scenario, rate: cell.scenario.rate * 2 } : cell.scenario;
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-        : runK6Segments(load, { cellDir, url: step.url, urlB: step.urlB, host: 'bench.local', signal });
+        : runK6Segments(cellLoad(cell), { cellDir, url: step.url, urlB: step.urlB, host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     await checkTargetUnchanged(identity, sampleArgs);
     if (headArgs) await checkTargetUnchanged(headIdentity, headArgs);

@@ -7,7 +7,7 @@ import { runSync } from '../../exec/run.js';
 import { parseDuration } from '../../config/units.js';
 import { ROOT } from '../../exec/tools.js';
 import { InputError } from '../../errors.js';
-import { k6Args, k6Budget, k6Env } from '../../run/k6.js';
+import { cellLoad, k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { faultModule } from '../../faults/schedule.js';
 import { K6_IMAGE, jobManifestFor } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
@@ -582,9 +582,7 @@ function k6Argv(cell) {
 }
 
 function k6EnvShown(cell, url, urlB) {
-  // A duet sends the scenario's rate to each side: k6 runs twice the rate, alternating.
-  const scenario = urlB ? { ...cell.scenario, rate: cell.scenario.rate * 2 } : cell.scenario;
-  return k6Env(scenario, { url, urlB, host: 'bench.local', summary: `results/<run>/${cell.id}/k6-summary.json` });
+  return k6Env(cellLoad(cell), { url, urlB, host: 'bench.local', summary: `results/<run>/${cell.id}/k6-summary.json` });
 }
 
 // Faults are driven live (random pods, on a clock); the dry run shows the kubectl
