@@ -36,4 +36,15 @@ test('target identity: the same cluster and pods pass; a deleted, re-created clu
 
   const pod = await check(before, { FAKE_CLUSTER: 'c-1', FAKE_PODS: 'p-1 p-9' }).catch((e) => e);
   assert.match(pod.message, /\(the controller pods\)/);
+
+  // A duet: the head's release is read in the same call, the cluster and backend once.
+  const duet = { ...args, head: { podSelector: 'app=ctl', namespace: 'tailgate-ingress-b' } };
+  const both = await withFakeTool('kubectl', FAKE, { FAKE_CLUSTER: 'c-1', FAKE_PODS: 'p-1' }, () =>
+    targetIdentity(duet),
+  );
+  assert.deepEqual(both, { cluster: 'c-1', backend: 'ns-1', controller: 'p-1', head: 'p-1' });
+  const replaced = await withFakeTool('kubectl', FAKE, { FAKE_CLUSTER: 'c-1', FAKE_PODS: 'p-2' }, () =>
+    checkTargetUnchanged(both, duet).catch((e) => e),
+  );
+  assert.match(replaced.message, /\(the controller pods, the head's controller pods\)/);
 });

@@ -111,18 +111,15 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const entry = catalogEntry(cell.controllerName, cell.controller);
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: entry.podSelector };
     // A duet: the head's release in its own namespace, captured and watched the same way.
-    const headArgs = step.urlB
-      ? {
-          ...sampleArgs,
-          podSelector: catalogEntry(cell.concurrent.name, cell.concurrent.controller).podSelector,
-          namespace: step.headNamespace,
-        }
+    const headEntry = step.urlB ? catalogEntry(cell.concurrent.name, cell.concurrent.controller) : null;
+    const headArgs = headEntry
+      ? { ...sampleArgs, podSelector: headEntry.podSelector, namespace: step.headNamespace }
       : null;
-    const headSpec = headArgs && catalogEntry(cell.concurrent.name, cell.concurrent.controller).effectiveConfig;
     await captureEffectiveConfig({ ...sampleArgs, spec: entry.effectiveConfig, cellDir });
-    if (headArgs) await captureEffectiveConfig({ ...headArgs, spec: headSpec, cellDir, dirName: 'proxy-b' });
-    const identity = await targetIdentity(sampleArgs);
-    const headIdentity = headArgs && (await targetIdentity(headArgs));
+    if (headArgs)
+      await captureEffectiveConfig({ ...headArgs, spec: headEntry.effectiveConfig, cellDir, dirName: 'proxy-b' });
+    const target = { ...sampleArgs, head: headArgs };
+    const identity = await targetIdentity(target);
     const sample = () =>
       ctx.target === 'kind'
         ? Promise.all([sampleControllerPods(sampleArgs), headArgs && sampleControllerPods(headArgs)])
@@ -133,8 +130,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
         : runK6Segments(cellLoad(cell), { cellDir, url: step.url, urlB: step.urlB, host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
-    await checkTargetUnchanged(identity, sampleArgs);
-    if (headArgs) await checkTargetUnchanged(headIdentity, headArgs);
+    await checkTargetUnchanged(identity, target);
     const after = await sample();
     const resources = before[0] ? resourceDelta(before[0], after[0]) : null;
     const concurrent = headArgs

@@ -5,34 +5,28 @@
 // "refused"), so the measurement is an infra error, never a result.
 import { InfraError } from '../../errors.js';
 import { run } from '../../exec/run.js';
-import { INGRESS_NAMESPACE, NAMESPACE } from './context.js';
+import { NAMESPACE } from './context.js';
+import { controllerPodsArgv } from './resources.js';
 
-export async function targetIdentity({ kubectlFlags, podSelector, namespace = INGRESS_NAMESPACE }) {
-  const get = async (what, ...args) => {
-    const r = await run(['kubectl', ...kubectlFlags, ...args], { timeoutMs: 30_000 });
+// `head`: a duet's second release ({podSelector, namespace}), watched the same way.
+export async function targetIdentity({ kubectlFlags, podSelector, namespace, head = null }) {
+  const read = async (what, argv) => {
+    const r = await run(argv, { timeoutMs: 30_000 });
     if (r.code !== 0) throw gone(`${what} cannot be read (kubectl exit ${r.code})`, r);
     return r.stdout.trim();
   };
-  const jsonpath = '-o=jsonpath={.metadata.uid}';
-  return {
-    cluster: await get('the cluster', 'get', 'namespace', 'kube-system', jsonpath),
-    backend: await get(`namespace ${NAMESPACE}`, 'get', 'namespace', NAMESPACE, jsonpath),
-    controller: (
-      await get(
-        'the controller pods',
-        '-n',
-        namespace,
-        'get',
-        'pods',
-        '-l',
-        podSelector,
-        '-o=jsonpath={.items[*].metadata.uid}',
-      )
-    )
+  const uid = (what, ...args) => read(what, ['kubectl', ...kubectlFlags, ...args, '-o=jsonpath={.metadata.uid}']);
+  const pods = async (what, side) =>
+    (await read(what, controllerPodsArgv({ kubectlFlags, ...side }, '{.items[*].metadata.uid}')))
       .split(/\s+/)
       .filter(Boolean)
       .sort()
-      .join(' '),
+      .join(' ');
+  return {
+    cluster: await uid('the cluster', 'get', 'namespace', 'kube-system'),
+    backend: await uid(`namespace ${NAMESPACE}`, 'get', 'namespace', NAMESPACE),
+    controller: await pods(NAMES.controller, { podSelector, namespace }),
+    ...(head ? { head: await pods(NAMES.head, head) } : {}),
   };
 }
 
@@ -51,7 +45,12 @@ export async function checkTargetUnchanged(before, args) {
     );
 }
 
-const NAMES = { cluster: 'the cluster', backend: `namespace ${NAMESPACE}`, controller: 'the controller pods' };
+const NAMES = {
+  cluster: 'the cluster',
+  backend: `namespace ${NAMESPACE}`,
+  controller: 'the controller pods',
+  head: "the head's controller pods",
+};
 
 function gone(message, r) {
   return new InfraError(message, { details: r.output.trim().split('\n').slice(-3) });

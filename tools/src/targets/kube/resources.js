@@ -14,22 +14,15 @@ for d in $(find /sys/fs/cgroup -maxdepth 7 -type d \\( -name "*pod$uid*" -o -nam
 done
 echo "$cpu $mem"`;
 
-export async function sampleControllerPods({ kubectlFlags, podSelector, namespace = INGRESS_NAMESPACE }) {
-  const pods = await run(
-    [
-      'kubectl',
-      ...kubectlFlags,
-      '-n',
-      namespace,
-      'get',
-      'pods',
-      '-l',
-      podSelector,
-      '-o',
-      'jsonpath={range .items[*]}{.metadata.uid} {.spec.nodeName}{"\\n"}{end}',
-    ],
-    { timeoutMs: 30_000 },
-  );
+/** kubectl listing a controller's pods (in its namespace, by its selector) as `jsonpath`. */
+export function controllerPodsArgv({ kubectlFlags, podSelector, namespace = INGRESS_NAMESPACE }, jsonpath) {
+  return ['kubectl', ...kubectlFlags, '-n', namespace, 'get', 'pods', '-l', podSelector, '-o', `jsonpath=${jsonpath}`];
+}
+
+export async function sampleControllerPods(args) {
+  const pods = await run(controllerPodsArgv(args, '{range .items[*]}{.metadata.uid} {.spec.nodeName}{"\\n"}{end}'), {
+    timeoutMs: 30_000,
+  });
   if (pods.code !== 0) return null;
   let cpuNs = 0;
   let memBytes = 0;
