@@ -9,7 +9,7 @@
 // a reused pid is never touched. Linux only (/proc); elsewhere nothing is recorded.
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { runSync } from './run.js';
 
 // Machine-wide, not per checkout: on a self-hosted runner each job has a new workspace.
@@ -91,10 +91,11 @@ export function sweepDeadRuns() {
   let processes = 0;
   let namespaces = 0;
   const runs = [];
+  const mine = basename(ownFile());
   for (const name of readdirSync(dir)) {
     const m = /^(\d+)-(\d+)\.jsonl$/.exec(name);
     const file = join(dir, name);
-    if (!m || name === ownFile().split('/').at(-1)) continue;
+    if (!m || name === mine) continue;
     if (startTime(Number(m[1])) === m[2]) continue; // that run is alive
     for (const e of entries(file)) {
       if (Number.isInteger(e.pid) && e.pid > 1 && startTime(e.pid) === e.start) {

@@ -98,9 +98,7 @@ export class Aggregate {
       for (const k of this.open.keys()) if (k < oldest) oldest = k;
       this.close(oldest, this.open.get(oldest));
     }
-    let w = this.open.get(sec);
-    if (!w) this.open.set(sec, (w = new Bucket(2)));
-    return w;
+    return bucket(this.open, sec, 2);
   }
 
   advance(sec) {
@@ -211,9 +209,9 @@ function sampleError(message) {
   return Object.assign(new RangeError(message), { sample: true });
 }
 
-function bucket(map, key) {
+function bucket(map, key, digits = 3) {
   let b = map.get(key);
-  if (!b) map.set(key, (b = new Bucket()));
+  if (!b) map.set(key, (b = new Bucket(digits)));
   return b;
 }
 

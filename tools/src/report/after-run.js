@@ -59,9 +59,10 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
   const baseDir = join(runDir, 'base');
   const headDir = join(runDir, 'head');
   console.log(`\nbase (each cell's own configuration):\n${runTable(collectRun(baseDir))}`);
-  console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(collectRun(headDir))}`);
+  const heads = collectRun(headDir);
+  console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(heads)}`);
   const doc = comparePairedRuns({ baseDir, headDir, gate: plan.matrix.gate ?? cfg.gate });
-  const change = existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), collectRun(headDir)) : null;
+  const change = existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), heads) : null;
   if (change) console.log(`\n${duetDiffText(change)}`);
   writeJsonAtomic(join(runDir, 'verdict.json'), doc);
   writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc, { lead: duetDiffText(change, { markdown: true }) }));
