@@ -70,21 +70,21 @@ test('hostile-limits: bench.yaml that multiplies (cells, measurements, sweep ste
   const root = dir();
   const names = (p, n) => Array.from({ length: n }, (_, i) => `${p}${i}`);
   const bench = (extra) =>
-    `apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\n${extra}`;
-  // 28 KB: 400 tunings × 400 scenarios × 50 repetitions = 8M cells (4.4 GB, killed at 100 s before).
-  const wide = join(root, 'wide.yaml');
-  writeFileSync(
-    wide,
+    `apiVersion: tailgate/v1\nkind: Bench\ncontrollers: { a: { type: local, variant: nginx-reload } }\n${extra}profiles: { local: { runner: local } }\n`;
+  // One controller over `t` tunings × `s` scenarios (× `reps` repetitions when given).
+  const grid = (t, s, reps) =>
     bench(
-      `tunings:\n${names('t', 400)
-        .map((t) => `  ${t}: {}\n`)
-        .join('')}scenarios:\n${names('s', 400)
-        .map((s) => `  ${s}: { script: steady, rate: 100, duration: 20s }\n`)
+      `tunings:\n${names('t', t)
+        .map((x) => `  ${x}: {}\n`)
+        .join('')}scenarios:\n${names('s', s)
+        .map((x) => `  ${x}: { script: steady, rate: 100, duration: 20s }\n`)
         .join(
           '',
-        )}matrices:\n  m: { target: local, profile: local, controllers: [a], tunings: [${names('t', 400)}], scenarios: [${names('s', 400)}], repetitions: 50 }\nprofiles: { local: { runner: local } }\n`,
-    ),
-  );
+        )}matrices:\n  m: { target: local, profile: local, controllers: [a], tunings: [${names('t', t)}], scenarios: [${names('s', s)}]${reps ? `, repetitions: ${reps}` : ''} }\n`,
+    );
+  // 28 KB: 400 tunings × 400 scenarios × 50 repetitions = 8M cells (4.4 GB, killed at 100 s before).
+  const wide = join(root, 'wide.yaml');
+  writeFileSync(wide, grid(400, 400, 50));
   for (const argv of [['validate'], ['plan', '--matrix', 'm'], ['run', '--matrix', 'm', '--dry-run']])
     refused(
       measuredCli([...argv, '--config', wide]),
@@ -93,18 +93,7 @@ test('hostile-limits: bench.yaml that multiplies (cells, measurements, sweep ste
     );
   // Within the cell limit, but repetitions on the command line multiply past the measurements limit.
   const ok = join(root, 'ok.yaml');
-  writeFileSync(
-    ok,
-    bench(
-      `tunings:\n${names('t', 20)
-        .map((t) => `  ${t}: {}\n`)
-        .join('')}scenarios:\n${names('s', 40)
-        .map((s) => `  ${s}: { script: steady, rate: 100, duration: 20s }\n`)
-        .join(
-          '',
-        )}matrices:\n  m: { target: local, profile: local, controllers: [a], tunings: [${names('t', 20)}], scenarios: [${names('s', 40)}] }\nprofiles: { local: { runner: local } }\n`,
-    ),
-  );
+  writeFileSync(ok, grid(20, 40));
   refused(
     measuredCli(['plan', '--config', ok, '--matrix', 'm', '--repetitions', '50']),
     /800 cells × .*|= 40000 measurements, over the limit of 10000: at most 12 repetitions for 800 cells/,
@@ -114,7 +103,7 @@ test('hostile-limits: bench.yaml that multiplies (cells, measurements, sweep ste
   writeFileSync(
     sweep,
     bench(
-      `scenarios:\n  s: { script: sweep, rates: [${names('', 30).map((x) => Number(x) + 1)}], connections: [${names('', 30).map((x) => Number(x) + 1)}], faults: [${Array(17).fill('{ type: pod-kill, every: 1s }')}] }\nmatrices: { m: { target: local, profile: local, controllers: [a], scenarios: [s] } }\nprofiles: { local: { runner: local } }\n`,
+      `scenarios:\n  s: { script: sweep, rates: [${names('', 30).map((x) => Number(x) + 1)}], connections: [${names('', 30).map((x) => Number(x) + 1)}], faults: [${Array(17).fill('{ type: pod-kill, every: 1s }')}] }\nmatrices: { m: { target: local, profile: local, controllers: [a], scenarios: [s] } }\n`,
     ),
   );
   const r = measuredCli(['validate', '--config', sweep]);
