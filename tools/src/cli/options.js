@@ -1,5 +1,6 @@
 // Flags shared by several commands; every flag can also come from TAILGATE_* env.
 import { InputError } from '../errors.js';
+import { loadBench } from '../config/load.js';
 import { isDuration, MAX_RUN_MS, parseDuration } from '../config/units.js';
 
 export const configOption = { config: { type: 'string', default: process.env.TAILGATE_CONFIG ?? 'bench.yaml' } };
@@ -8,9 +9,12 @@ export const configOption = { config: { type: 'string', default: process.env.TAI
 // check (tools/ci/check-dispatch.sh calls `plan` with the inputs) all use these.
 export const LIMITS = Object.freeze({ rate: { min: 1, max: 1_000_000 }, repetitions: { min: 1, max: 50 } });
 
-/** --controllers/--tunings/--scenarios/--rate/--duration/--repetitions -> planMatrix overrides. */
+/** --controllers/--tunings/--scenarios/--rate/--duration/--repetitions, and a duet's
+ *  --ab-head / --duet-base (the base checkout's bench.yaml, loaded) -> planMatrix overrides. */
 export function planOverrides(opts) {
   return {
+    abHead: opts['ab-head'],
+    duetBase: opts['duet-base'] ? loadBench(opts['duet-base']) : undefined,
     controllers: list(opts.controllers, 'controllers'),
     tunings: list(opts.tunings, 'tunings'),
     scenarios: list(opts.scenarios, 'scenarios'),

@@ -41,10 +41,7 @@ export function run(opts) {
     console.log(why ? `interleaved: ${why}` : 'duet');
     return;
   }
-  const plan = planMatrix(cfg, opts.matrix, {
-    ...planOverrides(opts),
-    duetBase: opts['duet-base'] ? loadBench(opts['duet-base']) : undefined,
-  });
+  const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
   // One entry per controller x tuning x scenario: repetitions run inside one job.
   const matrix = () =>
     JSON.stringify({

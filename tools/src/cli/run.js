@@ -50,11 +50,7 @@ export const options = {
 
 export async function run(opts) {
   const cfg = loadBench(opts.config);
-  const plan = planMatrix(cfg, opts.matrix, {
-    ...planOverrides(opts),
-    abHead: opts['ab-head'],
-    duetBase: opts['duet-base'] ? loadBench(opts['duet-base']) : undefined,
-  });
+  const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
   const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {
     if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);
