@@ -297,6 +297,7 @@ test(
     const { planSteps } = await import('../../src/targets/kube/steps.js');
     const { kubeContext } = await import('../../src/targets/kube/context.js');
     const { checkKubeletSysctls } = await import('../../src/targets/kube/sysctls.js');
+    const { runStep } = await import('../../src/targets/kube/exec.js');
     const { loadBench } = await import('../../src/config/load.js');
     const { planMatrix } = await import('../../src/plan/plan.js');
     const { chartFromTemplate, upstreamChart } = await import('../helpers/charts.js');
@@ -348,8 +349,9 @@ test(
         sh([...install.argv.slice(0, i), chart, ...install.argv.slice(i + 3)]);
         sh(steps[(at = find(new RegExp(`data plane .*tuning "${tuning}"`), at))].argv);
         sh(kubectl('wait', '--for=condition=Accepted', 'gatewayclass/tailgate-envoy', '--timeout=60s'));
-        // The planned wait: Envoy Gateway has rendered this tuning into the Deployment.
-        sh(steps[(at = find(new RegExp(`rolled its proxy Deployment to tuning "${tuning}"`), at))].argv);
+        // The planned wait, run as a real run runs it (asked again while Envoy Gateway has
+        // not made the Deployment yet): it has rendered this tuning into the Deployment.
+        await runStep(steps[(at = find(new RegExp(`rolled its proxy Deployment to tuning "${tuning}"`), at))]);
         const [d, ...more] = proxy();
         assert.equal(more.length, 0, 'one Envoy Deployment for the Gateway');
         const pod = d.spec.template.spec;
