@@ -3,13 +3,15 @@
 import { gateCells } from '../../src/compare/gate.js';
 import { simulatePr } from './pr-sim.js';
 
+// opts.simulate: the PR simulator (pr-sim.js by default, request-sim.js request by request).
 export function gateSimulatedPr(seed, gate, opts) {
-  const inputs = simulatePr(seed, opts);
+  const simulate = opts.simulate ?? simulatePr;
+  const inputs = simulate(seed, opts);
   const mode = opts.mode ?? 'paired';
   let res = gateCells(inputs, gate, { mode });
   const rounds = res.confirm.length;
   if (rounds) {
-    const fresh = simulatePr(seed + 1, opts).map((c) => ({ ...c, base: later(c.base), head: later(c.head) }));
+    const fresh = simulate(seed + 1, opts).map((c) => ({ ...c, base: later(c.base), head: later(c.head) }));
     res = gateCells(inputs, gate, { mode, confirm: new Map(fresh.map((c) => [c.cell, c])) });
   }
   return { cells: res.cells, failed: res.cells.filter((c) => c.verdict === 'regression').map((c) => c.cell), rounds };
