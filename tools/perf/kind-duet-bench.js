@@ -103,8 +103,8 @@ function median(xs) {
  * 3k..3k+2; a PR whose verdict asks for a confirmation round gets the next 3 pairs
  * (cyclically). -> {prs, failed, rounds}
  */
-export function gateDuetPrs(pairs, { cell = 'traefik/default/steady' } = {}) {
-  const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+export function gateDuetPrs(pairs, { cell = 'traefik/default/steady', gate: overrides = {} } = {}) {
+  const gate = { ...applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, ...overrides };
   const reps = pairs.map(([b, h], i) => [b, h].map((doc) => resultRep(doc, `pair ${i + 1}`)));
   const slice = (k) => {
     const ps = Array.from({ length: PR_PAIRS }, (_, j) => reps[(k * PR_PAIRS + j) % reps.length]);

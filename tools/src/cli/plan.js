@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
-import { describeCost } from '../plan/cost.js';
+import { describeCost, estimateCost, jobsOf } from '../plan/cost.js';
 import { duetRefusal } from '../plan/duet.js';
 import { InputError } from '../errors.js';
 import { configOption, planOverrides } from './options.js';
@@ -42,18 +42,9 @@ export function run(opts) {
     return;
   }
   const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
-  // One entry per controller x tuning x scenario: repetitions run inside one job.
-  const matrix = () =>
-    JSON.stringify({
-      include: [
-        ...new Map(
-          plan.cells.map((c) => [
-            c.key,
-            { controller: c.controllerName, tuning: c.tuningName, scenario: c.scenarioName },
-          ]),
-        ).values(),
-      ],
-    });
+  // One entry per job (plan/cost.js jobsOf): a cell, repetitions inside it; a duet's
+  // controller, its tunings and scenarios as lists (one cluster runs them all).
+  const matrix = () => JSON.stringify({ include: jobsOf(plan).flatMap(jobEntries) });
   if (opts['github-output']) {
     const lines = `matrix=${matrix()}\ncompare=${cfg.matrices[opts.matrix].compare}\n`;
     if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, lines);
@@ -65,5 +56,20 @@ export function run(opts) {
     return;
   }
   for (const c of plan.cells) console.log(`${String(c.index + 1).padStart(3)}  ${c.target}  ${c.id}`);
-  console.log(`\nEstimate: ${describeCost(plan)}`);
+  console.log(`\nEstimate: ${describeCost(plan, estimateCost(plan, { cfg }))}`);
+}
+
+// A job's matrix entries: one, with comma lists when its cells are every tuning ×
+// scenario of one controller (what `run --tunings a,b --scenarios c,d` runs); else one
+// per cell.
+function jobEntries(cells) {
+  const uniq = (key) => [...new Set(cells.map((c) => c[key]))];
+  const [controllers, tunings, scenarios] = ['controllerName', 'tuningName', 'scenarioName'].map(uniq);
+  const keys = uniq('key');
+  if (controllers.length === 1 && keys.length === tunings.length * scenarios.length)
+    return [{ controller: controllers[0], tuning: tunings.join(','), scenario: scenarios.join(',') }];
+  return keys.map((k) => {
+    const c = cells.find((x) => x.key === k);
+    return { controller: c.controllerName, tuning: c.tuningName, scenario: c.scenarioName };
+  });
 }

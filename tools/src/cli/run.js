@@ -66,7 +66,7 @@ export async function run(opts) {
     `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`,
   );
   console.log(
-    `tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan).longestJobS / 60)} min; results in ${runDir}`,
+    `tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan, { cfg, oneProcess: true }).longestJobS / 60)} min; results in ${runDir}`,
   );
 
   const abort = new AbortController();

@@ -5,6 +5,9 @@ import { TARGETS } from '../targets/index.js';
 import { samplesNeeded } from '../result/histogram.js';
 import { matrixSizeProblems } from '../plan/plan.js';
 
+// Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
+const DUET_CANARIES = ['headDelay', 'headErrors', 'backendErrors'];
+
 // A sweep runs every rate at every connection count, one after another in one cell;
 // a fault schedule is a few actions. Beyond these a file is generated or mistyped.
 export const SCENARIO_LIMITS = Object.freeze({ sweepSteps: 400, faults: 16 });
@@ -50,6 +53,10 @@ export function semanticProblems(cfg) {
     if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
     if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
     if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
+    // nginx's timers count whole milliseconds: ngx.sleep(0.0007) is a yield (+0.3 ms at
+    // p50 here), not 0.7 ms.
+    if (s.headDelay && parseDuration(s.headDelay) % 1 !== 0)
+      add(['scenarios', name, 'headDelay'], 'must be whole milliseconds (the backend sleeps with nginx timers)');
     s.faults.forEach((f, i) => {
       if (f.type === 'churn' && f.between[0] === f.between[1])
         add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
@@ -62,6 +69,8 @@ export function semanticProblems(cfg) {
 
   for (const [mname, m] of Object.entries(cfg.matrices)) {
     const at = (field, i) => ['matrices', mname, field, i];
+    if (m.duration && (parseDuration(m.duration) < 1000 || parseDuration(m.duration) > MAX_RUN_MS))
+      add(['matrices', mname, 'duration'], 'must be between 1s and 24h');
     m.controllers.forEach((c, i) => {
       const ctl = own(cfg.controllers, c);
       if (!ctl) return add(at('controllers', i), `unknown controller "${c}"; defined: ${list(cfg.controllers)}`);
@@ -97,11 +106,12 @@ export function semanticProblems(cfg) {
       else if (m.head && !own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
     } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
     for (const sname of m.scenarios)
-      if (own(cfg.scenarios, sname)?.headDelay && (m.target !== 'kind' || m.compare !== 'concurrent'))
-        add(
-          ['scenarios', sname, 'headDelay'],
-          `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`,
-        );
+      for (const key of DUET_CANARIES)
+        if (own(cfg.scenarios, sname)?.[key] && (m.target !== 'kind' || m.compare !== 'concurrent'))
+          add(
+            ['scenarios', sname, key],
+            `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`,
+          );
     if (m.interleave && m.target !== 'kind')
       add(['matrices', mname, 'interleave'], 'applies to target "kind" only (a cluster per controller, all kept up)');
     if (m.target !== 'local' && (m.isolation || m.nodeLatency))
@@ -137,7 +147,7 @@ function tailFeasibility(cfg, mname, m, add) {
     for (const sname of m.scenarios) {
       const s = own(cfg.scenarios, sname);
       if (!s || s.script !== 'steady' || !s.rate) continue;
-      const seconds = parseDuration(s.duration) / 1000;
+      const seconds = parseDuration(m.duration ?? s.duration) / 1000;
       const have = Math.floor(s.rate * seconds * reps);
       if (have >= need) continue;
       const longer = Math.ceil(need / (s.rate * reps));

@@ -1,9 +1,11 @@
 // What a matrix costs before it runs: jobs, wall time of the longest job and the
-// runner-minutes of the whole PR. A model, not a measurement — its constants are the
-// set-up and per-run overheads seen on the two places it runs (2-core local machine:
-// ~4 s around each local run; GitHub-hosted kind jobs: set-up, cluster and controller
-// install before the first request); `make perf` checks the local part against real
-// runs. One job per cell on kind/cluster (repetitions inside it), one job for local.
+// runner-minutes of the whole PR. A model, not a measurement. Its constants are the
+// set-up and per-run overheads seen where it runs: the local target (~4 s around each
+// run on the 2-core machine), kind on a GitHub-hosted runner (checkouts, tool set-up,
+// image pulls: quoted, not measured here) and kind on a machine that already has its
+// tools and images (this one: 59 s from start to the first request of a duet, both
+// releases installed; 2.5–2.7 s between the runs of 15- and 30-pair duets). `make perf`
+// checks the local part and a kind duet's against real runs.
 import { parseDuration } from '../config/units.js';
 import { target } from '../targets/index.js';
 
@@ -11,27 +13,59 @@ import { target } from '../targets/index.js';
 // cluster that is already up.
 export const MODEL = Object.freeze({
   local: { setupS: 0, perControllerS: 0, perRunS: 4, headInstallS: 0 },
-  kind: { setupS: 150, perControllerS: 120, perRunS: 25, headInstallS: 40 },
+  kind: { setupS: 150, perControllerS: 120, perRunS: 5, headInstallS: 40 },
+  // kind where tools and images are already in place (a laptop, a self-hosted runner).
+  'kind-here': { setupS: 0, perControllerS: 20, perRunS: 3, headInstallS: 40 },
   cluster: { setupS: 60, perControllerS: 60, perRunS: 25, headInstallS: 40 },
 });
 
-export function estimateCost(plan) {
-  const m = MODEL[plan.matrix.target];
+// GitHub-hosted runner labels: everything is installed and pulled per job.
+const HOSTED = /^(ubuntu|windows|macos)-/;
+
+function modelOf(plan, cfg) {
+  const t = plan.matrix.target;
+  const runner = cfg?.profiles?.[plan.matrix.profile]?.runner ?? '';
+  return t === 'kind' && runner && !HOSTED.test(runner) ? MODEL['kind-here'] : MODEL[t];
+}
+
+/**
+ * How the PR workflow splits a matrix into jobs: the local target is one job; on a
+ * cluster each cell (controller × tuning × scenario) is a job with its repetitions inside
+ * it — except duets, whose one cluster runs every tuning and scenario of its controller
+ * (nothing is gained from a second runner: both sides already share everything).
+ * -> [[cells of one job], ...]
+ */
+export function jobsOf(plan) {
+  if (target(plan.matrix.target).oneJob) return [plan.cells];
+  const duet = Boolean(plan.ab) || plan.matrix.compare === 'concurrent';
+  const jobs = new Map();
+  for (const c of plan.cells) {
+    const key = duet ? c.controllerName : c.key;
+    jobs.set(key, [...(jobs.get(key) ?? []), c]);
+  }
+  return [...jobs.values()];
+}
+
+/** opts.cfg: the bench config (its profiles); opts.oneProcess: `tailgate run` runs every cell in one process. */
+export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
+  const m = modelOf(plan, cfg);
   const paired = plan.matrix.compare === 'paired' ? 2 : 1;
   // A duet runs base and head in one run: one job's runs, twice the requests.
   const duet = Boolean(plan.ab) || plan.matrix.compare === 'concurrent';
   const sides = duet ? 2 : paired;
   const loadOf = (c) => (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000;
-  const byCell = new Map();
-  for (const c of plan.cells) byCell.set(c.key, (byCell.get(c.key) ?? 0) + (loadOf(c) + m.perRunS) * paired);
-  const oneJob = target(plan.matrix.target).oneJob;
-  const jobs = oneJob
-    ? [
-        [...byCell.values()].reduce((a, b) => a + b, 0) +
-          m.setupS +
-          m.perControllerS * new Set(plan.cells.map((c) => c.controllerName)).size,
-      ]
-    : [...byCell.values()].map((s) => s + m.setupS + m.perControllerS + (duet ? m.headInstallS : 0));
+  const jobCells = oneProcess ? [plan.cells] : jobsOf(plan);
+  // Paired on a cluster target: each side's repetition is a `tailgate run` of its own
+  // checkout (tools/ci/paired-cell.sh), with its own cluster and install.
+  const clusterPerRun = paired === 2 && !target(plan.matrix.target).oneJob;
+  const perRun = m.perRunS + (clusterPerRun ? m.perControllerS : 0);
+  const jobs = jobCells.map(
+    (cells) =>
+      m.setupS +
+      (clusterPerRun ? 0 : new Set(cells.map((c) => c.controllerName)).size) *
+        (m.perControllerS + (duet ? m.headInstallS : 0)) +
+      cells.reduce((a, c) => a + (loadOf(c) + perRun) * paired, 0),
+  );
   const loadS = plan.cells.reduce((a, c) => a + loadOf(c) * paired, 0);
   const requests =
     plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (parseDuration(c.scenario.duration) / 1000), 0) * sides;
@@ -49,7 +83,7 @@ export function estimateCost(plan) {
 export function describeCost(plan, cost = estimateCost(plan)) {
   const min = (s) => (s >= 90 ? `${Math.round(s / 60)} min` : `${s} s`);
   return (
-    `${plan.cells.length} runs in ${cost.jobs} job${cost.jobs > 1 ? 's' : ''}${cost.paired ? ' (paired: base and head each)' : cost.duet ? ' (duets: base and head at once)' : ''}; ${cost.requests.toLocaleString('en')} requests; ` +
+    `${plan.cells.length} runs in ${cost.jobs} job${cost.jobs > 1 ? 's' : ''}${cost.paired ? ' (paired: base and head each)' : cost.duet ? ' (duets: base and head at once, one job per controller)' : ''}; ${cost.requests.toLocaleString('en')} requests; ` +
     `longest job ≈ ${min(cost.longestJobS)}, ≈ ${cost.runnerMinutes} runner-minutes in all (${cost.loadShare}% of it under load); ` +
     'a confirmation round, when a cell needs one, re-runs that cell once more (model: tools/src/plan/cost.js)'
   );

@@ -64,7 +64,8 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   const add = (c, t, s, repetition) => {
     const scenario = { ...cfg.scenarios[s] };
     if (overrides.rate) scenario.rate = overrides.rate;
-    if (overrides.duration) scenario.duration = overrides.duration;
+    // --duration, else the matrix's own (a duet PR matrix runs longer than the local one).
+    if (overrides.duration ?? matrix.duration) scenario.duration = overrides.duration ?? matrix.duration;
     cells.push({
       index: cells.length,
       key: `${c}/${t}/${s}`,

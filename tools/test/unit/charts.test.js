@@ -69,7 +69,19 @@ test('charts: kubeconform really rejects an invalid object (the check can fail)'
 test('charts: an injected delay without Lua in the image fails with a clear message', () => {
   const out = template([], ['delayMs=5']);
   assert.notEqual(out.status, 0);
-  assert.match(out.stderr, /delayMs needs an nginx with Lua/);
+  assert.match(out.stderr, /delayMs, errorPercent and the extra classes' canaries need an nginx with Lua/);
+});
+
+test("charts: a duet's error canary — the head's route fails its share with 503 at the same pods, the base's route the background share", () => {
+  const cm = parse(
+    template([join(CHART, 'ci', 'duet-canary-values.yaml')])
+      .stdout.split(/^---$/m)
+      .find((d) => d.includes('kind: ConfigMap')),
+  );
+  const [base, head] = cm.data['nginx.conf'].split(/listen 8081/);
+  assert.match(base, /init_worker_by_lua_block \{ math\.randomseed\(ngx\.now\(\) \* 1000 \+ ngx\.worker\.pid\(\)\) \}/, 'each pod its own stream');
+  assert.match(base, /location = \/0KiB \{ content_by_lua_block \{ if math\.random\(\) < 0\.001 then return ngx\.exit\(503\) end ngx\.print\(""\) \} \}/);
+  assert.match(head, /location = \/0KiB \{ content_by_lua_block \{ if math\.random\(\) < 0\.003 then return ngx\.exit\(503\) end ngx\.sleep\(0\.002\) ngx\.print\(""\) \} \}/);
 });
 
 test('charts: the 1 KiB body is 1024 bytes and the probe hits /healthz', () => {

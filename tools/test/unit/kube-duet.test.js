@@ -54,6 +54,25 @@ test('duet: --ab-head on kind installs the head as <controller>-b in its own nam
   assert.equal(s.filter((x) => /routes to the backend/.test(x.title)).length, 2 * plan.cells.length);
 });
 
+test('duet: canaries reach only the backend — the head\'s route delays or fails its share, the background share on both', () => {
+  const { head } = checkouts(
+    (t) =>
+      t.replace(
+        '  steady: {',
+        '  canary: { headDelay: 2ms, headErrors: 0.3%, backendErrors: 0.1%, script: steady, rate: 200, duration: 10s, replicas: 2 }\n  steady: {',
+      ) +
+      '  canary: { target: kind, profile: kind-offline, controllers: [traefik], scenarios: [canary], compare: concurrent, head: traefik:default }\n',
+  );
+  const s = steps(planMatrix(head(), 'canary', {}));
+  const backend = s.find((x) => /install the backend/.test(x.title)).argv.join(' ');
+  assert.match(
+    backend,
+    /--set ingress\.extraClassDelayMs=2 --set ingress\.extraClassErrorPercent=0\.3 --set errorPercent=0\.1 --set lua\.enabled=true/,
+  );
+  const solo = s.filter((x) => /^install traefik /.test(x.title)).map((x) => x.argv.join(' '));
+  assert.ok(solo.every((a) => !/ErrorPercent|errorPercent/.test(a)), 'nothing of it on the controllers');
+});
+
 test("duet: a PR's duet installs each cell's controller from the base checkout's values beside the head's, per tuning", () => {
   const { base, head } = checkouts((t) =>
     t.replace('  traefik:\n    type: helm\n', '  traefik:\n    type: helm\n    values: traefik-head.yaml\n'),

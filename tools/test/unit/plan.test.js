@@ -79,6 +79,23 @@ test('plan: a cost estimate per matrix (jobs, longest job, runner-minutes)', asy
   assert.ok(pr.runnerMinutes > pr.longestJobS / 60, 'runner-minutes add up every job');
 });
 
+test("plan: a duet matrix is one job per controller (its cluster runs every tuning and scenario), on GitHub's model or this machine's", async () => {
+  const { loadBench } = await import('../../src/config/load.js');
+  const { planMatrix } = await import('../../src/plan/plan.js');
+  const { estimateCost, jobsOf } = await import('../../src/plan/cost.js');
+  const { runCli } = await import('../helpers/cli.js');
+  const fixture = new URL('../fixtures/kind/bench.yaml', import.meta.url).pathname;
+  const cfg = loadBench(fixture);
+  const plan = planMatrix(cfg, 'e2e-duet');
+  assert.equal(jobsOf(plan).length, 1, 'steady and pod-kill in one job');
+  const json = JSON.parse((await runCli(['plan', '--config', fixture, '--matrix', 'e2e-duet', '--json'])).out);
+  assert.deepEqual(json.include, [{ controller: 'traefik', tuning: 'default', scenario: 'steady,pod-kill' }]);
+  // kind-offline is this machine's profile: no hosted set-up, images in place.
+  const here = estimateCost(plan, { cfg });
+  const hosted = estimateCost(plan);
+  assert.ok(here.longestJobS < hosted.longestJobS - 200, `${here.longestJobS} vs ${hosted.longestJobS}`);
+});
+
 test('runners: execution segments cover the scenario exactly once', async () => {
   const { segmentArgs } = await import('../../src/run/k6.js');
   assert.deepEqual(segmentArgs(null), []);

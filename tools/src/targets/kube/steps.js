@@ -4,7 +4,7 @@
 // this list, and golden tests pin it.
 import { join } from 'node:path';
 import { runSync } from '../../exec/run.js';
-import { parseDuration } from '../../config/units.js';
+import { parseDuration, parsePercent } from '../../config/units.js';
 import { ROOT } from '../../exec/tools.js';
 import { InputError } from '../../errors.js';
 import { cellLoad, k6Args, k6Budget, k6Env } from '../../run/k6.js';
@@ -193,7 +193,7 @@ function controllerSteps({ ctx, controller, cells, index, interleave, duet, push
           '--set',
           `ingress.className=${cat.ingressClass}`,
           ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
-          ...headDelay(cells),
+          ...headCanary(cells),
           ...backendRouting(cat),
           ...offlineBackend(ctx),
           '--wait',
@@ -541,17 +541,22 @@ function backendRouting(cat) {
   ];
 }
 
-// A duet canary (scenario headDelay): the head's Ingress reaches the pods on a port that
-// sleeps first (the backend chart's extraClassDelayMs; Lua, as in the offline image).
-function headDelay(cells) {
-  const ms = Math.max(
-    0,
-    ...cells.map((c) => (c.concurrent && c.scenario.headDelay ? parseDuration(c.scenario.headDelay) : 0)),
-  );
-  if (!ms) return [];
+// Duet canaries (scenario headDelay, headErrors, backendErrors): the head's Ingress
+// reaches the pods on a port that sleeps first or fails a share with 503, over the
+// backend's own error share on both routes (the backend chart's extraClassDelayMs,
+// extraClassErrorPercent, errorPercent; Lua, as in the offline image).
+function headCanary(cells) {
+  const most = (key, parse) =>
+    Math.max(0, ...cells.map((c) => (c.concurrent && c.scenario[key] ? parse(c.scenario[key]) : 0)));
+  const percent = (text) => Number((100 * parsePercent(text)).toPrecision(6));
+  const values = [
+    ['ingress.extraClassDelayMs', most('headDelay', parseDuration)],
+    ['ingress.extraClassErrorPercent', most('headErrors', percent)],
+    ['errorPercent', most('backendErrors', percent)],
+  ].filter(([, v]) => v > 0);
+  if (!values.length) return [];
   return [
-    '--set',
-    `ingress.extraClassDelayMs=${ms}`,
+    ...values.flatMap(([k, v]) => ['--set', `${k}=${v}`]),
     '--set',
     'lua.enabled=true',
     '--set',
