@@ -14,6 +14,9 @@ import { variance } from '../src/compare/stats.js';
 import { applyDefaults } from '../src/config/defaults.js';
 import { gateCells } from '../src/compare/gate.js';
 import { resultRep } from '../src/result/load.js';
+import { loadBench } from '../src/config/load.js';
+import { planMatrix } from '../src/plan/plan.js';
+import { estimateCost } from '../src/plan/cost.js';
 
 const PR_PAIRS = 3;
 
@@ -27,10 +30,15 @@ export async function kindDuetBench() {
   const sides = (run, scenario) =>
     pairsOf(join(run.dir, 'base'), join(run.dir, 'head'), 'traefik', 'traefik', scenario);
   const duet = runMatrix('duet-aa');
+  // Right after the A/A duet, so that the base beside a hogging head is compared with the
+  // base beside an equal head of the same minutes.
+  const hog = runMatrix('duet-hog');
   const interleaved = runMatrix('interleaved-aa');
   const noop = runMatrix('duet-aa-prs');
   const canary = runMatrix('duet-canary-delay');
-  const hog = runMatrix('duet-hog');
+  const long = runMatrix('duet-canary-long');
+  const errors = runMatrix('duet-canary-errors');
+  const runs = { duet, interleaved, noop, canary, long, errors, hog };
   return {
     duet: { ...duet.timing, ...noise(sides(duet)) },
     interleaved: {
@@ -39,8 +47,24 @@ export async function kindDuetBench() {
     },
     noop: gateDuetPrs(sides(noop)),
     canary: gateDuetPrs(sides(canary, 'steady-canary'), { cell: 'traefik/default/steady-canary' }),
-    crossTalk: crossTalk(sides(noop), sides(hog)),
+    // 45 s runs state their own noise level, as a matrix of such runs should.
+    canaryLong: gateDuetPrs(sides(long, 'steady-long-canary'), {
+      cell: 'traefik/default/steady-long-canary',
+      gate: { assumedDuetCv: 0.06 },
+    }),
+    errorCanary: {
+      ...gateDuetPrs(sides(errors, 'steady-errors'), { cell: 'traefik/default/steady-errors' }),
+      ...errorTotals(sides(errors, 'steady-errors')),
+    },
+    crossTalk: crossTalk(sides(duet), sides(hog)),
+    // plan's estimate for this machine against the wall time of each run.
+    estimates: Object.fromEntries(Object.entries(runs).map(([k, r]) => [k, r.estimate])),
   };
+}
+
+function errorTotals(pairs) {
+  const sum = (i) => pairs.reduce((a, p) => a + p[i].errors.total, 0);
+  return { baseErrors: sum(0), headErrors: sum(1), errorRatio: Number((sum(1) / Math.max(1, sum(0))).toFixed(2)) };
 }
 
 // The base side's p99 beside a head that burns CPU, against beside an equal head.
@@ -69,7 +93,10 @@ function runMatrix(matrix) {
   );
   const dir = join(out, readdirSync(out)[0]);
   if (![0, 1, 3].includes(r.status)) throw new Error(`${matrix}: tailgate run exited ${r.status}\n${r.stdout}`);
-  return { dir, timing: JSON.parse(readFileSync(join(dir, 'timing.json'), 'utf8')) };
+  const timing = JSON.parse(readFileSync(join(dir, 'timing.json'), 'utf8'));
+  const cfg = loadBench(CONFIG);
+  const estimateS = estimateCost(planMatrix(cfg, matrix), { cfg, oneProcess: true }).longestJobS;
+  return { dir, timing, estimate: { estimateS, wallS: timing.wallS, ratio: Number((timing.wallS / estimateS).toFixed(2)) } };
 }
 
 /** Pairs of results: repetition i of cell a under baseDir with repetition i of cell b under headDir. */

@@ -159,6 +159,18 @@ if (only.includes('kind')) {
     say(
       `- p99 canary (the head's route adds 1 ms at the pods; measured p99 ×${k.canary.p99Ratio}): caught ${k.canary.failed}/${k.canary.prs}.`,
     );
+    say(
+      `- ×1.2-class p99 canary at 45 s per side (1 ms on the head's route, \`gate: {assumedDuetCv: 0.06}\`; measured p99 ×${k.canaryLong.p99Ratio}): caught ${k.canaryLong.failed}/${k.canaryLong.prs}.`,
+    );
+    const e = k.errorCanary;
+    say(
+      `- Error canary (503 for 0.3% of the head's responses over 0.1% on both routes; measured ×${e.errorRatio}, ${e.headErrors} vs ${e.baseErrors}): caught ${e.failed}/${e.prs}.`,
+    );
+    say(
+      `- \`tailgate plan\`'s estimate for this machine against each run's wall time: ${Object.entries(k.estimates)
+        .map(([name, t]) => `${name} ${t.estimateS} s → ${t.wallS} s (×${t.ratio})`)
+        .join('; ')}.`,
+    );
     const x = k.crossTalk;
     say(
       `- Cross-talk: the base's p99 beside a head logging every request (p99 ${x.headP99HogMs} ms) was ${x.baseP99HogMs} ms, beside an equal head ${x.baseP99AaMs} ms (p50 ${x.baseP50HogMs} vs ${x.baseP50AaMs} ms).`,

@@ -6,7 +6,7 @@ import { samplesNeeded } from '../result/histogram.js';
 import { matrixSizeProblems } from '../plan/plan.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
-const DUET_CANARIES = ['headDelay', 'headErrors', 'backendErrors'];
+const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'backendErrors'];
 
 // A sweep runs every rate at every connection count, one after another in one cell;
 // a fault schedule is a few actions. Beyond these a file is generated or mistyped.
@@ -57,6 +57,7 @@ export function semanticProblems(cfg) {
     // p50 here), not 0.7 ms.
     if (s.headDelay && parseDuration(s.headDelay) % 1 !== 0)
       add(['scenarios', name, 'headDelay'], 'must be whole milliseconds (the backend sleeps with nginx timers)');
+    if (s.headDelayShare && !s.headDelay) add(['scenarios', name, 'headDelayShare'], 'needs headDelay');
     s.faults.forEach((f, i) => {
       if (f.type === 'churn' && f.between[0] === f.between[1])
         add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');

@@ -72,6 +72,20 @@ test('charts: an injected delay without Lua in the image fails with a clear mess
   assert.match(out.stderr, /delayMs, errorPercent and the extra classes' canaries need an nginx with Lua/);
 });
 
+test("charts: a duet's delay canary on a share of the head's requests (a tail-sized slowdown), each worker its own random stream", () => {
+  const out = template([], [
+    'ingress.extraClassNames={b}',
+    'ingress.extraClassDelayMs=1',
+    'ingress.extraClassDelayPercent=25',
+    'lua.enabled=true',
+  ]);
+  const conf = parse(out.stdout.split(/^---$/m).find((d) => d.includes('kind: ConfigMap'))).data['nginx.conf'];
+  const [base, head] = conf.split(/listen 8081/);
+  assert.match(base, /location = \/0KiB \{ return 200 ""; \}/);
+  assert.match(base, /init_worker_by_lua_block/);
+  assert.match(head, /if math\.random\(\) < 0\.25 then ngx\.sleep\(0\.001\) end ngx\.print\(""\)/);
+});
+
 test("charts: a duet's error canary — the head's route fails its share with 503 at the same pods, the base's route the background share", () => {
   const cm = parse(
     template([join(CHART, 'ci', 'duet-canary-values.yaml')])

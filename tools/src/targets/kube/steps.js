@@ -541,8 +541,8 @@ function backendRouting(cat) {
   ];
 }
 
-// Duet canaries (scenario headDelay, headErrors, backendErrors): the head's Ingress
-// reaches the pods on a port that sleeps first or fails a share with 503, over the
+// Duet canaries (scenario headDelay [× headDelayShare], headErrors, backendErrors): the
+// head's Ingress reaches the pods on a port that sleeps first or fails a share with 503, over the
 // backend's own error share on both routes (the backend chart's extraClassDelayMs,
 // extraClassErrorPercent, errorPercent; Lua, as in the offline image).
 function headCanary(cells) {
@@ -551,6 +551,7 @@ function headCanary(cells) {
   const percent = (text) => Number((100 * parsePercent(text)).toPrecision(6));
   const values = [
     ['ingress.extraClassDelayMs', most('headDelay', parseDuration)],
+    ['ingress.extraClassDelayPercent', most('headDelayShare', percent)],
     ['ingress.extraClassErrorPercent', most('headErrors', percent)],
     ['errorPercent', most('backendErrors', percent)],
   ].filter(([, v]) => v > 0);
