@@ -96,7 +96,11 @@ function runMatrix(matrix) {
   const timing = JSON.parse(readFileSync(join(dir, 'timing.json'), 'utf8'));
   const cfg = loadBench(CONFIG);
   const estimateS = estimateCost(planMatrix(cfg, matrix), { cfg, oneProcess: true }).longestJobS;
-  return { dir, timing, estimate: { estimateS, wallS: timing.wallS, ratio: Number((timing.wallS / estimateS).toFixed(2)) } };
+  return {
+    dir,
+    timing,
+    estimate: { estimateS, wallS: timing.wallS, ratio: Number((timing.wallS / estimateS).toFixed(2)) },
+  };
 }
 
 /** Pairs of results: repetition i of cell a under baseDir with repetition i of cell b under headDir. */

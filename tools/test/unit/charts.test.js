@@ -73,12 +73,15 @@ test('charts: an injected delay without Lua in the image fails with a clear mess
 });
 
 test("charts: a duet's delay canary on a share of the head's requests (a tail-sized slowdown), each worker its own random stream", () => {
-  const out = template([], [
-    'ingress.extraClassNames={b}',
-    'ingress.extraClassDelayMs=1',
-    'ingress.extraClassDelayPercent=25',
-    'lua.enabled=true',
-  ]);
+  const out = template(
+    [],
+    [
+      'ingress.extraClassNames={b}',
+      'ingress.extraClassDelayMs=1',
+      'ingress.extraClassDelayPercent=25',
+      'lua.enabled=true',
+    ],
+  );
   const conf = parse(out.stdout.split(/^---$/m).find((d) => d.includes('kind: ConfigMap'))).data['nginx.conf'];
   const [base, head] = conf.split(/listen 8081/);
   assert.match(base, /location = \/0KiB \{ return 200 ""; \}/);
@@ -93,9 +96,19 @@ test("charts: a duet's error canary — the head's route fails its share with 50
       .find((d) => d.includes('kind: ConfigMap')),
   );
   const [base, head] = cm.data['nginx.conf'].split(/listen 8081/);
-  assert.match(base, /init_worker_by_lua_block \{ math\.randomseed\(ngx\.now\(\) \* 1000 \+ ngx\.worker\.pid\(\)\) \}/, 'each pod its own stream');
-  assert.match(base, /location = \/0KiB \{ content_by_lua_block \{ if math\.random\(\) < 0\.001 then return ngx\.exit\(503\) end ngx\.print\(""\) \} \}/);
-  assert.match(head, /location = \/0KiB \{ content_by_lua_block \{ if math\.random\(\) < 0\.003 then return ngx\.exit\(503\) end ngx\.sleep\(0\.002\) ngx\.print\(""\) \} \}/);
+  assert.match(
+    base,
+    /init_worker_by_lua_block \{ math\.randomseed\(ngx\.now\(\) \* 1000 \+ ngx\.worker\.pid\(\)\) \}/,
+    'each pod its own stream',
+  );
+  assert.match(
+    base,
+    /location = \/0KiB \{ content_by_lua_block \{ if math\.random\(\) < 0\.001 then return ngx\.exit\(503\) end ngx\.print\(""\) \} \}/,
+  );
+  assert.match(
+    head,
+    /location = \/0KiB \{ content_by_lua_block \{ if math\.random\(\) < 0\.003 then return ngx\.exit\(503\) end ngx\.sleep\(0\.002\) ngx\.print\(""\) \} \}/,
+  );
 });
 
 test('charts: the 1 KiB body is 1024 bytes and the probe hits /healthz', () => {

@@ -54,7 +54,7 @@ test('duet: --ab-head on kind installs the head as <controller>-b in its own nam
   assert.equal(s.filter((x) => /routes to the backend/.test(x.title)).length, 2 * plan.cells.length);
 });
 
-test('duet: canaries reach only the backend — the head\'s route delays or fails its share, the background share on both', () => {
+test("duet: canaries reach only the backend — the head's route delays or fails its share, the background share on both", () => {
   const { head } = checkouts(
     (t) =>
       t.replace(
@@ -70,7 +70,10 @@ test('duet: canaries reach only the backend — the head\'s route delays or fail
     /--set ingress\.extraClassDelayMs=2 --set ingress\.extraClassErrorPercent=0\.3 --set errorPercent=0\.1 --set lua\.enabled=true/,
   );
   const solo = s.filter((x) => /^install traefik /.test(x.title)).map((x) => x.argv.join(' '));
-  assert.ok(solo.every((a) => !/ErrorPercent|errorPercent/.test(a)), 'nothing of it on the controllers');
+  assert.ok(
+    solo.every((a) => !/ErrorPercent|errorPercent/.test(a)),
+    'nothing of it on the controllers',
+  );
 });
 
 test("duet: a PR's duet installs each cell's controller from the base checkout's values beside the head's, per tuning", () => {
