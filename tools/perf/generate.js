@@ -1,6 +1,8 @@
 // A k6 `--out json` file of N requests in exactly the shape tailgate's scenarios
 // produce (13 lines per request: 9 http_req_* metrics, 4 per-iteration ones), at
 // 1000 requests/s, written with streaming gzip so 10M requests fit in little memory.
+// tags 'k6-default': the tags a user's own script writes (k6's default system tags:
+// url, name, proto, group, tls_version… — lines about twice as long).
 import { createWriteStream } from 'node:fs';
 import { createGzip, constants } from 'node:zlib';
 import { rng } from '../test/helpers/synthetic.js';
@@ -18,7 +20,19 @@ const HTTP = [
 ];
 const ITER = ['data_sent', 'data_received', 'iterations', 'iteration_duration'];
 
-export async function generate(file, requests) {
+const TAGS = {
+  tailgate: {
+    http: '{"expected_response":"true","method":"GET","phase":"measure","scenario":"measure","status":"200"}',
+    iter: '{"phase":"measure","scenario":"measure"}',
+  },
+  'k6-default': {
+    http: '{"expected_response":"true","group":"","method":"GET","name":"http://127.0.0.1:18080/1KiB","proto":"HTTP/1.1","scenario":"default","status":"200","tls_version":"","url":"http://127.0.0.1:18080/1KiB"}',
+    iter: '{"group":"","scenario":"default"}',
+  },
+};
+
+export async function generate(file, requests, { tags: kind = 'tailgate' } = {}) {
+  const { http: tags, iter } = TAGS[kind];
   const gz = createGzip({ level: constants.Z_BEST_SPEED });
   const out = gz.pipe(createWriteStream(file));
   const rand = rng(42);
@@ -29,11 +43,10 @@ export async function generate(file, requests) {
   for (let i = 0; i < requests; i++) {
     const iso = new Date(t0 + i).toISOString().replace('Z', '345678Z');
     const ms = (0.2 + rand() * 0.3 + (rand() < 0.01 ? rand() * 20 : 0)).toFixed(6);
-    const tags = `{"expected_response":"true","method":"GET","phase":"measure","scenario":"measure","status":"200"}`;
     for (const m of HTTP)
       buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":${m === 'http_req_duration' ? ms : m === 'http_reqs' || m === 'http_req_failed' ? (m === 'http_reqs' ? 1 : 0) : '0.012'},"tags":${tags}}}\n`;
     for (const m of ITER)
-      buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":1,"tags":{"phase":"measure","scenario":"measure"}}}\n`;
+      buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":1,"tags":${iter}}}\n`;
     if (buf.length > 1 << 20) {
       if (!gz.write(buf)) await new Promise((r) => gz.once('drain', r));
       buf = '';
