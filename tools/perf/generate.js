@@ -45,8 +45,7 @@ export async function generate(file, requests, { tags: kind = 'tailgate' } = {})
     const ms = (0.2 + rand() * 0.3 + (rand() < 0.01 ? rand() * 20 : 0)).toFixed(6);
     for (const m of HTTP)
       buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":${m === 'http_req_duration' ? ms : m === 'http_reqs' || m === 'http_req_failed' ? (m === 'http_reqs' ? 1 : 0) : '0.012'},"tags":${tags}}}\n`;
-    for (const m of ITER)
-      buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":1,"tags":${iter}}}\n`;
+    for (const m of ITER) buf += `{"metric":"${m}","type":"Point","data":{"time":"${iso}","value":1,"tags":${iter}}}\n`;
     if (buf.length > 1 << 20) {
       if (!gz.write(buf)) await new Promise((r) => gz.once('drain', r));
       buf = '';

@@ -9,7 +9,7 @@ import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
 import { chartsForCell } from '../report/cell-charts.js';
 import { code, renderMarkdown } from '../report/markdown.js';
-import { renderTuningDiffs, tuningDiffs, tuningDiffsMarkdown } from '../report/effective-config.js';
+import { duetDiffText, renderTuningDiffs, tuningDiffs, tuningDiffsMarkdown } from '../report/effective-config.js';
 import { migrationMarkdown, migrationTable } from '../report/migration.js';
 import { runTable } from '../report/run-table.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -79,7 +79,11 @@ export function run(opts, positionals) {
   if (opts.markdown) {
     if (resolve(opts.markdown) === realpathSync(input))
       throw new InputError(`--markdown ${opts.markdown} is the input file`);
-    writeTextAtomic(opts.markdown, renderMarkdown(doc, { runUrl: opts['run-url'] }), { force: opts.force });
+    writeTextAtomic(
+      opts.markdown,
+      renderMarkdown(doc, { runUrl: opts['run-url'], lead: duetDiffText(doc.duetChange, { markdown: true }) }),
+      { force: opts.force },
+    );
   }
   if (opts.charts) drawVerdictCharts(doc, opts);
   if (opts.meta)

@@ -3,6 +3,7 @@
 import { gateCells } from './gate.js';
 import { readBaseline } from './baselines.js';
 import { collectRun } from '../result/run-dir.js';
+import { readDuetChange } from '../result/duet-change.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
 export function compareRunToBaselines({
@@ -95,7 +96,14 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
     confirm: confirmBaseDir ? pairedRuns(confirmBaseDir, confirmHeadDir) : null,
   });
   const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...orphans];
-  return verdictDoc('paired', decided, { baseDir, headDir, procedure: gated.procedure, confirm: gated.confirm });
+  const duetChange = readDuetChange(headDir);
+  return verdictDoc('paired', decided, {
+    baseDir,
+    headDir,
+    procedure: gated.procedure,
+    confirm: gated.confirm,
+    ...(duetChange ? { duetChange } : {}),
+  });
 }
 
 // Confirmation runs of a paired comparison: cell -> {base, head}, cells on both sides only.

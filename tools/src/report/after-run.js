@@ -10,6 +10,7 @@ import { chartsForCell } from './cell-charts.js';
 import { renderMarkdown } from './markdown.js';
 import { runTable } from './run-table.js';
 import { duetDiff, duetDiffText, renderTuningDiffs, tuningDiffs } from './effective-config.js';
+import { DUET_CHANGE_FILE } from '../result/duet-change.js';
 import { renderTerminal } from './terminal.js';
 
 export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
@@ -63,7 +64,15 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
   console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(heads)}`);
   const doc = comparePairedRuns({ baseDir, headDir, gate: plan.matrix.gate ?? cfg.gate });
   const change = existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), heads) : null;
-  if (change) console.log(`\n${duetDiffText(change)}`);
+  if (change) {
+    console.log(`\n${duetDiffText(change)}`);
+    doc.duetChange = change.map((c) => ({
+      directive: String(c.directive),
+      before: String(c.before),
+      after: String(c.after),
+    }));
+    writeJsonAtomic(join(headDir, DUET_CHANGE_FILE), { kind: 'tailgate.duet-change', changes: doc.duetChange });
+  }
   writeJsonAtomic(join(runDir, 'verdict.json'), doc);
   writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc, { lead: duetDiffText(change, { markdown: true }) }));
   console.log(`\n${renderTerminal(doc)}`);

@@ -58,10 +58,13 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
 }
 
 function context(doc) {
+  const duet = doc.cells.some((c) => c.metrics?.some((m) => m.design === 'concurrent'));
   const how =
-    doc.mode === 'paired'
-      ? 'Paired mode: base and head ran interleaved on the same runner.'
-      : `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`;
+    doc.mode !== 'paired'
+      ? `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`
+      : duet
+        ? 'Duet: base and head ran at the same time in one cluster, in front of the same pods, one pair per repetition.'
+        : 'Paired mode: base and head ran interleaved on the same runner.';
   const p = doc.procedure;
   if (!p) return how;
   return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% over all ${p.blockingTests} blocking tests together${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;

@@ -1,0 +1,36 @@
+// What a duet's head changes in the data plane, as the run wrote it beside the head's
+// results: moved with them by tools/ci/duet-cell.sh, so the gate job's verdict and
+// comment lead with it too.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readTextFile } from './read.js';
+
+// It comes from a PR's artifacts: read bounded, kept to strings of a sane length, or left
+// out (it is context for the comment, never evidence for the verdict).
+export const DUET_CHANGE_FILE = 'duet-change.json';
+const DUET_CHANGE_LIMITS = { bytes: 64 << 10, changes: 50, chars: 300 };
+
+export function readDuetChange(headDir) {
+  const files = [join(headDir, DUET_CHANGE_FILE)];
+  try {
+    for (const d of readdirSync(headDir, { withFileTypes: true }).slice(0, 1000))
+      if (d.isDirectory()) files.push(join(headDir, d.name, DUET_CHANGE_FILE));
+  } catch {
+    return null;
+  }
+  for (const f of files) {
+    if (!existsSync(f)) continue;
+    let doc;
+    try {
+      doc = JSON.parse(readTextFile(f, { maxBytes: DUET_CHANGE_LIMITS.bytes }));
+    } catch {
+      continue;
+    }
+    const ok = (x) => typeof x === 'string' && x.length <= DUET_CHANGE_LIMITS.chars;
+    const changes = doc?.kind === 'tailgate.duet-change' && Array.isArray(doc.changes) ? doc.changes : null;
+    if (!changes || changes.length > DUET_CHANGE_LIMITS.changes) continue;
+    if (changes.every((c) => ok(c?.directive) && ok(c?.before) && ok(c?.after)))
+      return changes.map(({ directive, before, after }) => ({ directive, before, after }));
+  }
+  return null;
+}
