@@ -58,7 +58,9 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
 }
 
 function context(doc) {
-  const duet = doc.cells.some((c) => c.metrics?.some((m) => m.design === 'concurrent'));
+  // A duet's verdict carries its data-plane change; a cell that could not be gated has no
+  // metrics to tell by.
+  const duet = Boolean(doc.duetChange) || doc.cells.some((c) => c.metrics?.some((m) => m.design === 'concurrent'));
   const how =
     doc.mode !== 'paired'
       ? `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`

@@ -65,4 +65,7 @@ test("duet change: the comment says it was a duet and leads with the head's chan
   );
   assert.match(md, /Duet: base and head ran at the same time in one cluster/);
   assert.doesNotMatch(md, /interleaved/);
+  // A cell that could not be gated (k6 fell behind) has no metrics: still a duet.
+  const bare = { ...doc, overall: 'inconclusive', cells: [{ ...doc.cells[0], verdict: 'inconclusive', metrics: [] }] };
+  assert.match(renderMarkdown(bare), /Duet: base and head ran at the same time/);
 });
