@@ -3,7 +3,7 @@
 // cyclically), as make perf's kind part gates them: how many PRs failed, how many needed
 // a confirmation round, and the run's mean p99 and error ratios.
 //   node tools/perf/duet-prs.js <run dir> <controller> <scenario> [assumedDuetCv]
-import { gateDuetPrs, pairsOf } from './kind-duet-bench.js';
+import { errorTotals, gateDuetPrs, pairsOf } from './kind-duet-bench.js';
 import { join } from 'node:path';
 
 const [runDir, controller, scenario, cv] = process.argv.slice(2);
@@ -12,7 +12,7 @@ if (!scenario) {
   process.exit(2);
 }
 const pairs = pairsOf(join(runDir, 'base'), join(runDir, 'head'), controller, controller, scenario);
-const errors = (side) => pairs.reduce((a, p) => a + p[side].errors.total, 0);
+const { baseErrors, headErrors } = errorTotals(pairs);
 console.log(
   JSON.stringify({
     pairs: pairs.length,
@@ -20,6 +20,6 @@ console.log(
       cell: `${controller}/default/${scenario}`,
       gate: cv ? { assumedDuetCv: Number(cv) } : {},
     }),
-    errors: { base: errors(0), head: errors(1) },
+    errors: { base: baseErrors, head: headErrors },
   }),
 );

@@ -62,7 +62,8 @@ export async function kindDuetBench() {
   };
 }
 
-function errorTotals(pairs) {
+/** Errors over a duet's pairs, per side, and their ratio. */
+export function errorTotals(pairs) {
   const sum = (i) => pairs.reduce((a, p) => a + p[i].errors.total, 0);
   return { baseErrors: sum(0), headErrors: sum(1), errorRatio: Number((sum(1) / Math.max(1, sum(0))).toFixed(2)) };
 }

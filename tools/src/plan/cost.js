@@ -28,6 +28,11 @@ function modelOf(plan, cfg) {
   return t === 'kind' && runner && !HOSTED.test(runner) ? MODEL['kind-here'] : MODEL[t];
 }
 
+// Both sides in one run: `head:`/--ab-head, or a PR's duet (compare: concurrent).
+function isDuet(plan) {
+  return Boolean(plan.ab) || plan.matrix.compare === 'concurrent';
+}
+
 /**
  * How the PR workflow splits a matrix into jobs: the local target is one job; on a
  * cluster each cell (controller × tuning × scenario) is a job with its repetitions inside
@@ -37,7 +42,7 @@ function modelOf(plan, cfg) {
  */
 export function jobsOf(plan) {
   if (target(plan.matrix.target).oneJob) return [plan.cells];
-  const duet = Boolean(plan.ab) || plan.matrix.compare === 'concurrent';
+  const duet = isDuet(plan);
   const jobs = new Map();
   for (const c of plan.cells) {
     const key = duet ? c.controllerName : c.key;
@@ -51,7 +56,7 @@ export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
   const m = modelOf(plan, cfg);
   const paired = plan.matrix.compare === 'paired' ? 2 : 1;
   // A duet runs base and head in one run: one job's runs, twice the requests.
-  const duet = Boolean(plan.ab) || plan.matrix.compare === 'concurrent';
+  const duet = isDuet(plan);
   const sides = duet ? 2 : paired;
   const loadOf = (c) => (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000;
   const jobCells = oneProcess ? [plan.cells] : jobsOf(plan);

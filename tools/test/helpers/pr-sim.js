@@ -74,7 +74,7 @@ export function simulatePr(
 
 function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t, side }) {
   const iv = (v, sd) => ({ low: v * Math.exp(-1.96 * sd), high: v * Math.exp(1.96 * sd), reliable: true });
-  return {
+  return simRep({
     source: `sim#${pair}`,
     percentiles: { p50: p99 / 3, p90: p99 / 1.6, p99, 'p99.9': tail / 2, 'p99.99': tail, max: tail * 1.5 },
     intervals: {
@@ -84,8 +84,23 @@ function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t, side }) {
       'p99.9': iv(tail / 2, 0.2),
       'p99.99': { ...iv(tail, 0.5), reliable: requests * 1e-4 >= 10 },
     },
-    requests: { total: requests },
+    requests,
     errors: { total: k502 + kTimeout, byClass: { http502: k502, timeout: kTimeout } },
+    pair,
+    t,
+    side,
+  });
+}
+
+/** A simulated run as the gate reads one: its quantiles, intervals and errors, full load,
+ *  one machine; `side` (a|b) marks a duet's pair. Shared with request-sim.js. */
+export function simRep({ source, percentiles, intervals, requests, errors, pair, t, side }) {
+  return {
+    source,
+    percentiles,
+    intervals,
+    requests: { total: requests },
+    errors,
     load: {
       targetRate: 500,
       achievedRate: 500,

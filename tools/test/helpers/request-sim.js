@@ -15,6 +15,7 @@
 // runs of a pair (interleaved: the minutes they share; a duet: all of it).
 import { newHistogram, recordMs, summarize } from '../../src/result/histogram.js';
 import { rng } from './synthetic.js';
+import { simRep } from './pr-sim.js';
 
 export const KNEE = Object.freeze({
   bodyMs: 0.5,
@@ -88,28 +89,14 @@ export function simulateRequestPr(
 }
 
 function rep(summary, { requests, errors, pair, order, side }) {
-  const t = Date.parse('2026-11-23T10:00:00Z') + ((pair - 1) * 2 + order) * 60_000;
-  return {
+  return simRep({
     source: `reqsim#${pair}`,
     percentiles: summary.percentiles,
     intervals: summary.intervals,
-    requests: { total: requests },
+    requests,
     errors: { total: errors, byClass: { http502: errors } },
-    load: {
-      targetRate: 500,
-      achievedRate: 500,
-      achievedRatio: 1,
-      droppedIterations: 0,
-      droppedRatio: 0,
-      k6ExitCode: 0,
-    },
-    meta: {
-      profile: 'local',
-      machine: { fingerprint: 'sim' },
-      pair,
-      startedAt: new Date(t).toISOString(),
-      scenario: { vus: 50 },
-      ...(side ? { ab: { side } } : {}),
-    },
-  };
+    pair,
+    t: Date.parse('2026-11-23T10:00:00Z') + ((pair - 1) * 2 + order) * 60_000,
+    side,
+  });
 }
