@@ -51,4 +51,10 @@ for (const [name, def] of Object.entries(definitions)) {
     n++;
   }
 }
-console.log(`${n} schemas written to ${outDir}`);
+// The definitions themselves, for chart values schemas that $ref them by name (NGINX
+// Ingress Controller's point at a remote copy of the same spec): the same two fixes.
+const fixed = structuredClone(definitions);
+fixed['io.k8s.apimachinery.pkg.util.intstr.IntOrString'] = { oneOf: [{ type: 'string' }, { type: 'integer' }] };
+fixed['io.k8s.apimachinery.pkg.api.resource.Quantity'] = { oneOf: [{ type: 'string' }, { type: 'number' }] };
+writeFileSync(join(outDir, '_definitions.json'), JSON.stringify({ definitions: fixed }));
+console.log(`${n} schemas and _definitions.json written to ${outDir}`);

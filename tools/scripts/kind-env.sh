@@ -5,9 +5,8 @@
 # shellcheck source=pin.sh
 source tools/scripts/pin.sh
 KIND_SKIP=
-# Beside the checkout, or where this workplace keeps it (OFFLINE_KIND_DIR).
+# Beside the checkout, or wherever OFFLINE_KIND_DIR says.
 OK=${OFFLINE_KIND_DIR:-$PWD/../shared/offline-kind}
-[ -x "$OK/kind" ] || OK=/work/shared/offline-kind
 NODE_IMAGE=offline-kind/node:$(pin kubernetes)
 K6_IMAGE=localhost/tailgate-k6:$(pin k6)
 need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)" "localhost/haproxy-ingress:$(pin haproxy-ingress)")

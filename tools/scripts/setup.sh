@@ -97,7 +97,7 @@ if command -v go >/dev/null; then
   # Kubernetes JSON schemas for kubeconform, from the OpenAPI spec inside the
   # k8s.io/kubernetes module (fetched through the Go module proxy: works offline).
   schemas=".tools/k8s-schemas/$K8S_SCHEMA_VERSION"
-  if [ ! -f "$schemas/deployment-apps-v1.json" ]; then
+  if [ ! -f "$schemas/deployment-apps-v1.json" ] || [ ! -f "$schemas/_definitions.json" ]; then
     step "generating Kubernetes $K8S_SCHEMA_VERSION schemas for kubeconform"
     dir=$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "k8s.io/kubernetes@$K8S_SCHEMA_VERSION" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).Dir))')
     node tools/scripts/k8s-schemas.js "$dir/api/openapi-spec/swagger.json" "$schemas"

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { PINS } from '../../src/version.js';
 import { which } from '../../src/exec/tools.js';
+import { InputError } from '../../src/errors.js';
+import { verifiedArchive } from '../../src/targets/kube/chart-archive.js';
 
 export const ROOT = new URL('../../../', import.meta.url).pathname;
 export const SCHEMAS = join(ROOT, '.tools', 'k8s-schemas', PINS.kubernetes);
@@ -22,6 +24,33 @@ export function renderDocs(args) {
     .split(/^---$/m)
     .map((d) => parse(d))
     .filter((d) => d?.kind);
+}
+
+/**
+ * A controller's real chart as offline runs install it: the archive in the charts folder,
+ * checked against the catalog's sha256 by the run's own code, unpacked once. `{ dir,
+ * entry }`, or `{ skip }`: the one line saying which archive is missing or wrong.
+ */
+const unpacked = new Map();
+export function controllerChart(name) {
+  if (unpacked.has(name)) return unpacked.get(name);
+  const entry = parse(readFileSync(join(ROOT, 'charts', 'controllers', name, 'controller.yaml'), 'utf8'));
+  let out;
+  try {
+    const file = verifiedArchive(entry.chart, { where: `charts/controllers/${name}/controller.yaml chart.sha256` });
+    const dir = mkdtempSync(join(tmpdir(), `tg-chart-${name}-`));
+    const r = spawnSync('tar', ['-xzf', file, '-C', dir], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    // Helm does not follow links inside a chart archive (nginx-ingress's crds/ points out
+    // of its chart folder): neither does the unpacked copy.
+    spawnSync('find', [dir, '-type', 'l', '-delete']);
+    out = { dir: join(dir, entry.chart.name), entry };
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    out = { skip: err.message, entry };
+  }
+  unpacked.set(name, out);
+  return out;
 }
 
 /** The chart a Go module holds (served by the Go module proxy), or null. */

@@ -16,6 +16,7 @@ import {
   crdSchemas,
   helm,
   kubeconform,
+  controllerChart,
   renderDocs,
   upstreamChart,
   validate,
@@ -144,12 +145,12 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
   }
 });
 
-// The upstream Traefik chart at the pinned version (served by the Go module proxy),
+// The real Traefik chart at the pinned version (the archive offline runs install),
 // rendered with the catalog's values and every overlay, as `helm upgrade` would.
 const traefikEntry = parse(readFileSync(join(ROOT, 'charts', 'controllers', 'traefik', 'controller.yaml'), 'utf8'));
-test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: ClusterIP, hostPort 80, upgradable on one node, image pinned', () => {
-  const dir = upstreamChart(traefikEntry.upstream);
-  assert.ok(dir, 'the chart comes from the Go module proxy (go mod download)');
+test(`catalog: Traefik chart ${traefikEntry.chart.version} with our values and overlays: ClusterIP, hostPort 80, upgradable on one node, image pinned`, (t) => {
+  const { dir, skip } = controllerChart('traefik');
+  if (skip) return t.skip(skip);
   assert.match(
     readFileSync(join(dir, 'Chart.yaml'), 'utf8'),
     new RegExp(`^version: ${traefikEntry.chart.version}$`, 'm'),
@@ -192,8 +193,9 @@ test('catalog: Traefik upstream chart 41.6.0 with our values and overlays: Clust
   }
 });
 
-test('catalog: Traefik upstream chart with the gateway values: a Gateway open to the benchmark namespace, GatewayClass traefik', () => {
-  const dir = upstreamChart(traefikEntry.upstream);
+test('catalog: Traefik chart with the gateway values: a Gateway open to the benchmark namespace, GatewayClass traefik', (t) => {
+  const { dir, skip } = controllerChart('traefik');
+  if (skip) return t.skip(skip);
   const base = join(ROOT, 'charts', 'controllers', 'traefik');
   const args = ['template', 'traefik-gateway', dir, '--kube-version', PINS.kubernetes, '-n', 'tailgate-ingress'];
   const docs = renderDocs([...args, '-f', join(base, 'values.yaml'), '-f', join(base, traefikEntry.gateway.values)]);
@@ -246,14 +248,16 @@ test("charts: the backend's HTTPRoute validates against the pinned Gateway API C
   assert.match(v.stdout, /Skipped: 0/);
 });
 
-// haproxy-ingress's chart is served by no registry reachable offline: the stand-in in
-// offline-chart/ takes the upstream keys; rendered with the catalog's values, the
-// offline values and every overlay it must listen on hostPort 80 as a DaemonSet.
-test('catalog: haproxy-ingress (offline stand-in chart) with our values and overlays: DaemonSet on hostPort 80, replaceable on one node', () => {
+// haproxy-ingress's real chart (the archive offline runs install), rendered with the
+// catalog's values, the offline values and every overlay: it must listen on hostPort 80
+// as a DaemonSet.
+test('catalog: haproxy-ingress chart 0.14.7 with our values and overlays: DaemonSet on hostPort 80, replaceable on one node', (t) => {
   const base = join(ROOT, 'charts', 'controllers', 'haproxy-ingress');
+  const chart = controllerChart('haproxy-ingress');
+  if (chart.skip) return t.skip(chart.skip);
   for (const overlay of [null, ...readdirSync(join(base, 'overlays')).map((f) => join(base, 'overlays', f))]) {
     const values = ['values.yaml', 'offline-values.yaml'].flatMap((f) => ['-f', join(base, f)]);
-    const args = ['template', 'haproxy-ingress', join(base, 'offline-chart'), '--kube-version', PINS.kubernetes];
+    const args = ['template', 'haproxy-ingress', chart.dir, '--kube-version', PINS.kubernetes];
     const docs = renderDocs([...args, '-n', 'tailgate-ingress', ...values, ...(overlay ? ['-f', overlay] : [])]);
     const ds = docs.find((d) => d.kind === 'DaemonSet');
     assert.ok(ds, 'a DaemonSet: chart 0.14.7 honours useHostPort only there');
@@ -272,8 +276,10 @@ test('catalog: haproxy-ingress (offline stand-in chart) with our values and over
   }
 });
 
-test('catalog: duet values — side a watches only its own IngressClass, side b has its own class, controller and hostPort 81 (Traefik: the upstream chart and its values schema)', () => {
+test('catalog: duet values — side a watches only its own IngressClass, side b has its own class, controller and hostPort 81 (the real charts and their values schemas)', (t) => {
   const traefik = join(ROOT, 'charts', 'controllers', 'traefik');
+  const [tc, hc] = [controllerChart('traefik'), controllerChart('haproxy-ingress')];
+  if (tc.skip || hc.skip) return t.skip(tc.skip ?? hc.skip);
   const render = (chart, base, side, release, ns) =>
     renderDocs([
       'template',
@@ -288,8 +294,8 @@ test('catalog: duet values — side a watches only its own IngressClass, side b 
         .flatMap((f) => ['-f', join(base, f)]),
     ]);
   const args = (docs, kind) => docs.find((d) => d.kind === kind).spec.template.spec.containers[0];
-  const ta = render(upstreamChart(traefikEntry.upstream), traefik, 'a', 'traefik', 'tailgate-ingress');
-  const tb = render(upstreamChart(traefikEntry.upstream), traefik, 'b', 'traefik-b', 'tailgate-ingress-b');
+  const ta = render(tc.dir, traefik, 'a', 'traefik', 'tailgate-ingress');
+  const tb = render(tc.dir, traefik, 'b', 'traefik-b', 'tailgate-ingress-b');
   assert.ok(args(ta, 'Deployment').args.includes('--providers.kubernetesingress.ingressClass=traefik'));
   assert.ok(args(tb, 'Deployment').args.includes('--providers.kubernetesingress.ingressClass=traefik-b'));
   assert.ok(args(tb, 'Deployment').ports.some((p) => p.hostPort === 81));
@@ -298,7 +304,7 @@ test('catalog: duet values — side a watches only its own IngressClass, side b 
   assert.notEqual(classB.metadata.annotations?.['ingressclass.kubernetes.io/is-default-class'], 'true');
   for (const docs of [ta, tb]) assertValid(docs);
   const haproxy = join(ROOT, 'charts', 'controllers', 'haproxy-ingress');
-  const hb = render(join(haproxy, 'offline-chart'), haproxy, 'b', 'haproxy-ingress-b', 'tailgate-ingress-b');
+  const hb = render(hc.dir, haproxy, 'b', 'haproxy-ingress-b', 'tailgate-ingress-b');
   const c = args(hb, 'DaemonSet');
   assert.ok(c.args.includes('--controller-class=b') && c.args.includes('--ingress-class=haproxy-b'));
   assert.ok(c.ports.some((p) => p.name === 'http' && p.hostPort === 81));
@@ -308,7 +314,7 @@ test('catalog: duet values — side a watches only its own IngressClass, side b 
     "side a holds 80 and 443: side b's pod must fit beside it",
   );
   assert.equal(hb.find((d) => d.kind === 'IngressClass').spec.controller, 'haproxy-ingress.github.io/controller/b');
-  const ha = render(join(haproxy, 'offline-chart'), haproxy, 'a', 'haproxy-ingress', 'tailgate-ingress');
+  const ha = render(hc.dir, haproxy, 'a', 'haproxy-ingress', 'tailgate-ingress');
   assert.ok(!args(ha, 'DaemonSet').args.some((a) => a.startsWith('--controller-class')));
   for (const docs of [ha, hb]) assertValid(docs);
 });

@@ -89,7 +89,7 @@ test("config: a controller's values file is relative to bench.yaml and stays in 
   writeFileSync(join(repo, 'values', 'traefik.yaml'), 'deployment: { replicas: 1 }\n');
   symlinkSync('/etc/hostname', join(repo, 'values', 'link.yaml'));
   const bench = (values) =>
-    `apiVersion: tailgate/v1\nkind: Bench\ncontrollers:\n  traefik:\n    type: helm\n    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.6.0 }\n    values: ${values}\nscenarios:\n  steady: { script: steady, rate: 100, duration: 20s }\nprofiles:\n  gha: { runner: ubuntu-24.04 }\nmatrices:\n  pr: { target: kind, profile: gha, controllers: [traefik], scenarios: [steady] }\n`;
+    `apiVersion: tailgate/v1\nkind: Bench\ncontrollers:\n  traefik:\n    type: helm\n    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.3.0 }\n    values: ${values}\nscenarios:\n  steady: { script: steady, rate: 100, duration: 20s }\nprofiles:\n  gha: { runner: ubuntu-24.04 }\nmatrices:\n  pr: { target: kind, profile: gha, controllers: [traefik], scenarios: [steady] }\n`;
   writeFileSync(join(repo, 'bench.yaml'), bench('values/traefik.yaml'));
   assert.equal(
     loadBench(join(repo, 'bench.yaml')).controllers.traefik.valuesFile,
@@ -117,7 +117,7 @@ controllers:
     routing: ingress
   traefik:
     type: helm
-    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.6.0 }
+    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.3.0 }
 tunings:
   fast: { keepaliveRequests: 5 }
 scenarios:

@@ -101,7 +101,7 @@ kind: Bench
 controllers:
   traefik:
     type: helm
-    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.6.0 }
+    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.3.0 }
 scenarios:
   steady: { script: steady, rate: 100, duration: 20s }
 profiles:

@@ -307,3 +307,46 @@ test('runners on kind: the dry run shows the Indexed Job — one segment per com
     process.chdir(cwd);
   }
 });
+
+test('offline charts: every controller installs its real chart from the charts folder, sha256 checked before a cluster starts; ingress-nginx and NGINX IC refuse at once, saying why', async () => {
+  const { chartsDir } = await import('../../src/targets/kube/chart-archive.js');
+  const cfg = loadBench(join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml'));
+  const env = { TAILGATE_OFFLINE: '1', TAILGATE_CHARTS_DIR: chartsDir() };
+  const plan = planMatrix(cfg, Object.keys(cfg.matrices)[0], {});
+  let steps;
+  try {
+    steps = planSteps(plan, kubeContext({ target: 'kind', runId: 't', env }));
+  } catch (err) {
+    // This machine has no charts folder: the one line says which archive (the test's point).
+    assert.match(err.message, /^offline chart .*\.tgz: (missing|sha256 [0-9a-f]{64}, not the pinned one)/);
+    return;
+  }
+  const installs = steps.filter((s) => s.argv[0] === 'helm' && s.argv.includes('upgrade') && s.argv[3] !== 'backend');
+  assert.ok(installs.length);
+  for (const s of installs) assert.match(s.argv[4], /\.tgz$/, s.title);
+  assert.ok(!steps.some((s) => s.argv.includes('go')), 'no chart through the Go module proxy');
+  // A missing archive: one line, before any step.
+  const empty = mkdtempSync(join(tmpdir(), 'tg-nocharts-'));
+  assert.throws(
+    () => planSteps(plan, kubeContext({ target: 'kind', runId: 't', env: { ...env, TAILGATE_CHARTS_DIR: empty } })),
+    (e) =>
+      e.exitCode === 2 &&
+      /^offline chart .*\/[a-z-]+-[\d.]+\.tgz: missing; expected .* with sha256 [0-9a-f]{64} \(charts\/controllers\/.*controller\.yaml chart\.sha256\)/.test(
+        e.message,
+      ),
+  );
+  for (const [name, why] of [
+    ['ingress-nginx', /OpenResty's Lua libraries/],
+    ['nginx-ingress', /Go module is not served/],
+  ]) {
+    const controller = { type: 'helm', chart: catalogEntry(name, { type: 'helm' }).chart };
+    const p = { ...plan, cells: plan.cells.slice(0, 1).map((c) => ({ ...c, controllerName: name, controller })) };
+    assert.throws(
+      () => planSteps(p, kubeContext({ target: 'kind', runId: 't', env })),
+      (e) =>
+        e.exitCode === 2 &&
+        new RegExp(`"${name}" cannot run without registries`).test(e.message) &&
+        why.test(e.message),
+    );
+  }
+});

@@ -17,7 +17,7 @@ export function catalogEntry(name, controller) {
   const routing = routingOf(name, controller, entry);
   return {
     name,
-    chart: controller.chart ?? entry.chart,
+    chart: pinnedChart(controller.chart, entry.chart),
     ingressClass: controller.ingressClass ?? entry.ingressClass ?? name,
     podSelector: entry.podSelector ?? `app.kubernetes.io/name=${name}`,
     // Where the proxy pods are not the controller's own (Envoy Gateway): its logs too
@@ -36,13 +36,11 @@ export function catalogEntry(name, controller) {
       return overlay;
     },
     offlineValues: existsSync(join(dir, 'offline-values.yaml')) ? join(dir, 'offline-values.yaml') : null,
-    // Machines without a chart repository install a local stand-in chart that takes
-    // the same value keys, with images built locally.
-    offlineChart: existsSync(join(dir, 'offline-chart', 'Chart.yaml')) ? join(dir, 'offline-chart') : null,
     offlineImages: entry.offlineImages ?? [],
-    // The upstream chart as a Go module (served by the Go module proxy): offline
-    // machines install the real chart from the module cache instead of a stand-in.
+    // A chart that is part of a Go module (Envoy Gateway's): offline it comes from the
+    // module cache. Every other chart comes from the charts folder (chart-archive.js).
     upstream: entry.upstream ?? null,
+    pinFile: file,
     // Why the entry cannot run without registries (controller.yaml `offline:`).
     offlineRefusal: entry.offline ?? null,
     effectiveConfig: entry.effectiveConfig ?? null,
@@ -57,6 +55,14 @@ export function catalogEntry(name, controller) {
       ? { a: join(dir, entry.duet.a), b: join(dir, entry.duet.b), ingressClassB: entry.duet.ingressClassB }
       : null,
   };
+}
+
+// bench.yaml may name the chart itself; the catalog's archive checksum still applies when
+// it names the same chart and version (one pin), and never to another version.
+function pinnedChart(own, catalog) {
+  if (!own) return catalog;
+  const same = catalog && own.name === catalog.name && own.version === catalog.version;
+  return { ...own, sha256: own.sha256 ?? (same ? catalog.sha256 : undefined) };
 }
 
 // A Gateway-only controller (controller.yaml `routing: gateway`) routes through Gateway

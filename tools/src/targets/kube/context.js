@@ -26,6 +26,8 @@ export function kubeContext({ target, runId, runDir, kubeconfig, targetUrl, clus
     runDirShown: runDir ? rel(runDir) : 'results/<run>',
     nodeImage: env.TAILGATE_KIND_NODE_IMAGE || images.default,
     offline: env.TAILGATE_OFFLINE === '1',
+    // Where offline runs find the controllers' chart archives (chart-archive.js).
+    env,
     // kind maps the ingress node's port 80 to this port; an existing cluster says
     // where its ingress answers (a load balancer, a NodePort, a host port).
     url: targetUrl ?? env.TAILGATE_TARGET_URL ?? (target === 'kind' ? `http://127.0.0.1:${HOST_PORT}` : null),

@@ -11,6 +11,7 @@ import { cellLoad, k6Args, k6Budget, k6Env } from '../../run/k6.js';
 import { faultModule } from '../../faults/schedule.js';
 import { K6_IMAGE, jobManifestFor } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
+import { archivePath, verifiedArchive } from './chart-archive.js';
 import { unsafeSysctls } from './sysctls.js';
 import { PINS } from '../../version.js';
 import {
@@ -82,232 +83,266 @@ export function planSteps(plan, ctx) {
 // cluster (its own namespace, IngressClass and host port), in front of the same backend
 // pods, installed by the same release unit as the base.
 function controllerSteps({ ctx, controller, cells, index, interleave, duet, push }) {
-  const add = (s) => push({ timeoutMs: 120_000, kind: 'setup', controller, ...s });
   const cat = catalogEntry(controller, cells[0].controller);
   const f = targetFlags(ctx, controller);
-  const kubectl = (...a) => ['kubectl', ...f.kubectl, ...a];
-  const helm = (...a) => ['helm', ...a, ...f.helm];
   const hostPort = HOST_PORT + (interleave ? index : 0);
-  const url = interleave ? `http://127.0.0.1:${hostPort}` : ctx.url;
-  const clusterConfig = interleave || duet ? join(ctx.runDirShown, `kind-${controller}.yaml`) : ctx.clusterConfig;
-  const head = duet ? duetHead(cells[0].concurrent, cat) : null;
-  const urlB = duet ? `http://127.0.0.1:${HOST_PORT_B}` : null;
-  const release = (side, tuning, afterInstall) => releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall });
-  let headTuning = null; // the tuning the head's release has now
-  let backendStep = null;
+  const u = {
+    ctx,
+    controller,
+    cells,
+    cat,
+    duet,
+    interleave,
+    hostPort,
+    add: (s) => push({ timeoutMs: 120_000, kind: 'setup', controller, ...s }),
+    kubectl: (...a) => ['kubectl', ...f.kubectl, ...a],
+    helm: (...a) => ['helm', ...a, ...f.helm],
+    url: interleave ? `http://127.0.0.1:${hostPort}` : ctx.url,
+    urlB: duet ? `http://127.0.0.1:${HOST_PORT_B}` : null,
+    clusterConfig: interleave || duet ? join(ctx.runDirShown, `kind-${controller}.yaml`) : ctx.clusterConfig,
+    head: duet ? duetHead(cells[0].concurrent, cat) : null,
+    headTuning: null, // the tuning the head's release has now
+    backendStep: null, // the backend's install, where it must follow the controller's
+  };
+  u.release = (side, tuning, afterInstall) =>
+    releaseSteps({ ctx, side, tuning, kubectl: u.kubectl, helm: u.helm, add: u.add, afterInstall });
   return {
     controller,
     cells,
-    setup() {
-      if (ctx.target === 'kind' && (interleave || duet))
-        add({
-          title: `write the kind config for ${controller}: ${ctx.clusterConfig}, ingress on host port ${hostPort}${duet ? `, the head's on ${HOST_PORT_B}` : ''}`,
-          argv: [
-            'tailgate-internal',
-            'write-kind-config',
-            ctx.clusterConfig,
-            String(hostPort),
-            clusterConfig,
-            ...(duet ? [`${DUET_NODE_PORT}:${HOST_PORT_B}`] : []),
-          ],
-          builtin: 'writeKindConfig',
-          from: ctx.clusterConfig,
-          hostPort,
-          to: clusterConfig,
-          extraPort: duet ? { containerPort: DUET_NODE_PORT, hostPort: HOST_PORT_B } : null,
-        });
-      if (ctx.target === 'kind') {
-        add({
-          kind: 'create',
-          timeoutMs: 600_000,
-          retries: 2,
-          title: `create kind cluster for ${controller} (${ctx.topology})`,
-          argv: [
-            'kind',
-            'create',
-            'cluster',
-            '--name',
-            ctx.clusterName(controller),
-            '--config',
-            clusterConfig,
-            '--image',
-            ctx.nodeImage,
-            '--wait',
-            '5m',
-          ],
-        });
-        if (ctx.offline) {
-          if (cat.offlineRefusal)
-            throw new InputError(`controller "${controller}" cannot run without registries: ${cat.offlineRefusal}`);
-          if (!cat.upstream && !cat.offlineChart)
-            throw new InputError(
-              `controller "${controller}" has no chart that installs offline (an upstream Go module in controller.yaml, or charts/controllers/${controller}/offline-chart): it cannot run without a chart repository`,
-            );
-          if (cat.upstream)
-            add({
-              timeoutMs: 300_000,
-              title: `fetch the ${controller} chart ${cat.upstream.version} through the Go module proxy`,
-              argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`],
-              env: { GOFLAGS: '-mod=mod' },
-            });
-          const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
-          add({
-            timeoutMs: 300_000,
-            title: 'load locally built images into the cluster',
-            argv: [
-              'kind',
-              'load',
-              'docker-image',
-              OFFLINE_BACKEND_IMAGE,
-              ...new Set([...cat.offlineImages, ...(head?.cat.offlineImages ?? [])]),
-              ...k6Image,
-              '--name',
-              ctx.clusterName(controller),
-            ],
-          });
-        }
-      } else {
-        add({
-          title: 'create namespaces',
-          argv: kubectl('create', 'namespace', NAMESPACE),
-          okIfOutput: /AlreadyExists/,
-        });
-      }
-      if (cat.gateway && !cat.gateway.crdsFromChart) for (const step of gatewayCrdSteps(ctx, kubectl)) add(step);
-      const scenarioOf = cells[0].scenario;
-      // The backend's HTTPRoute needs the Gateway API CRDs: where the controller's chart
-      // brings them, the backend follows the first controller install.
-      backendStep = {
-        timeoutMs: 360_000,
-        title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
-        argv: helm(
-          'upgrade',
-          '--install',
-          'backend',
-          BACKEND_CHART,
-          '-n',
-          NAMESPACE,
-          '--create-namespace',
-          '--set',
-          `replicas=${scenarioOf.replicas}`,
-          '--set',
-          `ingress.className=${cat.ingressClass}`,
-          ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
-          ...headCanary(cells),
-          ...backendRouting(cat),
-          ...offlineBackend(ctx),
-          '--wait',
-          '--timeout',
-          '5m',
-        ),
-      };
-      if (!cat.gateway?.crdsFromChart) {
-        add(backendStep);
-        backendStep = null;
-      }
-    },
-    install(tuning) {
-      // The backend right after the first install where that install brings the CRDs its
-      // route needs.
-      release({ controller, cat, namespace: INGRESS_NAMESPACE, extra: head ? [cat.duet.a] : [] }, tuning, () => {
-        if (backendStep) add(backendStep);
-        backendStep = null;
-      });
-      // The head's tuning for these cells: fixed (--ab-head), or the same name as the
-      // PR's head defines it (a PR duet).
-      const wanted = cells.find((c) => c.tuningName === tuning)?.concurrent?.tuningName;
-      if (head && wanted !== headTuning) {
-        headTuning = wanted;
-        release(head, wanted);
-      }
-    },
-    cell(cell) {
-      const s = cell.scenario;
-      add({
-        title: `${cell.id}: backend replicas = ${s.replicas}`,
-        argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`),
-      });
-      // A rollout fault means the same surge/unavailability as on the local target.
-      const rollout = s.faults.find((f) => f.type === 'rollout');
-      const strategy = { maxSurge: rollout?.maxSurge ?? 1, maxUnavailable: rollout?.maxUnavailable ?? 0 };
-      add({
-        title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
-        argv: kubectl(
-          '-n',
-          NAMESPACE,
-          'patch',
-          'deployment/backend',
-          '--type=merge',
-          '-p',
-          JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate: strategy } } }),
-        ),
-      });
-      add({
-        timeoutMs: 320_000,
-        title: `${cell.id}: wait for the backend rollout`,
-        argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s'),
-      });
-      for (const [u, who] of [[url, 'the ingress'], ...(urlB ? [[urlB, "the head's ingress"]] : [])])
-        add({
-          kind: 'preflight',
-          timeoutMs: 90_000,
-          title: `${cell.id}: wait until ${who} routes to the backend`,
-          argv: ['tailgate-internal', 'wait-http', `${u}/healthz`, 'bench.local', '60s'],
-          builtin: 'waitHttp',
-          url: `${u}/healthz`,
-          host: 'bench.local',
-        });
-      const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
-      const sides = urlB ? ` per side, requests alternating between base (${url}) and head (${urlB})` : '';
-      add({
-        kind: 'measure',
-        timeoutMs: k6Budget(s),
-        title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
-        cell,
-        url,
-        urlB,
-        headNamespace: head ? INGRESS_NAMESPACE_B : null,
-        argv: k6Argv(cell),
-        env: k6EnvShown(cell, url, urlB),
-        faultsShown: faultCommands(cell, kubectl),
-        ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
-      });
-    },
-    teardown() {
-      if (ctx.target === 'kind') {
-        add({
-          kind: 'teardown',
-          title: `delete kind cluster for ${controller}`,
-          argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
-        });
-      } else {
-        // The data plane first, while its controller still runs to remove the proxies
-        // it made for the Gateway.
-        if (cat.dataplane)
-          add({
-            kind: 'teardown',
-            title: `uninstall the ${controller} data plane`,
-            argv: helm('uninstall', `${controller}-dataplane`, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
-          });
-        add({
-          kind: 'teardown',
-          title: `uninstall ${controller}`,
-          argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
-        });
-        if (head)
-          add({
-            kind: 'teardown',
-            title: `uninstall the head ${head.release}`,
-            argv: helm('uninstall', head.release, '-n', INGRESS_NAMESPACE_B, '--ignore-not-found'),
-          });
-        add({
-          kind: 'teardown',
-          title: 'uninstall the backend',
-          argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found'),
-        });
-      }
-    },
+    setup: () => setupSteps(u),
+    install: (tuning) => installSteps(u, tuning),
+    cell: (cell) => cellSteps(u, cell),
+    teardown: () => teardownSteps(u),
   };
+}
+
+// Before any tuning: the cluster (kind) or the namespaces (cluster), what an offline
+// cluster needs, the Gateway API CRDs and the backend.
+function setupSteps(u) {
+  const { ctx, controller, cat, add } = u;
+  if (ctx.target === 'kind' && (u.interleave || u.duet))
+    add({
+      title: `write the kind config for ${controller}: ${ctx.clusterConfig}, ingress on host port ${u.hostPort}${u.duet ? `, the head's on ${HOST_PORT_B}` : ''}`,
+      argv: [
+        'tailgate-internal',
+        'write-kind-config',
+        ctx.clusterConfig,
+        String(u.hostPort),
+        u.clusterConfig,
+        ...(u.duet ? [`${DUET_NODE_PORT}:${HOST_PORT_B}`] : []),
+      ],
+      builtin: 'writeKindConfig',
+      from: ctx.clusterConfig,
+      hostPort: u.hostPort,
+      to: u.clusterConfig,
+      extraPort: u.duet ? { containerPort: DUET_NODE_PORT, hostPort: HOST_PORT_B } : null,
+    });
+  // Refusals first: nothing of a cluster is made for a run that cannot install.
+  if (ctx.offline) offlineCharts(u);
+  if (ctx.target === 'kind') {
+    add({
+      kind: 'create',
+      timeoutMs: 600_000,
+      retries: 2,
+      title: `create kind cluster for ${controller} (${ctx.topology})`,
+      argv: [
+        'kind',
+        'create',
+        'cluster',
+        '--name',
+        ctx.clusterName(controller),
+        '--config',
+        u.clusterConfig,
+        '--image',
+        ctx.nodeImage,
+        '--wait',
+        '5m',
+      ],
+    });
+    if (ctx.offline) offlineLoadSteps(u);
+  } else {
+    add({
+      title: 'create namespaces',
+      argv: u.kubectl('create', 'namespace', NAMESPACE),
+      okIfOutput: /AlreadyExists/,
+    });
+  }
+  if (cat.gateway && !cat.gateway.crdsFromChart) for (const step of gatewayCrdSteps(ctx, u.kubectl)) add(step);
+  // The backend's HTTPRoute needs the Gateway API CRDs: where the controller's chart
+  // brings them, the backend follows the first controller install.
+  u.backendStep = backendStep(u);
+  if (!cat.gateway?.crdsFromChart) {
+    add(u.backendStep);
+    u.backendStep = null;
+  }
+}
+
+// Offline, every side's chart is checked before a cluster starts: a controller that
+// cannot run here says why (controller.yaml `offline:`), and an archive that is missing
+// or not the pinned one is one line naming it (chart-archive.js).
+function offlineCharts(u) {
+  for (const { controller, cat } of [u, ...(u.head ? [u.head] : [])]) {
+    if (cat.offlineRefusal)
+      throw new InputError(`controller "${controller}" cannot run without registries: ${cat.offlineRefusal}`);
+    if (!cat.upstream) verifiedArchive(cat.chart, { env: u.ctx.env, where: `${rel(cat.pinFile)} chart.sha256` });
+  }
+}
+
+function offlineLoadSteps(u) {
+  const { cat, head, cells, ctx, controller } = u;
+  if (cat.upstream)
+    u.add({
+      timeoutMs: 300_000,
+      title: `fetch the ${controller} chart ${cat.upstream.version} through the Go module proxy (it is part of that Go module)`,
+      argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`],
+      env: { GOFLAGS: '-mod=mod' },
+    });
+  const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
+  u.add({
+    timeoutMs: 300_000,
+    title: 'load locally built images into the cluster',
+    argv: [
+      'kind',
+      'load',
+      'docker-image',
+      OFFLINE_BACKEND_IMAGE,
+      ...new Set([...cat.offlineImages, ...(head?.cat.offlineImages ?? [])]),
+      ...k6Image,
+      '--name',
+      ctx.clusterName(controller),
+    ],
+  });
+}
+
+function backendStep(u) {
+  const { cat, head } = u;
+  return {
+    timeoutMs: 360_000,
+    title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
+    argv: u.helm(
+      'upgrade',
+      '--install',
+      'backend',
+      BACKEND_CHART,
+      '-n',
+      NAMESPACE,
+      '--create-namespace',
+      '--set',
+      `replicas=${u.cells[0].scenario.replicas}`,
+      '--set',
+      `ingress.className=${cat.ingressClass}`,
+      ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
+      ...headCanary(u.cells),
+      ...backendRouting(cat),
+      ...offlineBackend(u.ctx),
+      '--wait',
+      '--timeout',
+      '5m',
+    ),
+  };
+}
+
+function installSteps(u, tuning) {
+  const { controller, cat, head } = u;
+  // The backend right after the first install where that install brings the CRDs its
+  // route needs.
+  u.release({ controller, cat, namespace: INGRESS_NAMESPACE, extra: head ? [cat.duet.a] : [] }, tuning, () => {
+    if (u.backendStep) u.add(u.backendStep);
+    u.backendStep = null;
+  });
+  // The head's tuning for these cells: fixed (--ab-head), or the same name as the
+  // PR's head defines it (a PR duet).
+  const wanted = u.cells.find((c) => c.tuningName === tuning)?.concurrent?.tuningName;
+  if (head && wanted !== u.headTuning) {
+    u.headTuning = wanted;
+    u.release(head, wanted);
+  }
+}
+
+function cellSteps(u, cell) {
+  const { add, kubectl, url, urlB, head } = u;
+  const s = cell.scenario;
+  add({
+    title: `${cell.id}: backend replicas = ${s.replicas}`,
+    argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`),
+  });
+  // A rollout fault means the same surge/unavailability as on the local target.
+  const rollout = s.faults.find((x) => x.type === 'rollout');
+  const strategy = { maxSurge: rollout?.maxSurge ?? 1, maxUnavailable: rollout?.maxUnavailable ?? 0 };
+  add({
+    title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
+    argv: kubectl(
+      '-n',
+      NAMESPACE,
+      'patch',
+      'deployment/backend',
+      '--type=merge',
+      '-p',
+      JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate: strategy } } }),
+    ),
+  });
+  add({
+    timeoutMs: 320_000,
+    title: `${cell.id}: wait for the backend rollout`,
+    argv: kubectl('-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=300s'),
+  });
+  for (const [x, who] of [[url, 'the ingress'], ...(urlB ? [[urlB, "the head's ingress"]] : [])])
+    add({
+      kind: 'preflight',
+      timeoutMs: 90_000,
+      title: `${cell.id}: wait until ${who} routes to the backend`,
+      argv: ['tailgate-internal', 'wait-http', `${x}/healthz`, 'bench.local', '60s'],
+      builtin: 'waitHttp',
+      url: `${x}/healthz`,
+      host: 'bench.local',
+    });
+  const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
+  const sides = urlB ? ` per side, requests alternating between base (${url}) and head (${urlB})` : '';
+  add({
+    kind: 'measure',
+    timeoutMs: k6Budget(s),
+    title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
+    cell,
+    url,
+    urlB,
+    headNamespace: head ? INGRESS_NAMESPACE_B : null,
+    argv: k6Argv(cell),
+    env: k6EnvShown(cell, url, urlB),
+    faultsShown: faultCommands(cell, kubectl),
+    ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
+  });
+}
+
+function teardownSteps(u) {
+  const { ctx, controller, cat, head, helm } = u;
+  const add = (s) => u.add({ kind: 'teardown', ...s });
+  if (ctx.target === 'kind') {
+    add({
+      title: `delete kind cluster for ${controller}`,
+      argv: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
+    });
+    return;
+  }
+  // The data plane first, while its controller still runs to remove the proxies it made
+  // for the Gateway.
+  if (cat.dataplane)
+    add({
+      title: `uninstall the ${controller} data plane`,
+      argv: helm('uninstall', `${controller}-dataplane`, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
+    });
+  add({
+    title: `uninstall ${controller}`,
+    argv: helm('uninstall', controller, '-n', INGRESS_NAMESPACE, '--ignore-not-found'),
+  });
+  if (head)
+    add({
+      title: `uninstall the head ${head.release}`,
+      argv: helm('uninstall', head.release, '-n', INGRESS_NAMESPACE_B, '--ignore-not-found'),
+    });
+  add({
+    title: 'uninstall the backend',
+    argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found'),
+  });
 }
 
 // The head of a duet: its controller's catalog entry, which must say how a second
@@ -360,7 +395,7 @@ function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall = ()
     ? chartSource(chart)
     : cat.upstream
       ? [upstreamChartDir(cat.upstream)]
-      : [rel(cat.offlineChart)];
+      : [rel(archivePath(chart, ctx.env))];
   const diagnose = [
     kubectl('-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp'),
     ...[cat.podSelector, cat.controlPlaneSelector]
@@ -369,7 +404,7 @@ function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall = ()
   ];
   add({
     timeoutMs: 360_000,
-    title: `install ${release === controller ? controller : `the head ${release} (${controller})`} ${ctx.offline ? (cat.upstream ? `${cat.upstream.version} (upstream chart from the Go module proxy)` : '(offline stand-in chart)') : chart.version} with tuning "${tuning}"`,
+    title: `install ${release === controller ? controller : `the head ${release} (${controller})`} ${ctx.offline ? (cat.upstream ? `${cat.upstream.version} (its chart from its Go module)` : `${chart.version} (the archive in the charts folder, sha256 checked)`) : chart.version} with tuning "${tuning}"`,
     argv: helm(
       'upgrade',
       '--install',
