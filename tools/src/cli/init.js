@@ -37,7 +37,7 @@ export function run(opts) {
     throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
   // A controller whose catalog entry says how two releases coexist runs the PR as a duet.
   const prCompare = entry.duet
-    ? "    # a duet: the controller as the PR's base configures it and as the PR does, two releases\n    # in one cluster, the same pods, the same load (falls back to paired, saying why).\n    # 45 s per run: 22,500 samples a side; at that length a duet's p99 ratio varies\n    # about 0.05-0.09 (sd of log), and saying so lets 3 pairs see ×1.2.\n    compare: concurrent\n    duration: 45s\n    gate: { assumedDuetCv: 0.06 }\n"
+    ? "    # a duet: the controller as the PR's base configures it and as the PR does, two releases\n    # in one cluster, the same pods, the same load (falls back to paired, saying why).\n    # 45 s per run: 22,500 samples a side; at that length a duet's p99 ratio varies\n    # about 0.05-0.09 (sd of log), and saying so lets 3 pairs see ×1.2; pod-kill cells keep\n    # their own, larger level (assumedFaultDuetCv, default 0.25).\n    compare: concurrent\n    duration: 45s\n    gate: { assumedDuetCv: 0.06 }\n"
     : '    # base and head interleaved on one runner (this controller has no duet support yet)\n    compare: paired\n';
   const text = `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
 # Written by \`tailgate init\`. Reference: tailgate's README ("bench.yaml").
@@ -54,14 +54,18 @@ controllers:
     type: helm
     chart: { repo: ${entry.chart.repo}, name: ${entry.chart.name}, version: ${entry.chart.version} }
 ${entry.ingressClass ? `    ingressClass: ${entry.ingressClass}\n` : ''}${entry.routing === 'gateway' ? '    routing: gateway\n' : ''}
+# vus: the VUs k6 starts with. A pod kill stalls requests for a moment and each holds a
+# VU; with too few, k6 starts more mid-run and drops iterations while it does (a 2-core
+# runner dropped 0.1-1.3% with 50), which makes a cell inconclusive.
 scenarios:
-  steady: { script: steady, rate: 500, duration: 20s, warmup: 2s, replicas: 3 }
+  steady: { script: steady, rate: 500, duration: 20s, warmup: 2s, replicas: 3, vus: 500 }
   pod-kill:
     script: steady
     rate: 500
     duration: 20s
     warmup: 2s
     replicas: 3
+    vus: 500
     faults: [{ type: pod-kill, every: 5s, replaceAfter: 1s }]
 
 matrices:

@@ -17,7 +17,7 @@ import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
-import { checkRun, comparabilityProblems } from './validity.js';
+import { checkRun, comparabilityProblems, sharedDropRuns } from './validity.js';
 import { round } from '../numbers.js';
 
 /** Floor in ms for a rule: a duration, or "auto" (twice the timer and histogram resolution). */
@@ -98,9 +98,10 @@ function prepare(input, gate, mode, allowMachineMismatch) {
   };
   out.head = summaryOf(head);
   out.base = summaryOf(base);
+  const shared = sharedDropRuns(base, head);
   const checks = [
-    ...base.map((r) => checkRun(r, gate.validity, 'base')),
-    ...head.map((r) => checkRun(r, gate.validity, 'head')),
+    ...base.map((r) => checkRun(r, gate.validity, 'base', { sharedDrops: shared.has(r) })),
+    ...head.map((r) => checkRun(r, gate.validity, 'head', { sharedDrops: shared.has(r) })),
   ];
   const invalid = checks.flatMap((c) => c.problems);
   const incomparable = comparabilityProblems(base, head, { allowMachineMismatch }).map((p) => p.message);
@@ -116,6 +117,14 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     : { paired: false, why: match.why };
   if (mode === 'paired' && !match.pairs)
     out.warnings.push(`not analysed as pairs (${match.why}): independent runs, less sensitive`);
+  const sharedBase = base.map((r, i) => checks[i].shared).filter(Boolean);
+  if (sharedBase.length) {
+    const ratios = sharedBase.map((s) => s.ratio);
+    out.sharedDrops = sharedBase.map((s) => ({ pair: s.pair, dropped: s.dropped, ratio: s.ratio }));
+    out.warnings.push(
+      `k6 dropped iterations in ${sharedBase.length} of ${base.length} pairs (${sharedBase.map((s) => s.dropped).join(', ')}; up to ${(100 * Math.max(...ratios)).toFixed(2)}%), on both sides alike: one load generator drives both sides of a duet, so each pair stays a fair comparison (over ${(100 * (gate.validity.maxSharedDroppedRatio ?? 0.02)).toFixed(0)}% it would not)`,
+    );
+  }
   if (omission.length) {
     const n = omission.reduce((a, o) => a + o.dropped, 0);
     const held = omission.some((o) => o.cause === 'system');
@@ -133,6 +142,7 @@ function latencyTests(live, q, rule, gate) {
     usable.map((e) => e.ev),
     gate.assumedRunCv,
     gate.assumedDuetCv,
+    gate.assumedFaultDuetCv,
   );
   const out = usable.map((e, i) => latencyDecision(e.owner, e.ev, noise[i], rule, gate));
   for (const e of evs.filter((x) => x.ev.missing))

@@ -44,6 +44,8 @@ export function latencyEvidence(name, base, head, pairs) {
     return {
       ...out,
       design: duet ? 'concurrent' : 'paired',
+      // A cell with faults has its own noise level: its tail is a few stalls per fault.
+      faults: [...base, ...head].some((r) => (r.meta?.scenario?.faults?.length ?? 0) > 0),
       n: d.length,
       estimate: mean(d),
       ownVar: variance(d),
@@ -88,11 +90,20 @@ function tailOk(name, reps) {
  * {se, df, varSource}. Paired and independent designs measure different variances, so
  * each is moderated apart; a design with nothing to pool leans on `assumedRunCv`.
  */
-export function latencyNoise(evidences, assumedRunCv, assumedDuetCv = assumedRunCv) {
+export function latencyNoise(
+  evidences,
+  assumedRunCv,
+  assumedDuetCv = assumedRunCv,
+  assumedFaultDuetCv = assumedDuetCv,
+) {
   const out = new Array(evidences.length);
-  for (const design of ['paired', 'independent', 'concurrent']) {
-    const assumedSd = sdOfLog(design === 'concurrent' ? assumedDuetCv : assumedRunCv);
-    const idx = evidences.map((ev, i) => (ev.design === design ? i : -1)).filter((i) => i >= 0);
+  // Duet cells with faults are moderated apart from steady ones, with their own prior:
+  // pooling a steady cell's small spread into a pod-kill cell would fail no-op PRs.
+  const groupOf = (ev) => (ev.design === 'concurrent' && ev.faults ? 'concurrent-faults' : ev.design);
+  for (const design of ['paired', 'independent', 'concurrent', 'concurrent-faults']) {
+    const cv = { concurrent: assumedDuetCv, 'concurrent-faults': assumedFaultDuetCv }[design] ?? assumedRunCv;
+    const assumedSd = sdOfLog(cv);
+    const idx = evidences.map((ev, i) => (groupOf(ev) === design ? i : -1)).filter((i) => i >= 0);
     const noise = moderate(
       idx.map((i) => evidences[i]),
       { fallback: assumedSd ** 2 * (design === 'paired' ? 2 : 1) },

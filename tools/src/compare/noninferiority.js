@@ -42,6 +42,7 @@ export function nonInferiority(inputs, gate, { margins = DEFAULT_MARGINS, mode =
       evs.map((e) => e.ev),
       gate.assumedRunCv,
       gate.assumedDuetCv,
+      gate.assumedFaultDuetCv,
     ).forEach(({ se, df }, i) => {
       const { c, ev } = evs[i];
       tests.push({ cell: c.cell, metric, margin, est: ev.estimate, se, df, n: ev.n, base: ev.base, head: ev.head, m });

@@ -10,8 +10,21 @@
 // (rate × slowest response vs the VUs k6 had) says which it looks like, in the note.
 const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itself is fine
 
-/** -> { problems: [...], omission: null | {dropped, ratio} } for one run. side: 'base' | 'head'. */
-export function checkRun(rep, rule, side) {
+/**
+ * -> { problems: [...], omission: null | {dropped, ratio}, shared: null | {dropped, ratio} }
+ * for one run. side: 'base' | 'head'. sharedDrops: the run is one side of a duet pair whose
+ * other side dropped exactly as many iterations — one k6 served both, so its drops are the
+ * generator's and hit both alike: the pair stays a fair comparison unless they are so many
+ * (maxSharedDroppedRatio) that the load itself was not what the scenario says.
+ */
+export function checkRun(rep, rule, side, { sharedDrops = false } = {}) {
+  if (sharedDrops && rep.load.droppedIterations > 0) {
+    const ratio = rep.load.droppedRatio;
+    const limit = rule.maxSharedDroppedRatio ?? 0.02;
+    const own = checkRun(rep, { ...rule, maxDroppedRatio: Math.max(rule.maxDroppedRatio, limit) }, 'base');
+    const shared = { dropped: rep.load.droppedIterations, ratio, pair: rep.meta?.pair ?? null };
+    return { ...own, shared: ratio <= limit ? shared : null };
+  }
   const problems = [];
   const where = rep.source;
   // A head that made k6 drop iterations answered fewer requests *because* it is slow:
@@ -27,16 +40,20 @@ export function checkRun(rep, rule, side) {
   if (code !== null && code !== undefined && !OK_K6_EXIT.has(code))
     problems.push(`${where}: k6 exited with code ${code}`);
   const short = undelivered(rep, rule);
-  if (!short) return { problems, omission: null };
+  if (!short) return { problems, omission: null, shared: null };
   const cause = dropCause(rep);
   if (side === 'head' && rep.load.droppedRatio > rule.maxDroppedRatio)
-    return { problems, omission: { dropped: rep.load.droppedIterations, ratio: rep.load.droppedRatio, cause } };
+    return {
+      problems,
+      omission: { dropped: rep.load.droppedIterations, ratio: rep.load.droppedRatio, cause },
+      shared: null,
+    };
   const why =
     cause === 'generator'
       ? `k6 fell behind with VUs free (rate × slowest response ≈ ${littleBound(rep)} < ${vusOf(rep)} VUs): the load generator or the machine is the bottleneck`
       : 'k6 could not deliver the rate even for the base';
   problems.push(`${where}: ${short}: ${why}`);
-  return { problems, omission: null };
+  return { problems, omission: null, shared: null };
 }
 
 function undelivered(rep, rule) {
@@ -69,6 +86,25 @@ function littleBound(rep) {
 
 function vusOf(rep) {
   return rep.meta?.scenario?.vus ?? null;
+}
+
+/**
+ * The runs whose dropped iterations are their duet partner's too: both sides of one
+ * concurrent pair (meta.ab, the same meta.pair) with the same count — one k6 drove both.
+ */
+export function sharedDropRuns(base, head) {
+  const out = new Set();
+  const key = (r) => (r.meta?.ab && Number.isInteger(r.meta?.pair) ? r.meta.pair : null);
+  const heads = new Map(head.filter((r) => key(r) !== null).map((r) => [key(r), r]));
+  for (const b of base) {
+    const h = heads.get(key(b));
+    if (!h || key(b) === null) continue;
+    if (b.load.droppedIterations > 0 && b.load.droppedIterations === h.load.droppedIterations) {
+      out.add(b);
+      out.add(h);
+    }
+  }
+  return out;
 }
 
 /** Results of different cells, profiles or machines are not comparable. */

@@ -10,6 +10,10 @@ export const GATE_DEFAULTS = {
   // A duet's pair ratio (base and head at once, the same pods): 30 A/A duet pairs of
   // Traefik on kind had sd(log head/base p99) 0.187 (make perf, kind part).
   assumedDuetCv: 0.19,
+  // The same for cells with faults (pod-kill, churn, rollout): a few stalls per kill set
+  // their p99, so pairs vary far more — 11 Traefik pod-kill duet pairs of 45 s on kind had
+  // sd(log head/base p99) ≈ 0.25 against 0.06 for steady pairs (../shared/FACTS.md).
+  assumedFaultDuetCv: 0.25,
   // floor "auto": the timer's and histogram's resolution (compare/gate.js floorMs);
   // the relative threshold is what keeps a 0.3 -> 0.33 ms change green.
   // p99.99 is advisory by default: gating it needs 100k samples per side (validate
@@ -22,7 +26,9 @@ export const GATE_DEFAULTS = {
     'p99.99': { threshold: '25%', floor: 'auto', blocking: false },
   },
   errors: { blocking: true, zeroStaysZero: false, minExtra: 2 },
-  validity: { maxDroppedRatio: 0.001, minAchievedRatio: 0.97, minSamples: 1000 },
+  // maxSharedDroppedRatio: a duet's two sides share one k6, so the iterations it drops
+  // are both sides' alike (validity.js); they void the pair only beyond this share.
+  validity: { maxDroppedRatio: 0.001, maxSharedDroppedRatio: 0.02, minAchievedRatio: 0.97, minSamples: 1000 },
 };
 
 const SCENARIO_DEFAULTS = {
@@ -103,6 +109,7 @@ function mergeGate(gate) {
     confidence: gate.confidence ?? GATE_DEFAULTS.confidence,
     assumedRunCv: gate.assumedRunCv ?? GATE_DEFAULTS.assumedRunCv,
     assumedDuetCv: gate.assumedDuetCv ?? GATE_DEFAULTS.assumedDuetCv,
+    assumedFaultDuetCv: gate.assumedFaultDuetCv ?? GATE_DEFAULTS.assumedFaultDuetCv,
     latency,
     errors: { ...GATE_DEFAULTS.errors, ...gate.errors },
     validity: { ...GATE_DEFAULTS.validity, ...gate.validity },

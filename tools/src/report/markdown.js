@@ -69,23 +69,35 @@ function context(doc) {
         : 'Paired mode: base and head ran interleaved on the same runner.';
   const p = doc.procedure;
   if (!p) return how;
+  if (!p.blockingTests)
+    return `${how} No blocking test could be run: no cell had data good enough to decide (see below), so nothing was shown to be unchanged.`;
   return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% over all ${p.blockingTests} blocking tests together${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;
 }
 
 function table(cells, hidden) {
   const rows = [
-    '| | cell | head p50 | head p99 | Δ p99 | head p99.99 | Δ p99.99 | errors (base → head) |',
-    '|---|---|--:|--:|--:|--:|--:|--:|',
+    '| | cell | head p50 | head p99 | Δ p99 | sees p99 ⁽†⁾ | head p99.99 | Δ p99.99 | errors (base → head) |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const c of cells) {
     const h = c.head ?? {};
     const tail = h.p99_99Reliable === false ? ' ⁽*⁾' : '';
     rows.push(
-      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`,
+      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${sees(metric(c, 'p99'))} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`,
     );
   }
-  if (hidden) rows.push(`| | … ${hidden} more cell${hidden > 1 ? 's' : ''} in the artifacts | | | | | | |`);
+  if (hidden) rows.push(`| | … ${hidden} more cell${hidden > 1 ? 's' : ''} in the artifacts | | | | | | | |`);
+  if (cells.some((c) => metric(c, 'p99')?.detectable))
+    rows.push(
+      '',
+      "⁽†⁾ the p99 change this cell's noise lets the gate catch 80% of the time (a cell with faults is noisier than a steady one).",
+    );
   return rows.join('\n');
+}
+
+function sees(m) {
+  const r = m?.detectable?.ratio80;
+  return r ? `×${Number(r.toPrecision(3))}` : '–';
 }
 
 function arrow(m) {

@@ -35,6 +35,21 @@ export function cellLoad(cell) {
   return cell.concurrent ? { ...cell.scenario, rate: cell.scenario.rate * 2 } : cell.scenario;
 }
 
+/**
+ * Which role each of k6's sides plays in a duet: [side a, side b]. The sides swap every
+ * other pair (the base is side a in odd repetitions, side b in even ones), so whatever
+ * favours one side — first in k6's alternation, its host port, its namespace — lands on
+ * base and head alike instead of reading as a change.
+ */
+export function duetSides(cell) {
+  return cell.concurrent && cell.repetition % 2 === 0 ? ['head', 'base'] : ['base', 'head'];
+}
+
+/** The URLs k6 gets for a duet's sides a and b, from the base's and the head's. */
+export function sideUrls(cell, baseUrl, headUrl) {
+  return duetSides(cell)[0] === 'base' ? [baseUrl, headUrl] : [headUrl, baseUrl];
+}
+
 /** Wall-clock bound of a k6 run: warm-up + measured time (+ sweep steps) + grace. */
 export function k6Budget(scenario) {
   let ms = parseDuration(scenario.warmup) + parseDuration(scenario.duration);

@@ -11,6 +11,7 @@ import { probe, DEPENDENCIES } from '../deps.js';
 import { cellDir as makeCellDir } from './results-dir.js';
 import { ingestRunners } from './runners.js';
 import { gitSha } from './git.js';
+import { duetSides } from './k6.js';
 import { round } from '../numbers.js';
 
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null }) {
@@ -61,10 +62,15 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
         meta.slo = { p99Ms: parseDuration(slo.p99 ?? '50ms'), errorRate: slo.errorRate ?? 0.01 };
       }
       if (cell.concurrent) {
-        for (const [side, role, name, tuning] of [
-          ['a', 'base', cell.controllerName, cell.tuningName],
-          ['b', 'head', cell.concurrent.name, cell.concurrent.tuningName],
+        const who = {
+          base: [cell.controllerName, cell.tuningName],
+          head: [cell.concurrent.name, cell.concurrent.tuningName],
+        };
+        for (const [side, role] of [
+          ['a', duetSides(cell)[0]],
+          ['b', duetSides(cell)[1]],
         ]) {
+          const [name, tuning] = who[role];
           const r = await ingest({
             k6Output: join(dir, 'k6.json.gz'),
             events: run.eventsFile,

@@ -29,6 +29,11 @@ export function simulatePr(
     effect = {},
     // A duet's pairs (both sides in one run): tagged as such (meta.ab) for the gate.
     duet = false,
+    // Cells whose scenario has faults (pod-kill): tagged as such for the gate.
+    faultCells = [],
+    // k6 dropping iterations in a share of a duet's pairs — one k6, so both sides alike
+    // (kind, 2 cores: 7 of 8 pod-kill pairs, 0.15-1.32%).
+    drops = null,
   } = {},
 ) {
   const r = rng(seed);
@@ -43,6 +48,7 @@ export function simulatePr(
     const head = [];
     for (let i = 0; i < pairs; i++) {
       const pairNoise = Math.sqrt(shared) * sd * normal();
+      const dropRatio = drops && r() < drops.share ? drops.ratio[0] + r() * (drops.ratio[1] - drops.ratio[0]) : 0;
       const run = (isHead, order) => {
         const noise = pairNoise + Math.sqrt(1 - shared) * sd * normal();
         const p99 = p99Ms * Math.exp(noise) * (isHead ? (e.p99 ?? 1) : 1);
@@ -61,6 +67,8 @@ export function simulatePr(
           order,
           side: duet ? (isHead ? 'b' : 'a') : null,
           t: Date.parse('2026-11-23T10:00:00Z') + (i * 2 + order) * 60_000,
+          faults: faultCells.includes(c),
+          dropped: Math.round(requests * dropRatio),
         });
       };
       const headFirst = i % 2 === 1; // A B, B A, A B: drift within a pair cancels over pairs
@@ -72,7 +80,7 @@ export function simulatePr(
   return out;
 }
 
-function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t, side }) {
+function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t, side, faults, dropped }) {
   const iv = (v, sd) => ({ low: v * Math.exp(-1.96 * sd), high: v * Math.exp(1.96 * sd), reliable: true });
   return simRep({
     source: `sim#${pair}`,
@@ -89,12 +97,25 @@ function rep({ p99, tail, k502, kTimeout, requests, withinSd, pair, t, side }) {
     pair,
     t,
     side,
+    faults,
+    dropped,
   });
 }
 
 /** A simulated run as the gate reads one: its quantiles, intervals and errors, full load,
  *  one machine; `side` (a|b) marks a duet's pair. Shared with request-sim.js. */
-export function simRep({ source, percentiles, intervals, requests, errors, pair, t, side }) {
+export function simRep({
+  source,
+  percentiles,
+  intervals,
+  requests,
+  errors,
+  pair,
+  t,
+  side,
+  faults = false,
+  dropped = 0,
+}) {
   return {
     source,
     percentiles,
@@ -105,8 +126,8 @@ export function simRep({ source, percentiles, intervals, requests, errors, pair,
       targetRate: 500,
       achievedRate: 500,
       achievedRatio: 1,
-      droppedIterations: 0,
-      droppedRatio: 0,
+      droppedIterations: dropped,
+      droppedRatio: dropped / (requests + dropped),
       k6ExitCode: 0,
     },
     meta: {
@@ -114,7 +135,7 @@ export function simRep({ source, percentiles, intervals, requests, errors, pair,
       machine: { fingerprint: 'sim' },
       pair,
       startedAt: new Date(t).toISOString(),
-      scenario: { vus: 50 },
+      scenario: { vus: 50, ...(faults ? { faults: [{ type: 'pod-kill' }] } : {}) },
       ...(side ? { ab: { side } } : {}),
     },
   };

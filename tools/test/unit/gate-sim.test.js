@@ -74,3 +74,36 @@ test('gate simulation, 45 s duets with their measured noise: no-op ≤ 5%, ×1.2
     `# 45 s duets: no-op ${pct(noop.failed)}; ×1.2 caught ${pct(x12.caught)} (with the default assumedDuetCv 0.19: ${pct(withDefault.caught)})`,
   );
 });
+
+// What `tailgate init` writes for a duet: steady + pod-kill, 3 pairs of 45 s, gate
+// {assumedDuetCv: 0.06}. Measured on kind here (../shared/FACTS.md): steady pairs vary
+// about 0.06 (sd of log head/base p99), pod-kill pairs about 0.25, and k6 dropped
+// iterations in 7 of 8 pod-kill pairs (0.15-1.32%), on both sides alike. A PR is green only
+// when no cell is red *or* inconclusive.
+const INIT_PR = {
+  duet: true,
+  cells: 2,
+  shared: 0.977,
+  withinSd: 0.05,
+  sdByCell: [0.06 / Math.sqrt(2 * (1 - 0.977)), 0.25 / Math.sqrt(2 * (1 - 0.977))],
+  faultCells: [1],
+};
+const initGate = { ...gate, assumedDuetCv: 0.06 };
+
+test("gate simulation, init's duet PR matrix: no-op PRs are green ≥ 90% even when k6 drops iterations in most pod-kill pairs; ×1.2 steady p99 caught ≥ 80%", () => {
+  const drops = { share: 0.875, ratio: [0.0015, 0.0132] };
+  const noop = prRates(300, initGate, { ...INIT_PR, drops });
+  assert.ok(
+    noop.green >= 0.9,
+    `green ${pct(noop.green)}, failed ${pct(noop.failed)}, inconclusive ${pct(noop.inconclusive)}`,
+  );
+  assert.ok(noop.failed <= 0.05, `failed ${pct(noop.failed)}`);
+  const x12 = prRates(300, initGate, { ...INIT_PR, drops, effect: { cell: 0, p99: 1.2 } });
+  assert.ok(x12.caught >= 0.8, `×1.2 caught ${pct(x12.caught)}`);
+  // Today's mistake, for the record: the pod-kill cell judged at the steady cells' level.
+  const oneLevel = prRates(300, initGate, { ...INIT_PR, faultCells: [] });
+  console.log(
+    `# init's duet PR (steady sd 0.06 + pod-kill sd 0.25, drops in 88% of pairs): no-op green ${pct(noop.green)} (failed ${pct(noop.failed)}, inconclusive ${pct(noop.inconclusive)}); ×1.2 steady p99 caught ${pct(x12.caught)}; pod-kill at the steady level would fail ${pct(oneLevel.failed)} of no-op PRs`,
+  );
+  assert.ok(oneLevel.failed > noop.failed, 'one noise level for every cell fails more no-op PRs');
+});

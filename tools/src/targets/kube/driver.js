@@ -4,7 +4,7 @@
 // teardown; teardown steps always run, also on Ctrl-C.
 import { join } from 'node:path';
 import { InfraError, InputError } from '../../errors.js';
-import { cellLoad, runK6Segments } from '../../run/k6.js';
+import { cellLoad, runK6Segments, sideUrls } from '../../run/k6.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './builtins.js';
@@ -128,7 +128,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-        : runK6Segments(cellLoad(cell), { cellDir, url: step.url, urlB: step.urlB, host: 'bench.local', signal });
+        : runK6Segments(cellLoad(cell), { cellDir, ...sidesOf(cell, step), host: 'bench.local', signal });
     const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
     await checkTargetUnchanged(identity, target);
     const after = await sample();
@@ -138,6 +138,13 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       : null;
     return { k6, eventsFile: events.file, resources, ...(concurrent ? { concurrent } : {}) };
   }
+}
+
+// A duet's sides swap every other pair (run/k6.js duetSides).
+function sidesOf(cell, step) {
+  if (!step.urlB) return { url: step.url, urlB: null };
+  const [url, urlB] = sideUrls(cell, step.url, step.urlB);
+  return { url, urlB };
 }
 
 function skipped(cell, err) {

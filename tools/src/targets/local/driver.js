@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDuration } from '../../config/units.js';
 import { InfraError } from '../../errors.js';
-import { cellLoad, runK6Segments } from '../../run/k6.js';
+import { cellLoad, runK6Segments, sideUrls } from '../../run/k6.js';
 import { EndpointController } from './endpoint-controller.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
@@ -58,11 +58,12 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
 
     onStatus('load');
     const [url, urlB] = planes.map((p) => p.url);
+    const [sideA, sideB] = urlB ? sideUrls(cell, url, urlB) : [url, null];
     const k6 = await measureWithFaults({
       scenario,
       pods,
       events,
-      startLoad: () => runK6Segments(cellLoad(cell), { cellDir, url, urlB, signal }),
+      startLoad: () => runK6Segments(cellLoad(cell), { cellDir, url: sideA, urlB: sideB, signal }),
     });
     for (const p of planes) await p.endpointController.settle();
     const resources = planes.map((p) => p.sampler?.stop() ?? null);

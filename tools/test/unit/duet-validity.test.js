@@ -1,0 +1,91 @@
+// A duet's two sides share one k6: iterations it drops are the generator's and hit both
+// sides alike, so they do not void the pair (up to maxSharedDroppedRatio); its sides swap
+// places every other pair; cells with faults carry their own noise level.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { applyDefaults } from '../../src/config/defaults.js';
+import { gateCells } from '../../src/compare/gate.js';
+import { duetSides, sideUrls } from '../../src/run/k6.js';
+import { simRep } from '../helpers/pr-sim.js';
+
+const gate = { ...applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, assumedDuetCv: 0.06 };
+
+function duetCell(ratios, { dropped = [], faults = false, requests = 13_500 } = {}) {
+  const mk = (p99, pair, side) =>
+    simRep({
+      source: `${side}#${pair}`,
+      percentiles: { p50: 1, p90: 2, p99, 'p99.9': p99 * 2, 'p99.99': p99 * 4, max: p99 * 8 },
+      intervals: { p99: { low: p99 * 0.97, high: p99 * 1.03, reliable: true } },
+      requests,
+      errors: { total: 0, byClass: {} },
+      pair,
+      t: Date.parse('2026-11-25T10:00:00Z') + pair * 60_000,
+      side,
+      faults,
+      dropped: dropped[pair - 1] ?? 0,
+    });
+  return {
+    cell: `traefik/default/${faults ? 'pod-kill' : 'steady'}`,
+    base: ratios.map((_, i) => mk(5, i + 1, 'a')),
+    head: ratios.map((r, i) => mk(5 * r, i + 1, 'b')),
+  };
+}
+
+test('duet: iterations k6 dropped on both sides alike leave the pair valid (it was inconclusive before)', () => {
+  // 20 and 179 dropped of 13,500 per side: 0.15% and 1.3% (the pod-kill A/A duets on kind).
+  const cell = duetCell([1.02, 0.97, 1.01], { dropped: [20, 0, 179] });
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.equal(v.verdict, 'pass', v.reasons.join('; '));
+  assert.deepEqual(
+    v.sharedDrops.map((d) => [d.pair, d.dropped]),
+    [
+      [1, 20],
+      [3, 179],
+    ],
+  );
+  assert.ok(v.warnings.some((w) => /on both sides alike: one load generator drives both sides of a duet/.test(w)));
+});
+
+test('duet: shared drops beyond maxSharedDroppedRatio still make the cell inconclusive (the load was not the scenario)', () => {
+  const cell = duetCell([1, 1, 1], { dropped: [0, 500, 0] }); // 3.6%
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.equal(v.verdict, 'inconclusive');
+  assert.ok(
+    v.reasons.some((r) => /500 dropped iterations \(3\.57%\) > 2\.00%/.test(r)),
+    v.reasons.join('; '),
+  );
+});
+
+test('duet: drops the two sides do not share are not the generator alone — judged as before', () => {
+  const cell = duetCell([1, 1, 1], { dropped: [0, 40, 0] });
+  cell.head[1].load = { ...cell.head[1].load, droppedIterations: 0, droppedRatio: 0 };
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.equal(v.verdict, 'inconclusive', 'base-only drops: the generator could not deliver the rate');
+});
+
+test('duet: a real regression with shared drops is still caught', () => {
+  const cell = duetCell([1.5, 1.45, 1.55], { dropped: [30, 30, 30] });
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.equal(v.verdict, 'regression');
+});
+
+test('duet: a pod-kill cell is judged at its own noise level, not at the steady cells’ (no-op pod-kill spread ×0.8–×1.35)', () => {
+  const steady = duetCell([1.01, 0.99, 1.0]);
+  const podKill = duetCell([1.35, 0.8, 1.3], { faults: true });
+  const [, v] = gateCells([steady, podKill], gate, { mode: 'paired' }).cells;
+  assert.notEqual(v.verdict, 'regression', JSON.stringify(v.metrics.find((m) => m.metric === 'p99')));
+  const p99 = v.metrics.find((m) => m.metric === 'p99');
+  assert.ok(
+    p99.detectable.ratio80 > 1.5,
+    `a pod-kill cell with 3 pairs cannot see small p99 changes: ×${p99.detectable.ratio80}`,
+  );
+});
+
+test('duet: sides swap every other pair — base on side a in odd repetitions, on side b in even ones', () => {
+  const cell = (repetition) => ({ concurrent: { name: 'x' }, repetition });
+  assert.deepEqual(duetSides(cell(1)), ['base', 'head']);
+  assert.deepEqual(duetSides(cell(2)), ['head', 'base']);
+  assert.deepEqual(duetSides(cell(3)), ['base', 'head']);
+  assert.deepEqual(sideUrls(cell(2), 'http://base', 'http://head'), ['http://head', 'http://base']);
+  assert.deepEqual(duetSides({ repetition: 2 }), ['base', 'head'], 'not a duet: nothing to swap');
+});
