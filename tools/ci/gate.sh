@@ -31,15 +31,32 @@ fi
 code=$?
 if [ ! -f "$out/verdict.json" ]; then
   echo "::error::tailgate compare wrote no verdict (exit $code): bad input or infrastructure error"
+  [ "$code" -ne 0 ] || code=4
   exit "$code"
 fi
+# After the verdict nothing may turn it green: a step that fails keeps the verdict's
+# exit code, or makes a passing one an infrastructure error (4). Never 0.
+closed() {
+  echo "::error::$1 — the gate fails closed (verdict exit $code$([ "$code" -ne 0 ] || echo ', reported as 4'))"
+  [ "$code" -ne 0 ] && exit "$code"
+  exit 4
+}
 tailgate report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} \
-  --meta "$out/comment/meta.json" --confirm-matrix "$out/confirm.json" --force >/dev/null
-[ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$out/comment/comment.md" >> "$GITHUB_STEP_SUMMARY"
+  --meta "$out/comment/meta.json" --confirm-matrix "$out/confirm.json" --force >/dev/null ||
+  closed "tailgate report failed after the verdict"
+[ -s "$out/comment/comment.md" ] || closed "tailgate report wrote no comment"
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+  cat "$out/comment/comment.md" >> "$GITHUB_STEP_SUMMARY" || closed "could not append the job summary"
+fi
 # Cells to confirm, as a matrix of the bench-cell workflow ([] when none or already confirmed).
 matrix='{"include":[]}'
-[ -n "${CONFIRM_RESULTS:-}" ] || matrix=$(cat "$out/confirm.json")
-echo "confirm=$matrix" >> "${GITHUB_OUTPUT:-/dev/stdout}"
+if [ -z "${CONFIRM_RESULTS:-}" ]; then
+  [ -s "$out/confirm.json" ] || closed "tailgate report wrote no confirmation matrix"
+  node -e 'const m = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); if (!Array.isArray(m.include)) process.exit(1)' \
+    "$out/confirm.json" 2>/dev/null || closed "the confirmation matrix is not {\"include\": [...]}"
+  matrix=$(cat "$out/confirm.json")
+fi
+echo "confirm=$matrix" >> "${GITHUB_OUTPUT:-/dev/stdout}" || closed "could not write the step output"
 if [ "$matrix" != '{"include":[]}' ]; then
   echo "::notice::a confirmation round with fresh runs is needed before the verdict: $matrix"
   exit 0

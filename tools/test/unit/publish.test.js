@@ -264,3 +264,40 @@ test('gate job, run locally on real local-target results: exit code and the exac
   const { meta } = readCommentArtifact(join(out, 'comment'), { repoUrl: REPO });
   assert.equal(meta.overall, verdict.overall);
 });
+
+// After the verdict nothing may turn it green (gate.sh `closed`): each step made to fail
+// on purpose — report, its comment, the job summary, the confirmation matrix, the step
+// output — keeps a regression's exit code and makes a passing verdict an infrastructure
+// error. Before, a failed report step left no confirm.json and the script exited 0.
+test('gate job fails closed: a failing step after the verdict is never exit 0', () => {
+  const runGate = (head, sabotage) => {
+    const out = mkdtempSync(join(tmpdir(), 'tg-gate-closed-'));
+    const env = {
+      ...process.env,
+      MODE: 'paired',
+      BASE_RESULTS: join(ROOT, 'tools/test/fixtures/runs/base'),
+      RESULTS: join(ROOT, 'tools/test/fixtures/runs', head),
+      OUT: out,
+      GITHUB_STEP_SUMMARY: join(out, 'summary.md'),
+      GITHUB_OUTPUT: join(out, 'output.txt'),
+    };
+    sabotage(out, env);
+    const r = spawnSync(join(ROOT, 'tools/ci/gate.sh'), [], { encoding: 'utf8', env });
+    return { code: r.status, log: r.stdout + r.stderr };
+  };
+  const steps = {
+    report: (out) => mkdirSync(join(out, 'comment', 'comment.md'), { recursive: true }),
+    'confirmation matrix': (out) => mkdirSync(join(out, 'confirm.json'), { recursive: true }),
+    'job summary': (out, env) => mkdirSync(env.GITHUB_STEP_SUMMARY, { recursive: true }),
+    'step output': (out, env) => mkdirSync(env.GITHUB_OUTPUT, { recursive: true }),
+  };
+  assert.equal(runGate('head', () => {}).code, 1, 'the fixtures: a regression');
+  assert.equal(runGate('base', () => {}).code, 0, 'base against itself: a pass');
+  for (const [step, sabotage] of Object.entries(steps)) {
+    const bad = runGate('head', sabotage);
+    assert.equal(bad.code, 1, `${step} failing after a regression keeps exit 1: ${bad.log}`);
+    assert.match(bad.log, /the gate fails closed/);
+    const pass = runGate('base', sabotage);
+    assert.equal(pass.code, 4, `${step} failing after a pass is an infrastructure error: ${pass.log}`);
+  }
+});

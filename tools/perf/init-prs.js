@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// No-op PRs as a new user meets them: the `pr` matrix `tailgate init --controller <c>`
+// writes (a duet, steady + pod-kill, 3 pairs), run A/A on offline kind for N pairs, then
+// gated as PRs of 3 pairs with the next 3 as a PR's confirmation round (cyclically) —
+// every cell of a PR together, with the matrix's own gate. Counts pass / inconclusive /
+// fail (both of the last are red checks), and shows whether A/A pairs lean to a side.
+//   node tools/perf/init-prs.js run <controller> [pairs] [--canary steady-delay|pod-kill-errors]
+//   node tools/perf/init-prs.js gate <run dir> <controller> [bench.yaml]
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { gateCells } from '../src/compare/gate.js';
+import { loadBench } from '../src/config/load.js';
+import { resultRep } from '../src/result/load.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
+const PR_PAIRS = 3;
+
+// Canaries on the head's route at the pods (the backend chart's duet canaries): a ×1.2
+// steady p99 (1 ms on a quarter of requests) and twice the errors per pod kill (503s on the
+// head's route during pod-kill, over the base's own).
+const CANARIES = {
+  'steady-delay': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '25%' } },
+  'pod-kill-errors': { scenario: 'pod-kill', set: { backendErrors: '0.1%', headErrors: '0.3%' } },
+};
+
+/** init's bench.yaml for the controller, its pr matrix made an A/A duet of N pairs. */
+export function initConfig(controller, pairs, canary = null) {
+  const dir = mkdtempSync(join(tmpdir(), `tg-init-${controller}-`));
+  const r = spawnSync(process.execPath, [CLI, 'init', '--controller', controller, '--dir', dir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tailgate init failed: ${r.stderr}`);
+  const file = join(dir, 'bench.yaml');
+  const doc = parse(readFileSync(file, 'utf8'));
+  const pr = doc.matrices.pr;
+  if (pr.compare !== 'concurrent') throw new Error(`${controller}: init writes no duet (compare: ${pr.compare})`);
+  // Offline kind here: the profile says which runner class; this machine is that size.
+  pr.repetitions = pairs;
+  pr.head = `${controller}:default`;
+  if (canary) {
+    const c = CANARIES[canary];
+    Object.assign(doc.scenarios[c.scenario], c.set);
+    pr.scenarios = [c.scenario];
+  }
+  writeFileSync(file, stringify(doc));
+  return file;
+}
+
+function run(controller, pairs, canary) {
+  const config = initConfig(controller, pairs, canary);
+  const out = mkdtempSync(join(tmpdir(), `tg-init-prs-${controller}-`));
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'run', '--config', config, '--matrix', 'pr', '--out', out, '--no-confirm'],
+    { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  const dir = join(out, readdirSync(out)[0]);
+  if (![0, 1, 3].includes(r.status)) throw new Error(`tailgate run exited ${r.status} (${dir})`);
+  return gate(dir, controller, config);
+}
+
+/** The run's pairs, per scenario: [[base result, head result], …] by repetition. */
+function pairsByScenario(dir, controller) {
+  const out = {};
+  const root = join(dir, 'base', controller, 'default');
+  for (const scenario of readdirSync(root)) {
+    const rep = (side, i) => join(dir, side, controller, 'default', scenario, `rep-${i}`, 'result.json');
+    const pairs = [];
+    for (let i = 1; existsSync(rep('base', i)) && existsSync(rep('head', i)); i++)
+      pairs.push(['base', 'head'].map((s) => resultRep(JSON.parse(readFileSync(rep(s, i), 'utf8')), `${s} ${i}`)));
+    out[scenario] = pairs;
+  }
+  return out;
+}
+
+export function gate(dir, controller, config = join(dir, 'bench.yaml')) {
+  const cfg = loadBench(config);
+  const matrix = cfg.matrices.pr;
+  const gateRules = matrix.gate ?? cfg.gate;
+  const byScenario = pairsByScenario(dir, controller);
+  const n = Math.min(...Object.values(byScenario).map((p) => p.length));
+  const prs = Math.floor(n / PR_PAIRS);
+  const slice = (pairs, k) => {
+    const ps = Array.from({ length: PR_PAIRS }, (_, j) => pairs[(k * PR_PAIRS + j) % n]);
+    return { base: ps.map(([b]) => b), head: ps.map(([, h]) => h) };
+  };
+  const counts = { pass: 0, inconclusive: 0, fail: 0, rounds: 0 };
+  const verdicts = [];
+  for (let k = 0; k < prs; k++) {
+    const cells = Object.entries(byScenario).map(([s, pairs]) => ({
+      cell: `${controller}/default/${s}`,
+      ...slice(pairs, k),
+    }));
+    let v = gateCells(cells, gateRules, { mode: 'paired' });
+    if (v.confirm.length) {
+      counts.rounds++;
+      const fresh = new Map(Object.entries(byScenario).map(([s, p]) => [`${controller}/default/${s}`, slice(p, k + 1)]));
+      v = gateCells(cells, gateRules, { mode: 'paired', confirm: fresh });
+    }
+    const verdicts_ = v.cells.map((c) => c.verdict);
+    const outcome = verdicts_.includes('regression')
+      ? 'fail'
+      : verdicts_.some((x) => x !== 'pass' && x !== 'improvement')
+        ? 'inconclusive'
+        : 'pass';
+    counts[outcome]++;
+    verdicts.push({
+      pr: k + 1,
+      outcome,
+      cells: v.cells.map((c) => ({
+        cell: c.cell,
+        verdict: c.verdict,
+        reasons: c.reasons,
+        seesP99: c.metrics?.find((m) => m.metric === 'p99')?.detectable?.ratio80 ?? null,
+      })),
+    });
+  }
+  const perScenario = Object.fromEntries(
+    Object.entries(byScenario).map(([s, pairs]) => {
+      const logs = pairs.map(([b, h]) => Math.log(h.percentiles.p99 / b.percentiles.p99));
+      // Which side k6 served first: the base in odd pairs (run/k6.js duetSides).
+      const onA = pairs.filter(([b]) => b.meta?.ab?.side === 'a').length;
+      const leanA = pairs.filter(([b, h]) => (b.meta?.ab?.side === 'a' ? h : b).percentiles.p99 > (b.meta?.ab?.side === 'a' ? b : h).percentiles.p99).length;
+      const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
+      const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, logs.length - 1));
+      return [
+        s,
+        {
+          pairs: pairs.length,
+          p99Ratio: pairs.map(([b, h]) => Number((h.percentiles.p99 / b.percentiles.p99).toFixed(2))),
+          sdLogP99: Number(sd.toFixed(3)),
+          baseOnSideA: onA,
+          sideBSlowerThanA: leanA,
+          droppedPairs: pairs.filter(([b]) => b.load.droppedIterations > 0).length,
+          droppedMax: Math.max(...pairs.map(([b]) => b.load.droppedIterations)),
+          errors: {
+            base: pairs.reduce((a, [b]) => a + b.errors.total, 0),
+            head: pairs.reduce((a, [, h]) => a + h.errors.total, 0),
+          },
+        },
+      ];
+    }),
+  );
+  return { dir, prs, ...counts, perScenario, verdicts };
+}
+
+const [cmd, ...args] = process.argv.slice(2);
+if (cmd === 'run') {
+  const [controller, pairs = '30'] = args.filter((a) => !a.startsWith('--'));
+  const ci = args.indexOf('--canary');
+  const canary = ci >= 0 ? args[ci + 1] : null;
+  if (canary && !CANARIES[canary]) throw new Error(`--canary: one of ${Object.keys(CANARIES).join(', ')}`);
+  console.log(JSON.stringify(run(controller, Number(pairs), canary), null, 1));
+} else if (cmd === 'gate') {
+  const [dir, controller, config] = args;
+  console.log(JSON.stringify(gate(dir, controller, config), null, 1));
+} else if (cmd) {
+  console.error('usage: init-prs.js run <controller> [pairs] [--canary steady-delay|pod-kill-errors] | gate <run dir> <controller> [bench.yaml]');
+  process.exit(2);
+}
