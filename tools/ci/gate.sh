@@ -41,9 +41,11 @@ closed() {
   [ "$code" -ne 0 ] && exit "$code"
   exit 4
 }
+# report exits with the verdict's own code when it worked (2 or 4 when it did not).
 tailgate report "$out/verdict.json" --markdown "$out/comment/comment.md" --charts "$out/charts" ${RUN_URL:+--run-url "$RUN_URL"} \
-  --meta "$out/comment/meta.json" --confirm-matrix "$out/confirm.json" --force >/dev/null ||
-  closed "tailgate report failed after the verdict"
+  --meta "$out/comment/meta.json" --confirm-matrix "$out/confirm.json" --force >/dev/null
+rc=$?
+[ "$rc" -eq "$code" ] || closed "tailgate report failed after the verdict (exit $rc)"
 [ -s "$out/comment/comment.md" ] || closed "tailgate report wrote no comment"
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   cat "$out/comment/comment.md" >> "$GITHUB_STEP_SUMMARY" || closed "could not append the job summary"

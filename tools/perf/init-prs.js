@@ -96,7 +96,9 @@ export function gate(dir, controller, config = join(dir, 'bench.yaml')) {
     let v = gateCells(cells, gateRules, { mode: 'paired' });
     if (v.confirm.length) {
       counts.rounds++;
-      const fresh = new Map(Object.entries(byScenario).map(([s, p]) => [`${controller}/default/${s}`, slice(p, k + 1)]));
+      const fresh = new Map(
+        Object.entries(byScenario).map(([s, p]) => [`${controller}/default/${s}`, slice(p, k + 1)]),
+      );
       v = gateCells(cells, gateRules, { mode: 'paired', confirm: fresh });
     }
     const verdicts_ = v.cells.map((c) => c.verdict);
@@ -122,7 +124,10 @@ export function gate(dir, controller, config = join(dir, 'bench.yaml')) {
       const logs = pairs.map(([b, h]) => Math.log(h.percentiles.p99 / b.percentiles.p99));
       // Which side k6 served first: the base in odd pairs (run/k6.js duetSides).
       const onA = pairs.filter(([b]) => b.meta?.ab?.side === 'a').length;
-      const leanA = pairs.filter(([b, h]) => (b.meta?.ab?.side === 'a' ? h : b).percentiles.p99 > (b.meta?.ab?.side === 'a' ? b : h).percentiles.p99).length;
+      const leanA = pairs.filter(
+        ([b, h]) =>
+          (b.meta?.ab?.side === 'a' ? h : b).percentiles.p99 > (b.meta?.ab?.side === 'a' ? b : h).percentiles.p99,
+      ).length;
       const mean = logs.reduce((a, x) => a + x, 0) / logs.length;
       const sd = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(1, logs.length - 1));
       return [
@@ -157,6 +162,8 @@ if (cmd === 'run') {
   const [dir, controller, config] = args;
   console.log(JSON.stringify(gate(dir, controller, config), null, 1));
 } else if (cmd) {
-  console.error('usage: init-prs.js run <controller> [pairs] [--canary steady-delay|pod-kill-errors] | gate <run dir> <controller> [bench.yaml]');
+  console.error(
+    'usage: init-prs.js run <controller> [pairs] [--canary steady-delay|pod-kill-errors] | gate <run dir> <controller> [bench.yaml]',
+  );
   process.exit(2);
 }

@@ -27,7 +27,7 @@ export function schemaProblems(name, value) {
       out.push({
         path: [...path, e.params.additionalProperty],
         keyOf: true,
-        message: 'unknown field (check spelling; see schemas/bench.schema.json)',
+        message: `unknown field (check spelling; see schemas/${name}.schema.json)`,
       });
     } else if (e.keyword === 'enum') {
       out.push({ path, message: `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` });

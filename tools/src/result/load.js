@@ -21,12 +21,25 @@ function checkSchema(name, doc, file, version) {
       `${file}: schemaVersion ${JSON.stringify(doc.schemaVersion)} is not supported (this tailgate reads ${version}); re-create it with \`tailgate ${name === 'baseline' ? 'baseline update' : 'ingest'}\``,
     );
   }
-  const problems = schemaProblems(name, doc);
+  // JSON numbers beyond a double's range parse as Infinity; a schema's "number" takes it.
+  const problems = [...nonFinite(doc), ...schemaProblems(name, doc)];
   if (problems.length) {
     throw new InputError(`${file}: does not match schemas/${name}.schema.json`, {
       details: problems.map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`),
     });
   }
+}
+
+function nonFinite(doc) {
+  const out = [];
+  const walk = (x, path) => {
+    if (out.length >= 20) return;
+    if (typeof x === 'number' && !Number.isFinite(x)) out.push({ path, message: 'must be a finite number' });
+    else if (x && typeof x === 'object')
+      for (const [k, v] of Object.entries(x)) walk(v, [...path, Array.isArray(x) ? Number(k) : k]);
+  };
+  walk(doc, []);
+  return out;
 }
 
 export function resultRep(doc, file) {

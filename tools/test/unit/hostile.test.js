@@ -381,3 +381,32 @@ test('hostile: an error count from a file that is not a number never shapes the 
   );
   assert.ok(!readdirSync(dir).some((f) => f.endsWith('.gp')), 'no script written');
 });
+
+test('hostile-result-numbers: a non-finite number (1e400) or an unknown key in a result is refused with file and field', async () => {
+  await inSandbox(async ({ outer, root }) => {
+    const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 5 }] }, join(root, 'run'));
+    const file = join(run, 'c', 't', 's', 'rep-1', 'result.json');
+    const good = readFileSync(file, 'utf8');
+    const cases = [
+      [
+        good.replace(/"achievedRate": *[0-9.]+/, '"achievedRate": 1e400'),
+        /load\.achievedRate: must be a finite number/,
+      ],
+      [
+        good.replace(/"requests": *\{/, '"requests": { "bogus": 1,'),
+        /requests\.bogus: unknown field \(check spelling; see schemas\/result\.schema\.json\)/,
+      ],
+      [good.replace(/^\{/, '{ "extra": true,'), /extra: unknown field/],
+    ];
+    for (const [text, why] of cases) {
+      assert.notEqual(text, good, 'the case changed the file');
+      writeFileSync(file, text);
+      const before = treeHash(outer);
+      const r = await runCli(['compare', '--results', run]);
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.out, /result\.json: does not match schemas\/result\.schema\.json/);
+      assert.match(r.out, why);
+      assert.equal(treeHash(outer), before, 'nothing created or changed');
+    }
+  });
+});
