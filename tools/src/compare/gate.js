@@ -104,7 +104,7 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     ...head.map((r) => checkRun(r, gate.validity, 'head', { sharedDrops: shared.has(r) })),
   ];
   const invalid = checks.flatMap((c) => c.problems);
-  const incomparable = comparabilityProblems(base, head, { allowMachineMismatch }).map((p) => p.message);
+  const incomparable = comparabilityProblems(base, head, { allowMachineMismatch, mode }).map((p) => p.message);
   const omission = checks.map((c) => c.omission).filter(Boolean);
   if (invalid.length || incomparable.length) {
     out.verdict = 'inconclusive';

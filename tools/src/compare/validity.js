@@ -8,6 +8,8 @@
 // on the base: the same generator on the same machine, so if it cannot deliver the
 // rate there, the setup is the bottleneck and the cell is inconclusive. Little's law
 // (rate × slowest response vs the VUs k6 had) says which it looks like, in the note.
+import { workloadDiff, workloadOf } from '../result/workload.js';
+
 const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itself is fine
 
 /**
@@ -107,9 +109,18 @@ export function sharedDropRuns(base, head) {
   return out;
 }
 
-/** Results of different cells, profiles or machines are not comparable. */
-export function comparabilityProblems(base, head, { allowMachineMismatch = false } = {}) {
+/** Results of different cells, profiles, workloads or machines are not comparable. */
+export function comparabilityProblems(base, head, { allowMachineMismatch = false, mode = 'paired' } = {}) {
   const out = [];
+  const changed = workloadChanges(base, head);
+  if (changed.length)
+    out.push({
+      fatal: true,
+      message:
+        mode === 'baseline'
+          ? `no comparable baseline: the workload changed (${changed.join('; ')}) — record a baseline for the new workload`
+          : `base and head measured different workloads (${changed.join('; ')}): not like with like`,
+    });
   const cellOf = (r) => {
     const parts = [r.meta?.controller?.name, r.meta?.tuning?.name, r.meta?.scenario?.name];
     return parts.every((x) => typeof x === 'string') ? parts.join('/') : null;
@@ -136,6 +147,16 @@ export function comparabilityProblems(base, head, { allowMachineMismatch = false
     });
   }
   return out;
+}
+
+// Every run against the first base run: base runs, head runs and confirmation rounds
+// must all have measured the same load. Each field named once, with its values.
+function workloadChanges(base, head) {
+  const ref = base.map(workloadOf).find(Boolean);
+  if (!ref) return [];
+  const seen = new Set();
+  for (const r of [...base, ...head]) for (const d of workloadDiff(ref, workloadOf(r))) seen.add(d);
+  return [...seen];
 }
 
 function pct(x) {

@@ -12,6 +12,7 @@ import { cellDir as makeCellDir } from './results-dir.js';
 import { ingestRunners } from './runners.js';
 import { gitSha } from './git.js';
 import { duetSides } from './k6.js';
+import { workloadRecord } from '../result/workload.js';
 import { round } from '../numbers.js';
 
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null }) {
@@ -48,6 +49,7 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
         controller: { name: cell.controllerName, ...cell.controller },
         tuning: { name: cell.tuningName, ...cell.tuning },
         scenario: { name: cell.scenarioName, ...cell.scenario },
+        workload: workloadRecord(cell.scenario, k6Version),
         rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
         durationMs: parseDuration(cell.scenario.duration),
         repetition: cell.repetition,

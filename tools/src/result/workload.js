@@ -1,0 +1,74 @@
+// What load a run measured: the scenario after defaults (rate per side, duration,
+// warm-up, replicas, VUs, timeout, TLS, payload, faults and their schedule, a duet's
+// canaries), the k6 script that ran (a digest of k6/) and the k6 version. Two runs are
+// comparable only when their workloads agree: a PR that lowers the rate or drops the
+// faults must not pass because it measured something easier.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../exec/tools.js';
+
+// Scenario fields that describe the person, not the load.
+const NOT_LOAD = new Set(['name', 'description']);
+
+let scriptsDigest;
+/** sha256 over k6/ (the scenario scripts and their library), in a stable order. */
+export function k6ScriptsDigest() {
+  if (scriptsDigest) return scriptsDigest;
+  const h = createHash('sha256');
+  const walk = (dir, rel) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.isDirectory()) walk(join(dir, e.name), `${rel}${e.name}/`);
+      else if (e.isFile() && e.name.endsWith('.js')) {
+        h.update(`${rel}${e.name}\0`);
+        h.update(readFileSync(join(dir, e.name)));
+        h.update('\0');
+      }
+    }
+  };
+  walk(join(ROOT, 'k6'), '');
+  scriptsDigest = h.digest('hex');
+  return scriptsDigest;
+}
+
+/** The workload a run records in meta.workload (runner.js). */
+export function workloadRecord(scenario, k6Version) {
+  return { ...loadFields(scenario), k6: k6Version ?? null, scripts: k6ScriptsDigest() };
+}
+
+function loadFields(scenario = {}) {
+  return Object.fromEntries(
+    Object.entries(scenario)
+      .filter(([k, v]) => !NOT_LOAD.has(k) && v !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
+/** A result's workload: meta.workload, or for results written before it, meta.scenario + meta.k6. */
+export function workloadOf(rep) {
+  const m = rep.meta ?? {};
+  if (m.workload && typeof m.workload === 'object') return m.workload;
+  if (!m.scenario) return null;
+  return { ...loadFields(m.scenario), ...(m.k6 ? { k6: m.k6 } : {}) };
+}
+
+/**
+ * Fields whose values differ between two workloads, as "field a → b". A field only one
+ * side records (an older result has no script digest) is not compared.
+ */
+export function workloadDiff(a, b) {
+  if (!a || !b) return [];
+  const out = [];
+  for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
+    if (!(k in a) || !(k in b)) continue;
+    const [x, y] = [show(a[k]), show(b[k])];
+    if (x !== y) out.push(`${k} ${x} → ${y}`);
+  }
+  return out;
+}
+
+function show(v) {
+  if (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)) return v.slice(0, 12);
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}…` : s;
+}
