@@ -208,3 +208,30 @@ test("catalog: NGINX Ingress Controller's values schema is checked offline (its 
     (err) => /tolerations/.test(err.message) && !/HTTP/.test(err.message),
   );
 });
+
+test("catalog: offline charts install from the unpacked folder, as helm packages a release — Traefik's crds/kustomization.yaml (left out by its .helmignore) is not applied as a CRD", async (t) => {
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { spawnSync } = await import('node:child_process');
+  const { unpackChart, verifiedArchive } = await import('../../src/targets/kube/chart-archive.js');
+  const { helm } = await import('../helpers/charts.js');
+  const entry = parse(readFileSync(join(CATALOG, 'traefik', 'controller.yaml'), 'utf8'));
+  let archive;
+  try {
+    archive = verifiedArchive(entry.chart);
+  } catch (err) {
+    return t.skip(err.message);
+  }
+  const kinds = (chart) =>
+    parseAllDocuments(
+      spawnSync(helm, ['template', 't', chart, '--include-crds', ...ARGS], { encoding: 'utf8', maxBuffer: 64 << 20 })
+        .stdout,
+    )
+      .map((d) => d.toJS()?.kind)
+      .filter(Boolean);
+  assert.ok(kinds(archive).includes('Kustomization'), 'the trap: from the archive helm takes it for a CRD');
+  const dir = unpackChart(archive, join(mkdtempSync(join(tmpdir(), 'tg-unpack-')), 'x'), 'traefik');
+  const fromDir = kinds(dir);
+  assert.ok(!fromDir.includes('Kustomization'));
+  assert.ok(fromDir.includes('CustomResourceDefinition'), "the chart's own CRDs stay");
+});

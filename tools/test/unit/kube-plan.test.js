@@ -323,7 +323,9 @@ test('offline charts: every controller installs its real chart from the charts f
   }
   const installs = steps.filter((s) => s.argv[0] === 'helm' && s.argv.includes('upgrade') && s.argv[3] !== 'backend');
   assert.ok(installs.length);
-  for (const s of installs) assert.match(s.argv[4], /\.tgz$/, s.title);
+  for (const s of installs) assert.match(s.argv[4], /^results\/<run>\/charts\/[a-z-]+-[\d.]+\/[a-z-]+$/, s.title);
+  const unpack = steps.filter((s) => s.builtin === 'unpackChart');
+  assert.ok(unpack.length && unpack.every((s) => /\.tgz$/.test(s.archive)), 'each archive unpacked first');
   assert.ok(!steps.some((s) => s.argv.includes('go')), 'no chart through the Go module proxy');
   // A missing archive: one line, before any step.
   const empty = mkdtempSync(join(tmpdir(), 'tg-nocharts-'));

@@ -4,10 +4,11 @@
 // same name and version come from the chart's official repository (steps.js chartSource):
 // one pin, two paths.
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { ROOT } from '../../exec/tools.js';
-import { InputError } from '../../errors.js';
+import { InfraError, InputError } from '../../errors.js';
+import { runSync } from '../../exec/run.js';
 
 // A chart archive is tens of KiB; nothing near this is one.
 const MAX_ARCHIVE_BYTES = 16 * 1024 * 1024;
@@ -89,4 +90,30 @@ function sha256Of(file, size) {
     closeSync(fd);
   }
   return hash.digest('hex');
+}
+
+/**
+ * The archive unpacked into `into` as helm packages a chart folder: helm applies the
+ * chart's .helmignore only to a folder (the archives here are the chart folder at the
+ * tag, so Traefik's crds/kustomization.yaml, which its .helmignore leaves out of a
+ * release, is inside; installed from the archive, helm tries to apply it as a CRD).
+ * Links are removed — helm does not follow them in an archive, and none may leave the
+ * folder. Returns the chart's folder.
+ */
+export function unpackChart(archive, into, name) {
+  rmSync(into, { recursive: true, force: true });
+  mkdirSync(into, { recursive: true });
+  const r = runSync(['tar', '--no-same-owner', '--no-same-permissions', '-xzf', archive, '-C', into], {
+    timeoutMs: 60_000,
+  });
+  if (r.code !== 0) throw new InfraError(`cannot unpack ${archive}: ${r.output.trim().split('\n').at(-1)}`);
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isSymbolicLink()) rmSync(p);
+      else if (e.isDirectory()) walk(p);
+    }
+  };
+  walk(into);
+  return join(into, name);
 }

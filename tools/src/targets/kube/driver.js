@@ -9,6 +9,7 @@ import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './builtins.js';
 import { checkKubeletSysctls } from './sysctls.js';
+import { unpackChart } from './chart-archive.js';
 import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
 import { runStep } from './exec.js';
@@ -64,6 +65,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
     if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);
+    if (step.builtin === 'unpackChart') return unpackChart(step.archive, step.into, step.name);
     if (step.builtin === 'writeKindConfig') return writeKindConfig(step.from, step.hostPort, step.to, step.extraPort);
     if (step.builtin === 'checkSysctls')
       return checkKubeletSysctls((...a) => [...step.kubectlArgv, ...a], step.sysctls, { tuning: step.tuning, log });

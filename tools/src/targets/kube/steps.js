@@ -391,11 +391,20 @@ function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall = ()
     });
   const values = files.flatMap((file) => ['-f', rel(file)]);
   const chart = cat.chart;
-  const source = !ctx.offline
-    ? chartSource(chart)
-    : cat.upstream
-      ? [upstreamChartDir(cat.upstream)]
-      : [rel(archivePath(chart, ctx.env))];
+  let source = !ctx.offline ? chartSource(chart) : cat.upstream ? [upstreamChartDir(cat.upstream)] : null;
+  if (!source) {
+    const archive = rel(archivePath(chart, ctx.env));
+    const into = join(ctx.runDirShown, 'charts', `${chart.name}-${chart.version}`);
+    add({
+      title: `unpack ${archive} as helm packages it (its .helmignore applies to a folder only)`,
+      argv: ['tailgate-internal', 'unpack-chart', archive, into],
+      builtin: 'unpackChart',
+      archive,
+      into,
+      name: chart.name,
+    });
+    source = [join(into, chart.name)];
+  }
   const diagnose = [
     kubectl('-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp'),
     ...[cat.podSelector, cat.controlPlaneSelector]
