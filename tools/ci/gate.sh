@@ -22,7 +22,8 @@ if [ "${MODE:-baseline}" = paired ] || [ "${MODE:-}" = concurrent ]; then
   [ -n "${BASE_RESULTS:-}" ] || RESULTS=$RESULTS/head
   confirm=()
   [ -n "${CONFIRM_RESULTS:-}" ] && confirm=(--confirm-base-results "$CONFIRM_RESULTS/base" --confirm-head-results "$CONFIRM_RESULTS/head")
-  tailgate compare ${MATRIX:+--matrix "$MATRIX"} --paired --base-results "$base" --head-results "${RESULTS:?}" "${confirm[@]}" --out "$out/verdict.json" --force
+  # The gate's rules come from the base commit when there is one (a PR cannot loosen them).
+  tailgate compare ${MATRIX:+--matrix "$MATRIX"} ${BASE_REF:+--gate-ref "$BASE_REF"} --paired --base-results "$base" --head-results "${RESULTS:?}" "${confirm[@]}" --out "$out/verdict.json" --force
 else
   confirm=()
   [ -n "${CONFIRM_RESULTS:-}" ] && confirm=(--confirm-results "$CONFIRM_RESULTS")

@@ -5,6 +5,7 @@ import { gateCells } from '../compare/gate.js';
 import { readJsonFile, toReps } from '../result/load.js';
 import { comparePairedRuns, compareRunToBaselines, verdictDoc } from '../compare/run-compare.js';
 import { InputError } from '../errors.js';
+import { baseGate } from '../compare/base-policy.js';
 import { planMatrix } from '../plan/plan.js';
 import { DEFAULT_MARGINS, nonInferiority } from '../compare/noninferiority.js';
 import { collectRun } from '../result/run-dir.js';
@@ -37,7 +38,11 @@ export const usage = `Usage:
   fails only if the fresh runs confirm it.
 
   --baseline   a baseline file, or result files of the base (repeat for repetitions)
-  --base-ref   read baselines from this commit (the PR's base), never the working tree
+  --base-ref   read baselines from this commit (the PR's base), never the working tree;
+               its bench.yaml's gate applies too (as --gate-ref)
+  --gate-ref   apply the gate (thresholds, blocking quantiles, assumed noise, confidence,
+               validity) of bench.yaml at this commit, not the working tree's: a PR cannot
+               loosen the rules it is judged by; what it changes is listed in the verdict
   --config     bench.yaml whose gate policy applies (default: bench.yaml if present)
   --matrix     apply this matrix's gate (its own rules laid over the top-level gate)
   --out        write the verdict JSON here (never overwritten without --force)
@@ -54,6 +59,7 @@ export const options = {
   results: { type: 'string' },
   baselines: { type: 'string', default: 'baselines' },
   'base-ref': { type: 'string' },
+  'gate-ref': { type: 'string' },
   'base-results': { type: 'string' },
   'head-results': { type: 'string' },
   'confirm-results': { type: 'string' },
@@ -185,16 +191,28 @@ function policy(configFile, matrix) {
   const file = configFile ?? (existsSync('bench.yaml') ? 'bench.yaml' : null);
   if (!file) {
     if (matrix) throw new InputError(`--matrix ${matrix}: no bench.yaml here; pass --config`);
-    return { gate: applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, expected: null };
+    return { gate: applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, expected: null, file };
   }
   const cfg = loadBench(file);
-  if (!matrix) return { gate: cfg.gate, expected: null };
+  if (!matrix) return { gate: cfg.gate, expected: null, file };
   const plan = planMatrix(cfg, matrix);
-  return { gate: plan.matrix.gate, expected: [...new Set(plan.cells.map((c) => c.key))] };
+  return { gate: plan.matrix.gate, expected: [...new Set(plan.cells.map((c) => c.key))], file };
 }
 
 export function run(opts, positionals) {
-  const { gate, expected } = policy(opts.config, opts.matrix);
+  const { gate: headGate, expected, file } = policy(opts.config, opts.matrix);
+  const gateRef = opts['gate-ref'] ?? opts['base-ref'];
+  const fromBase =
+    gateRef !== undefined && !opts.migration
+      ? baseGate({
+          ref: gateRef,
+          configFile: file ?? 'bench.yaml',
+          matrix: opts.matrix,
+          headGate,
+          flag: opts['gate-ref'] !== undefined ? '--gate-ref' : '--base-ref',
+        })
+      : null;
+  const gate = fromBase?.gate ?? headGate;
   const allowMachineMismatch = opts['allow-machine-mismatch'];
   let doc;
   if (opts.migration) return migration(opts, gate);
@@ -245,6 +263,11 @@ export function run(opts, positionals) {
       : null;
     const gated = gateCells([{ cell, base, head }], gate, { mode, allowMachineMismatch, confirm });
     doc = verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm });
+  }
+  if (fromBase) {
+    doc.gateRef = gateRef;
+    if (fromBase.changes.length) doc.gateChange = fromBase.changes;
+    if (fromBase.note) doc.gateNote = fromBase.note;
   }
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.log(renderTerminal(doc));

@@ -78,6 +78,13 @@ export function applyDefaults(raw) {
   return cfg;
 }
 
+/** The gate a bench.yaml (as written, before defaults) sets for a matrix, or its top-level one. */
+export function gateOf(raw, matrix) {
+  const top = raw.gate ?? {};
+  const own = matrix ? raw.matrices?.[matrix]?.gate : null;
+  return mergeGate(own ? layer(top, own) : top);
+}
+
 function layer(top, over) {
   const latency = { ...top.latency };
   for (const [q, rule] of Object.entries(over.latency ?? {})) latency[q] = { ...latency[q], ...rule };

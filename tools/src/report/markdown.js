@@ -45,7 +45,10 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
     marker: MARKER,
     icon: ICON[doc.overall],
     headline,
-    lead: lead ? `${lead}\n\n` : '',
+    lead: [gateLead(doc), lead]
+      .filter(Boolean)
+      .map((x) => `${x}\n\n`)
+      .join(''),
     context: context(doc),
     table: table(cells, hidden),
     notes: notes(cells),
@@ -55,6 +58,17 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
       : "_Details left out to stay under GitHub's comment size limit; see the run's artifacts._",
     footer: footer(doc, runUrl),
   }).replace(/\n{3,}/g, '\n\n');
+}
+
+// A PR that changes the gate's own rules is judged by its base's; say so first.
+function gateLead(doc) {
+  const lines = [];
+  if (doc.gateChange?.length)
+    lines.push(
+      `⚠️ **This PR changes the gate's own rules**: ${doc.gateChange.slice(0, 12).map(md).join('; ')}${doc.gateChange.length > 12 ? `; and ${doc.gateChange.length - 12} more` : ''}. They apply after it merges; this verdict uses the base's.`,
+    );
+  if (doc.gateNote) lines.push(`ℹ️ ${md(doc.gateNote)}.`);
+  return lines.join('\n\n');
 }
 
 function context(doc) {

@@ -1,0 +1,109 @@
+// The gate's rules come from the base commit, as baselines do. Held out: a PR that raised
+// its own p99 threshold to 1000% passed its ×1.46 regression.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gateChanges } from '../../src/compare/base-policy.js';
+import { applyDefaults } from '../../src/config/defaults.js';
+import { runCli } from '../helpers/cli.js';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const RUNS = join(ROOT, 'tools/test/fixtures/runs');
+const bench = (gate) => `apiVersion: tailgate/v1
+kind: Bench
+controllers:
+  nginx-reload: { type: local, variant: nginx-reload }
+scenarios:
+  churn: { script: steady, rate: 300, duration: 5s }
+${gate}matrices:
+  local: { target: local, controllers: [nginx-reload], scenarios: [churn] }
+`;
+
+function repo(baseBench) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-base-policy-'));
+  const git = (...a) => spawnSync('git', ['-C', dir, ...a], { encoding: 'utf8' });
+  git('init', '-q');
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 't');
+  if (baseBench) writeFileSync(join(dir, 'bench.yaml'), baseBench);
+  else writeFileSync(join(dir, 'README'), 'x');
+  git('add', '-A');
+  git('commit', '-qm', 'base');
+  return { dir, base: git('rev-parse', 'HEAD').stdout.trim() };
+}
+
+async function compareIn(dir, extra) {
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const out = join(dir, `v-${Math.random().toString(36).slice(2)}.json`);
+    const r = await runCli([
+      'compare',
+      '--paired',
+      '--base-results',
+      join(RUNS, 'base'),
+      '--head-results',
+      join(RUNS, 'head'),
+      '--out',
+      out,
+      ...extra,
+    ]);
+    return { ...r, file: out, doc: JSON.parse(readFileSync(out, 'utf8')) };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+test("gate rules: a PR that loosens its own threshold is judged by the base's, and the verdict says what it changes", async () => {
+  const { dir, base } = repo(bench(''));
+  writeFileSync(
+    join(dir, 'bench.yaml'),
+    bench('gate:\n  latency:\n    p99: { threshold: 1000% }\n  assumedRunCv: 0.9\n'),
+  );
+  const own = await compareIn(dir, []);
+  assert.equal(own.code, 0, 'with its own rules the regression passes (the hole)');
+  const judged = await compareIn(dir, ['--gate-ref', base]);
+  assert.equal(judged.code, 1, judged.out);
+  assert.deepEqual(judged.doc.gateChange, ['assumedRunCv 0.25 → 0.9', 'latency p99 threshold 10% → 1000%']);
+  const md = join(dir, 'c.md');
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    await runCli(['report', judged.file, '--markdown', md]);
+  } finally {
+    process.chdir(cwd);
+  }
+  const body = readFileSync(md, 'utf8');
+  assert.match(
+    body.split('\n').slice(0, 6).join('\n'),
+    /This PR changes the gate's own rules\*\*: assumedRunCv 0\.25 → 0\.9; latency p99 threshold 10% → 1000%\. They apply after it merges; this verdict uses the base's\./,
+  );
+});
+
+test("gate rules: a base without bench.yaml — tailgate's defaults, said once; a bad ref is refused", async () => {
+  const { dir, base } = repo(null);
+  writeFileSync(join(dir, 'bench.yaml'), bench('gate:\n  latency:\n    p99: { threshold: 1000% }\n'));
+  const r = await compareIn(dir, ['--gate-ref', base]);
+  assert.equal(r.code, 1);
+  assert.match(r.doc.gateNote, /the base commit has no bench\.yaml: tailgate's default gate applies/);
+  const bad = await runCli([
+    'compare',
+    '--paired',
+    '--base-results',
+    RUNS,
+    '--head-results',
+    RUNS,
+    '--gate-ref',
+    '--upload-pack=x',
+  ]);
+  assert.equal(bad.code, 2);
+});
+
+test('gate rules: changes are listed rule by rule', () => {
+  const d = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+  assert.deepEqual(gateChanges(d, { ...d, confidence: 0.8 }), ['confidence 0.95 → 0.8']);
+  assert.deepEqual(gateChanges(d, d), []);
+});
