@@ -5,9 +5,22 @@
 // where no code of the dead run gets to run.
 //
 // One file per live tailgate process, named by its pid and its start time (a pid alone
-// is reused). A process is killed only if its pid still has the recorded start time, so
-// a reused pid is never touched. Linux only (/proc); elsewhere nothing is recorded.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+// is reused). The registry trusts only itself: its folder must be this user's and
+// writable by no one else, an entry file must be this user's own regular file, and a
+// process is killed only if it is this user's, its pid still has the recorded start time
+// and it still runs the recorded executable — a reused pid, or a file someone else wrote
+// naming their process, is never acted on. Linux only (/proc); elsewhere nothing is
+// recorded.
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runSync } from './run.js';
@@ -33,14 +46,61 @@ export function startTime(pid) {
   }
 }
 
+/** The real uid of a process (/proc/<pid>/status), or null. */
+function ownerOf(pid) {
+  try {
+    const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The executable a process runs (/proc/<pid>/exe), or null. */
+function exeOf(pid) {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
+/** Why the state folder cannot be trusted (one phrase), or null. */
+export function untrustedDir(dir) {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch {
+    return null; // made below, 0700
+  }
+  if (st.isSymbolicLink()) return 'it is a symbolic link';
+  if (!st.isDirectory()) return 'it is not a folder';
+  if (st.uid !== process.getuid()) return `it belongs to uid ${st.uid}, not to this user (uid ${process.getuid()})`;
+  if (st.mode & 0o022) return `others can write it (mode ${(st.mode & 0o7777).toString(8)})`;
+  return null;
+}
+
+let warned = false;
+function trusted(dir) {
+  const why = untrustedDir(dir);
+  if (why && !warned) {
+    warned = true;
+    console.error(
+      `tailgate: not using the process registry ${dir}: ${why}; set TAILGATE_STATE_DIR to a folder only you can write (a killed run's leftovers will not be removed)`,
+    );
+  }
+  return !why;
+}
+
 let own = null;
 
 function ownFile() {
   if (own !== null) return own;
   const start = startTime(process.pid);
-  if (!start) return (own = '');
+  if (!start || typeof process.getuid !== 'function') return (own = '');
   try {
     mkdirSync(registryDir(), { recursive: true, mode: 0o700 });
+    if (!trusted(registryDir())) return (own = '');
     own = join(registryDir(), `${process.pid}-${start}.jsonl`);
     // Removed on every normal way out; a killed run leaves it for the next sweep.
     process.once('exit', () => {
@@ -59,7 +119,7 @@ function ownFile() {
 /** Records a started process; `group`: it leads its own process group (detached). */
 export function recordProcess(pid, { group = false, name = '' } = {}) {
   const start = startTime(pid);
-  if (start) write({ pid, start, group, name });
+  if (start) write({ pid, start, group, name, exe: exeOf(pid) });
 }
 
 export function recordNetns(name) {
@@ -87,7 +147,8 @@ function write(entry) {
  */
 export function sweepDeadRuns() {
   const dir = registryDir();
-  if (!existsSync(dir)) return null;
+  if (!existsSync(dir) || typeof process.getuid !== 'function' || !trusted(dir)) return null;
+  const uid = process.getuid();
   let processes = 0;
   let namespaces = 0;
   const runs = [];
@@ -97,8 +158,9 @@ export function sweepDeadRuns() {
     const file = join(dir, name);
     if (!m || name === mine) continue;
     if (startTime(Number(m[1])) === m[2]) continue; // that run is alive
+    if (!ownRegularFile(file, uid)) continue; // not written by this user: never acted on
     for (const e of entries(file)) {
-      if (Number.isInteger(e.pid) && e.pid > 1 && startTime(e.pid) === e.start) {
+      if (Number.isInteger(e.pid) && e.pid > 1 && sameProcess(e, uid)) {
         try {
           process.kill(e.group ? -e.pid : e.pid, 'SIGKILL');
           processes++;
@@ -122,9 +184,25 @@ export function sweepDeadRuns() {
   return `tailgate: removed what ${runs.length === 1 ? 'a killed run' : `${runs.length} killed runs`} left behind (pid ${runs.join(', ')}): ${processes} process${processes === 1 ? '' : 'es'}${namespaces ? `, ${namespaces} network namespace${namespaces === 1 ? '' : 's'}` : ''}`;
 }
 
+function ownRegularFile(file, uid) {
+  try {
+    const st = lstatSync(file);
+    return st.isFile() && st.uid === uid && !(st.mode & 0o022);
+  } catch {
+    return false;
+  }
+}
+
+// The process the entry recorded, still: this user's, the same start time, the same
+// executable (entries written before exe was recorded are matched on the first two).
+function sameProcess(e, uid) {
+  if (startTime(e.pid) !== e.start || ownerOf(e.pid) !== uid) return false;
+  return e.exe === undefined || e.exe === exeOf(e.pid);
+}
+
 function entries(file) {
   try {
-    if (statSync(file).size > MAX_REGISTRY_BYTES) return [];
+    if (lstatSync(file).size > MAX_REGISTRY_BYTES) return [];
     return readFileSync(file, 'utf8')
       .split('\n')
       .filter(Boolean)

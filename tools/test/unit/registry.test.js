@@ -1,0 +1,121 @@
+// The process registry trusts only itself. Held out: a registry file owned by another
+// user, in a shared world-writable state dir, naming a live process of that user —
+// `tailgate run` (as root) SIGKILLed it.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const ROOT_USER = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+// A fresh module per case: the registry keeps its own file and warning in module state.
+async function registry(dir) {
+  process.env.TAILGATE_STATE_DIR = dir;
+  return import(`../../src/exec/registry.js?case=${Math.random()}`);
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function entryFor(pid, startTime) {
+  return `${JSON.stringify({ pid, start: startTime(pid), group: false, name: 'victim' })}\n`;
+}
+
+// A dead run's registry file name: a pid that is not running.
+const DEAD = `999999-1.jsonl`;
+
+test('registry: a world-writable state dir is refused — nothing recorded, nothing swept', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-state-shared-'));
+  chmodSync(dir, 0o1777);
+  const victim = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    const reg = await registry(dir);
+    writeFileSync(join(dir, DEAD), entryFor(victim.pid, reg.startTime));
+    assert.match(reg.untrustedDir(dir), /others can write it \(mode 1777\)/);
+    assert.equal(reg.sweepDeadRuns(), null);
+    assert.ok(alive(victim.pid), 'the process named in a shared folder lives');
+  } finally {
+    victim.kill();
+  }
+});
+
+test(
+  'registry: an entry file another user wrote is never acted on',
+  { skip: !ROOT_USER && 'needs root to chown' },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+    const victim = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const reg = await registry(dir);
+      writeFileSync(join(dir, DEAD), entryFor(victim.pid, reg.startTime));
+      chownSync(join(dir, DEAD), NOBODY, NOBODY);
+      assert.equal(reg.sweepDeadRuns(), null);
+      assert.ok(alive(victim.pid));
+    } finally {
+      victim.kill();
+    }
+  },
+);
+
+test(
+  "registry: a process of another user is never killed, even named in this user's own file",
+  { skip: !ROOT_USER && 'needs root to start a process as another user' },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+    const victim = spawn('sleep', ['30'], { stdio: 'ignore', uid: NOBODY, gid: NOBODY });
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      const reg = await registry(dir);
+      writeFileSync(join(dir, DEAD), entryFor(victim.pid, reg.startTime));
+      assert.equal(reg.sweepDeadRuns(), null);
+      assert.ok(alive(victim.pid), "another user's process lives");
+    } finally {
+      victim.kill();
+    }
+  },
+);
+
+test('registry: a recorded process that now runs another executable is left alone; the same one is removed', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+  const a = spawn('sleep', ['30'], { stdio: 'ignore' });
+  const b = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 100));
+    const reg = await registry(dir);
+    const line = (p, exe) => `${JSON.stringify({ pid: p.pid, start: reg.startTime(p.pid), group: false, exe })}\n`;
+    const real = spawnSync('readlink', [`/proc/${a.pid}/exe`], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(join(dir, DEAD), line(a, '/usr/bin/something-else') + line(b, real));
+    assert.match(reg.sweepDeadRuns() ?? '', /removed what a killed run left behind .*1 process\b/);
+    assert.ok(alive(a.pid), 'a different executable: not the recorded process');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.ok(
+      !alive(b.pid) ||
+        spawnSync('ps', ['-o', 'stat=', '-p', String(b.pid)], { encoding: 'utf8' }).stdout.startsWith('Z'),
+    );
+  } finally {
+    a.kill();
+    b.kill();
+  }
+});
+
+test(
+  'registry: a state dir that is a link or not this user’s is refused',
+  { skip: !ROOT_USER && 'needs root to chown' },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+    const other = join(dir, 'other');
+    mkdirSync(other, { mode: 0o700 });
+    chownSync(other, NOBODY, NOBODY);
+    const reg = await registry(other);
+    assert.match(reg.untrustedDir(other), /belongs to uid 65534/);
+  },
+);
