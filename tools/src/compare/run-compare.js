@@ -3,7 +3,7 @@
 import { gateCells } from './gate.js';
 import { readBaseline } from './baselines.js';
 import { collectRun } from '../result/run-dir.js';
-import { readDuetChange } from '../result/duet-change.js';
+import { readDuetChange, readWorkloadChange } from '../result/duet-change.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
 export function compareRunToBaselines({
@@ -97,12 +97,14 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
   });
   const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...orphans];
   const duetChange = readDuetChange(headDir);
+  const workloadChange = readWorkloadChange(headDir);
   return verdictDoc('paired', decided, {
     baseDir,
     headDir,
     procedure: gated.procedure,
     confirm: gated.confirm,
-    ...(duetChange ? { duetChange } : {}),
+    ...(duetChange?.length ? { duetChange } : {}),
+    ...(workloadChange ? { workloadChange } : {}),
   });
 }
 

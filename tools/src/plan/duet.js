@@ -1,12 +1,14 @@
 // A PR's duet: the controller as the PR's base commit configures it (side a) and as its
 // head does (side b), two releases in one cluster. What makes it possible is that the
 // two sides differ only in what a duet can hold side by side — values, overlays, chart
-// version; anything shared by both sides (the scenario, the topology, the matrix, the
-// controllers it has) must be equal, or the gate falls back to interleaved pairs and
-// says why in one line.
+// version; the topology, the matrix and the controllers it has must be equal, or the gate
+// falls back to interleaved pairs and says why in one line. A scenario the PR changes is
+// no reason to fall back: one k6 drives both sides, so both run the head's workload (like
+// with like), and the change is carried to the comment (plan.workloadChange).
 import { isDeepStrictEqual } from 'node:util';
 import { InputError } from '../errors.js';
 import { catalogEntry } from '../targets/kube/catalog.js';
+import { workloadDiff } from '../result/workload.js';
 
 /** Why this matrix cannot run as a duet of base and head, or null. */
 export function duetRefusal(baseCfg, headCfg, matrixName) {
@@ -15,10 +17,8 @@ export function duetRefusal(baseCfg, headCfg, matrixName) {
   );
   if (!bm) return `the base commit has no matrix "${matrixName}"`;
   if (hm.target !== 'kind' || bm.target !== 'kind') return 'a duet runs on kind only';
-  for (const field of ['controllers', 'tunings', 'scenarios', 'cluster', 'repetitions'])
+  for (const field of ['controllers', 'tunings', 'scenarios', 'cluster'])
     if (!isDeepStrictEqual(bm[field], hm[field])) return `the matrix's ${field} change in this PR`;
-  for (const s of hm.scenarios)
-    if (!isDeepStrictEqual(baseCfg.scenarios[s], headCfg.scenarios[s])) return `scenario "${s}" changes in this PR`;
   for (const c of hm.controllers) {
     const [b, h] = [baseCfg.controllers[c], headCfg.controllers[c]];
     if (!b || b.type !== h.type) return `controller "${c}" is new in this PR`;
@@ -37,6 +37,8 @@ export function applyDuetBase(plan, baseCfg, headCfg) {
   const why = duetRefusal(baseCfg, headCfg, plan.matrixName);
   if (why) throw new InputError(`--duet-base: ${why}; run the base and head as interleaved pairs instead`);
   plan.ab = { controller: '(each cell)', tuning: '(as the PR changes it)' };
+  const changes = workloadChanges(baseCfg, headCfg, [...new Set(plan.cells.map((c) => c.scenarioName))]);
+  if (changes.length) plan.workloadChange = changes;
   for (const cell of plan.cells) {
     cell.concurrent = {
       name: cell.controllerName,
@@ -48,4 +50,18 @@ export function applyDuetBase(plan, baseCfg, headCfg) {
     cell.tuning = baseCfg.tunings[cell.tuningName] ?? cell.tuning;
   }
   return plan;
+}
+
+/** What the head changes in the scenarios the plan runs: 'scenario "s": field a → b'. */
+export function workloadChanges(baseCfg, headCfg, scenarios) {
+  const out = [];
+  for (const s of scenarios) {
+    const [b, h] = [baseCfg.scenarios[s], headCfg.scenarios[s]];
+    if (!b) {
+      out.push(`scenario "${s}" is new in this PR`);
+      continue;
+    }
+    for (const d of workloadDiff(b, h)) out.push(`scenario "${s}": ${d}`);
+  }
+  return out;
 }

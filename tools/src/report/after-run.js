@@ -71,8 +71,17 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
       before: String(c.before),
       after: String(c.after),
     }));
-    writeJsonAtomic(join(headDir, DUET_CHANGE_FILE), { kind: 'tailgate.duet-change', changes: doc.duetChange });
   }
+  if (plan.workloadChange?.length) {
+    doc.workloadChange = plan.workloadChange.map((x) => String(x).slice(0, 300));
+    console.log(`\nthis PR changes the workload (both sides ran the head's): ${doc.workloadChange.join('; ')}`);
+  }
+  if (change || doc.workloadChange)
+    writeJsonAtomic(join(headDir, DUET_CHANGE_FILE), {
+      kind: 'tailgate.duet-change',
+      changes: doc.duetChange ?? [],
+      ...(doc.workloadChange ? { workload: doc.workloadChange } : {}),
+    });
   writeJsonAtomic(join(runDir, 'verdict.json'), doc);
   writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc, { lead: duetDiffText(change, { markdown: true }) }));
   console.log(`\n${renderTerminal(doc)}`);

@@ -68,6 +68,10 @@ function gateLead(doc) {
       `⚠️ **This PR changes the gate's own rules**: ${doc.gateChange.slice(0, 12).map(md).join('; ')}${doc.gateChange.length > 12 ? `; and ${doc.gateChange.length - 12} more` : ''}. They apply after it merges; this verdict uses the base's.`,
     );
   if (doc.gateNote) lines.push(`ℹ️ ${md(doc.gateNote)}.`);
+  if (doc.workloadChange?.length)
+    lines.push(
+      `ℹ️ **This PR changes the workload**: ${doc.workloadChange.slice(0, 12).map(md).join('; ')}. Both sides ran the head's, so this is like with like; baselines recorded before it no longer apply.`,
+    );
   return lines.join('\n\n');
 }
 

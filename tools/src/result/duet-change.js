@@ -34,3 +34,31 @@ export function readDuetChange(headDir) {
   }
   return null;
 }
+
+/** What a PR's duet changed in the workload both sides ran (strings), or null. */
+export function readWorkloadChange(headDir) {
+  const file = join(headDir, DUET_CHANGE_FILE);
+  const candidates = [file];
+  try {
+    for (const d of readdirSync(headDir, { withFileTypes: true }).slice(0, 1000))
+      if (d.isDirectory()) candidates.push(join(headDir, d.name, DUET_CHANGE_FILE));
+  } catch {
+    return null;
+  }
+  for (const f of candidates) {
+    if (!existsSync(f)) continue;
+    try {
+      const doc = JSON.parse(readTextFile(f, { maxBytes: DUET_CHANGE_LIMITS.bytes }));
+      const w = doc?.kind === 'tailgate.duet-change' ? doc.workload : null;
+      if (
+        Array.isArray(w) &&
+        w.length <= DUET_CHANGE_LIMITS.changes &&
+        w.every((x) => typeof x === 'string' && x.length <= DUET_CHANGE_LIMITS.chars)
+      )
+        return w;
+    } catch {
+      /* context only: left out */
+    }
+  }
+  return null;
+}

@@ -107,3 +107,17 @@ test('gate rules: changes are listed rule by rule', () => {
   assert.deepEqual(gateChanges(d, { ...d, confidence: 0.8 }), ['confidence 0.95 → 0.8']);
   assert.deepEqual(gateChanges(d, d), []);
 });
+
+test("comment: a PR that changes the gate's rules or the workload says so first", async () => {
+  const { verdictDoc } = await import('../../src/compare/run-compare.js');
+  const { renderMarkdown } = await import('../../src/report/markdown.js');
+  const doc = verdictDoc('paired', [{ cell: 'traefik/default/steady', verdict: 'pass', metrics: [] }], {
+    gateChange: ['latency p99 threshold 10% → 50%'],
+    workloadChange: ['scenario "steady": rate 500 → 300'],
+  });
+  const lines = renderMarkdown(doc).split('\n').filter(Boolean);
+  const at = (re) => lines.findIndex((l) => re.test(l));
+  assert.ok(at(/This PR changes the gate's own rules\*\*: latency p99 threshold 10% → 50%/) >= 0);
+  assert.ok(at(/This PR changes the workload\*\*: scenario "steady": rate 500 → 300\. Both sides ran the head's/) >= 0);
+  assert.ok(at(/This PR changes/) < at(/^\| \| cell/), 'before the table');
+});

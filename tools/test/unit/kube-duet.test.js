@@ -101,10 +101,6 @@ test('duet: what a PR changes that cannot run side by side falls back to interle
   assert.equal(duetRefusal(base, head(), 'pr-duet'), null);
   const cases = [
     [
-      (t) => t.replace('steady: { script: steady, rate: 200', 'steady: { script: steady, rate: 300'),
-      /scenario "steady" changes in this PR/,
-    ],
-    [
       (t) =>
         t.replace(
           'tunings: [default, tuned], scenarios: [steady], compare',
@@ -122,4 +118,18 @@ test('duet: what a PR changes that cannot run side by side falls back to interle
     ],
   ];
   for (const [edit, why] of cases) assert.match(duetRefusal(base, checkouts(edit).head(), 'pr-duet'), why);
+});
+
+test("duet: a PR that changes a scenario stays a duet — both sides run the head's workload — and says what it changes", () => {
+  const { base } = checkouts();
+  const head = checkouts((t) =>
+    t.replace('steady: { script: steady, rate: 200', 'steady: { script: steady, rate: 300'),
+  ).head();
+  assert.equal(duetRefusal(base, head, 'pr-duet'), null);
+  const plan = planMatrix(head, 'pr-duet', { duetBase: base });
+  assert.deepEqual(plan.workloadChange, ['scenario "steady": rate 200 → 300']);
+  assert.ok(
+    plan.cells.every((c) => c.scenario.rate === 300 && c.concurrent),
+    "one k6, the head's rate, both sides",
+  );
 });
