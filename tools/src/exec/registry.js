@@ -130,6 +130,24 @@ export function recordLink(name) {
   write({ link: name });
 }
 
+/** A kind cluster this run creates: another run's stale-cluster sweep leaves it alone. */
+export function recordCluster(name) {
+  write({ cluster: name });
+}
+
+/** Kind clusters that runs still alive on this machine recorded (this one's included). */
+export function liveClusters() {
+  const dir = registryDir();
+  const out = new Set();
+  if (!existsSync(dir) || typeof process.getuid !== 'function' || !trusted(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    const m = /^(\d+)-(\d+)\.jsonl$/.exec(name);
+    if (!m || startTime(Number(m[1])) !== m[2]) continue;
+    for (const e of entries(join(dir, name))) if (typeof e.cluster === 'string') out.add(e.cluster);
+  }
+  return out;
+}
+
 function write(entry) {
   const file = ownFile();
   if (!file) return;

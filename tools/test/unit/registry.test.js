@@ -119,3 +119,20 @@ test(
     assert.match(reg.untrustedDir(other), /belongs to uid 65534/);
   },
 );
+
+test("registry: a live run's kind clusters are known, so another run's stale-cluster sweep leaves them alone (two runs deleted each other's)", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+  const reg = await registry(dir);
+  const live = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(
+      join(dir, `${live.pid}-${reg.startTime(live.pid)}.jsonl`),
+      `${JSON.stringify({ cluster: 'tailgate-abc-traefik' })}\n`,
+    );
+    writeFileSync(join(dir, DEAD), `${JSON.stringify({ cluster: 'tailgate-dead-traefik' })}\n`);
+    assert.deepEqual([...reg.liveClusters()], ['tailgate-abc-traefik']);
+  } finally {
+    live.kill();
+  }
+});

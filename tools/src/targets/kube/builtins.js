@@ -7,14 +7,22 @@ import { dirname } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { run } from '../../exec/run.js';
 import { HOST_PORT } from './context.js';
+import { liveClusters } from '../../exec/registry.js';
 
+// Clusters a tailgate run still alive on this machine created (the process registry) are
+// not stale: two runs at once must not delete each other's clusters.
 export async function deleteStaleClusters(prefix, log) {
   const r = await run(['kind', 'get', 'clusters'], { timeoutMs: 30_000 });
   if (r.code !== 0) return; // the create step reports a missing kind/docker clearly
+  const live = liveClusters();
   for (const name of r.stdout
     .split('\n')
     .map((s) => s.trim())
     .filter((s) => s.startsWith(prefix))) {
+    if (live.has(name)) {
+      log(`kind cluster ${name} belongs to a tailgate run still running here: left alone`);
+      continue;
+    }
     log(`deleting stale kind cluster ${name}`);
     await run(['kind', 'delete', 'cluster', '--name', name], { timeoutMs: 120_000 });
   }

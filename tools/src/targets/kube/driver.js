@@ -10,6 +10,7 @@ import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './builtins.js';
 import { checkKubeletSysctls } from './sysctls.js';
 import { unpackChart } from './chart-archive.js';
+import { recordCluster } from '../../exec/registry.js';
 import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
 import { runStep } from './exec.js';
@@ -62,6 +63,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
 
   const execute = async (step) => {
     if (step.builtin) log(`  ${step.title} …`);
+    if (step.kind === 'create' && step.cluster) recordCluster(step.cluster);
     if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
     if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
     if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);

@@ -142,6 +142,7 @@ function setupSteps(u) {
   if (ctx.target === 'kind') {
     add({
       kind: 'create',
+      cluster: ctx.clusterName(controller),
       timeoutMs: 600_000,
       retries: 2,
       title: `create kind cluster for ${controller} (${ctx.topology})`,
