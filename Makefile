@@ -13,13 +13,15 @@ setup:
 setup-bench:
 	@tools/scripts/setup.sh bench
 
+# Tests write their scratch folders under one TMPDIR of their own, removed afterwards
+# (pass or fail): a self-hosted runner would otherwise collect them forever.
 test: setup
 	tools/scripts/lint.sh
-	node --test --test-concurrency=1 --test-reporter=spec tools/test/unit/ tools/test/integration/
+	tools/scripts/with-tmpdir.sh node --test --test-concurrency=1 --test-reporter=spec tools/test/unit/ tools/test/integration/
 
 # Unit tests only (no k6, no proxies): seconds.
 test-unit: setup
-	node --test --test-reporter=spec tools/test/unit/
+	tools/scripts/with-tmpdir.sh node --test --test-reporter=spec tools/test/unit/
 
 # End to end on a real kind cluster (offline images from ../shared/offline-kind);
 # skips with one line when they are not built on this machine.
