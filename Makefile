@@ -3,7 +3,7 @@ SHELL := /bin/bash
 TAILGATE := node tools/bin/tailgate.js
 export PATH := $(CURDIR)/.tools/bin:$(PATH)
 
-.PHONY: setup setup-bench test test-unit test-kind bench perf doctor clean
+.PHONY: setup setup-bench test test-unit test-kind test-workflows bench perf doctor clean
 
 # Set-up in layers: `bench` needs OS packages, k6 and npm dependencies only; the tests
 # add linters, helm, kubeconform and schemas (tools/scripts/setup.sh).
@@ -27,6 +27,11 @@ test-unit: setup
 # skips with one line when they are not built on this machine.
 test-kind: setup
 	tools/scripts/test-kind.sh
+
+# The workflow files themselves, executed by act on real event payloads (jobs on this
+# host; GitHub's actions and REST API stood in for: tools/test/workflows/).
+test-workflows: setup
+	tools/scripts/with-tmpdir.sh node --test --test-concurrency=1 --test-reporter=spec tools/test/workflows/
 
 # The main job on the embedded default: the `local` matrix of bench.yaml.
 bench: setup-bench

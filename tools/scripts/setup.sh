@@ -79,6 +79,7 @@ ACTIONLINT_VERSION=$(pin actionlint)
 HELM_VERSION=$(pin helm)
 ZIZMOR_VERSION=$(pin zizmor)
 KUBECONFORM_VERSION=$(pin kubeconform)
+ACT_VERSION=$(pin act)
 K8S_SCHEMA_VERSION=$(pin kubernetes)
 go_tool() { # name module version: a stamp records which version .tools/bin holds
   local stamp="$LOCAL_BIN/.$1-$3"
@@ -94,6 +95,8 @@ if command -v go >/dev/null; then
   go_tool actionlint github.com/rhysd/actionlint/cmd/actionlint "$ACTIONLINT_VERSION"
   go_tool helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION"
   go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION"
+  # act runs the real workflow files in make test-workflows (jobs on this host).
+  go_tool act github.com/nektos/act "$ACT_VERSION"
   # Kubernetes JSON schemas for kubeconform, from the OpenAPI spec inside the
   # k8s.io/kubernetes module (fetched through the Go module proxy: works offline).
   schemas=".tools/k8s-schemas/$K8S_SCHEMA_VERSION"

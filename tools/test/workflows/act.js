@@ -1,0 +1,100 @@
+// Runs a real workflow file with act (nektos/act, built from its Go module) on this
+// machine: jobs on the host (ubuntu-24.04 mapped to -self-hosted), every pinned GitHub
+// action mapped onto its stand-in (standins/), tailgate's own reusable workflows and
+// composite action onto a tree of this checkout, GitHub's REST API onto the stand-in.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = new URL('../../../', import.meta.url).pathname;
+export const ACT = join(ROOT, '.tools', 'bin', 'act');
+const PINS = JSON.parse(readFileSync(join(ROOT, 'tools', 'ci', 'action-pins.json'), 'utf8'));
+const STANDINS = {
+  'actions/checkout': 'checkout',
+  'actions/setup-node': 'setup-node',
+  'actions/download-artifact': 'download-artifact',
+  'actions/github-script': 'github-script',
+};
+
+/** Why act cannot run here (one line), or null. */
+export function actMissing() {
+  if (!existsSync(ACT)) return `act not installed (${ACT}; make test-workflows installs it)`;
+  return null;
+}
+
+let prepared;
+// The stand-ins with the repository's node_modules beside them (node resolves upward),
+// and the files of this checkout as `tailgate-dev/tailgate` at any ref.
+function prepare() {
+  if (prepared) return prepared;
+  const dir = mkdtempSync(join(tmpdir(), 'tg-act-'));
+  cpSync(join(ROOT, 'tools', 'test', 'workflows', 'standins'), join(dir, 'standins'), { recursive: true });
+  // act copies an action's folder into its cache: each stand-in carries a link to the
+  // repository's node_modules (absolute, so it resolves from the copy too).
+  for (const d of Object.values(STANDINS))
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'standins', d, 'node_modules'));
+  const tree = join(dir, 'repos', 'tailgate-dev', 'tailgate');
+  mkdirSync(tree, { recursive: true });
+  const files = spawnSync('git', ['-C', ROOT, 'ls-files', '-co', '--exclude-standard'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
+  for (const f of files) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(tree, f), { recursive: true });
+  prepared = { dir, tree, repos: join(dir, 'repos') };
+  return prepared;
+}
+
+/** A git repository at `dir` (the workflow's repository), with GitHub's remote name. */
+export function gitRepo(dir, { owner = 'acme', name = 'ingress' } = {}) {
+  const git = (...a) => spawnSync('git', ['-C', dir, ...a], { encoding: 'utf8' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 'ci@example.com');
+  git('config', 'user.name', 'ci');
+  git('remote', 'add', 'origin', `https://github.com/${owner}/${name}.git`);
+  git('add', '-A');
+  git('commit', '-qm', 'init');
+  return git('rev-parse', 'HEAD').stdout.trim();
+}
+
+/**
+ * act <event> in `repo` with `workflow` and the event payload; returns { code, log }.
+ * env: extra environment for the jobs (GITHUB_API_URL is the REST stand-in's).
+ */
+export async function runAct({ repo, workflow, event, payload, apiUrl, env = {}, timeoutMs = 10 * 60_000 }) {
+  const { dir, tree, repos } = prepare();
+  const eventFile = join(mkdtempSync(join(tmpdir(), 'tg-act-event-')), 'event.json');
+  writeFileSync(eventFile, JSON.stringify(payload));
+  const maps = [
+    ...Object.entries(STANDINS).map(([a, d]) => `${a}@${PINS[a].sha}=${join(dir, 'standins', d)}`),
+    `tailgate-dev/tailgate@v1=${tree}`,
+  ];
+  const args = [
+    event,
+    '-W',
+    workflow,
+    '-e',
+    eventFile,
+    '-P',
+    'ubuntu-24.04=-self-hosted',
+    '-s',
+    'GITHUB_TOKEN=standin-token',
+    '--env',
+    `GITHUB_API_URL=${apiUrl}`,
+    '--env',
+    `STANDIN_REPOS=${repos}`,
+    ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
+    ...maps.flatMap((m) => ['--local-repository', m]),
+  ];
+  // Asynchronous: the REST stand-in answers from this same process meanwhile.
+  return new Promise((resolve) => {
+    const child = spawn(ACT, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    child.stdout.on('data', (d) => (log += d));
+    child.stderr.on('data', (d) => (log += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, log });
+    });
+  });
+}

@@ -1,0 +1,71 @@
+// A stand-in for the part of GitHub's REST API the workflows use, on 127.0.0.1: it
+// records every call (method, path, body) for the tests to check, and keeps pull
+// requests, comments and artifacts in memory. The one fake in make test-workflows:
+// GitHub itself is an outside service.
+import { createServer } from 'node:http';
+
+export async function startRestStandin({ pulls = [], artifacts = {} } = {}) {
+  const state = { pulls, comments: [], artifacts, calls: [], nextId: 1000 };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const url = new URL(req.url, 'http://x');
+      const call = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams) };
+      if (body) call.body = JSON.parse(body);
+      state.calls.push(call);
+      const send = (status, data, type = 'application/json') => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(type === 'application/json' ? JSON.stringify(data) : data);
+      };
+      const m = (re) => re.exec(url.pathname);
+      let x;
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/artifacts$/))) {
+        const list = (state.artifacts[x[1]] ?? []).filter((a) => !call.query.name || a.name === call.query.name);
+        return send(200, { total_count: list.length, artifacts: list.map(({ id, name }) => ({ id, name })) });
+      }
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/actions\/artifacts\/(\d+)\/zip$/))) {
+        const a = Object.values(state.artifacts)
+          .flat()
+          .find((y) => String(y.id) === x[1]);
+        return a ? send(200, a.zip, 'application/zip') : send(404, { message: 'Not Found' });
+      }
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/)))
+        return send(
+          200,
+          state.pulls.filter((p) => p.head.sha === x[1] && !p.fork),
+        );
+      if (m(/^\/repos\/[^/]+\/[^/]+\/pulls$/)) {
+        const head = call.query.head;
+        return send(
+          200,
+          state.pulls.filter((p) => !head || `${p.head.repo.owner.login}:${p.head.ref}` === head),
+        );
+      }
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/))) {
+        if (req.method === 'GET')
+          return send(
+            200,
+            state.comments.filter((c) => c.issue === Number(x[1])),
+          );
+        const c = {
+          id: state.nextId++,
+          issue: Number(x[1]),
+          body: call.body.body,
+          user: { login: 'github-actions[bot]', type: 'Bot' },
+        };
+        state.comments.push(c);
+        return send(201, c);
+      }
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/)) && req.method === 'PATCH') {
+        const c = state.comments.find((y) => String(y.id) === x[1]);
+        if (!c) return send(404, { message: 'Not Found' });
+        c.body = call.body.body;
+        return send(200, c);
+      }
+      return send(404, { message: `stand-in: no route for ${req.method} ${url.pathname}` });
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, state, close: () => server.close() };
+}
