@@ -133,7 +133,7 @@ function median(xs) {
 /**
  * PRs of one cell from duet pairs, gated as the PR workflow gates: PR k is pairs
  * 3k..3k+2; a PR whose verdict asks for a confirmation round gets the next 3 pairs
- * (cyclically). -> {prs, failed, rounds}
+ * (cyclically). -> {prs, passed, failed, inconclusive, rounds}
  */
 export function gateDuetPrs(pairs, { cell = 'traefik/default/steady', gate: overrides = {} } = {}) {
   const gate = { ...applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, ...overrides };
@@ -143,7 +143,8 @@ export function gateDuetPrs(pairs, { cell = 'traefik/default/steady', gate: over
     return { base: ps.map(([b]) => b), head: ps.map(([, h]) => h) };
   };
   const prs = Math.floor(reps.length / PR_PAIRS);
-  const out = { prs, failed: 0, rounds: 0 };
+  // Inconclusive is a red check too: counted apart from failed, never as green.
+  const out = { prs, passed: 0, failed: 0, inconclusive: 0, rounds: 0 };
   for (let k = 0; k < prs; k++) {
     const first = { cell, ...slice(k) };
     let v = gateCells([first], gate, { mode: 'paired' });
@@ -151,7 +152,10 @@ export function gateDuetPrs(pairs, { cell = 'traefik/default/steady', gate: over
       out.rounds++;
       v = gateCells([first], gate, { mode: 'paired', confirm: new Map([[cell, slice(k + 1)]]) });
     }
-    if (v.cells[0].verdict === 'regression') out.failed++;
+    const verdict = v.cells[0].verdict;
+    if (verdict === 'regression') out.failed++;
+    else if (verdict === 'pass' || verdict === 'improvement') out.passed++;
+    else out.inconclusive++;
   }
   out.p99Ratio = Number(
     Math.exp(reps.reduce((a, [b, h]) => a + Math.log(h.percentiles.p99 / b.percentiles.p99), 0) / reps.length).toFixed(

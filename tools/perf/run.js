@@ -158,7 +158,7 @@ if (only.includes('kind')) {
       );
     say('');
     say(
-      `- No-op PRs (A/A duets, 3 pairs each, the next 3 as a confirmation round): failed ${k.noop.failed}/${k.noop.prs}; confirmation rounds ${k.noop.rounds}/${k.noop.prs}.`,
+      `- No-op PRs (A/A duets, 3 pairs each, the next 3 as a confirmation round): green ${k.noop.passed}/${k.noop.prs}, inconclusive ${k.noop.inconclusive}/${k.noop.prs}, failed ${k.noop.failed}/${k.noop.prs}; confirmation rounds ${k.noop.rounds}/${k.noop.prs}.`,
     );
     say(
       `- p99 canary (the head's route adds 1 ms at the pods; measured p99 ×${k.canary.p99Ratio}): caught ${k.canary.failed}/${k.canary.prs}.`,
