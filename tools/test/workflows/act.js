@@ -13,6 +13,8 @@ const PINS = JSON.parse(readFileSync(join(ROOT, 'tools', 'ci', 'action-pins.json
 const STANDINS = {
   'actions/checkout': 'checkout',
   'actions/setup-node': 'setup-node',
+  'actions/setup-go': 'setup-go',
+  'actions/upload-artifact': 'upload-artifact',
   'actions/download-artifact': 'download-artifact',
   'actions/github-script': 'github-script',
 };
@@ -34,14 +36,24 @@ function prepare() {
   // repository's node_modules (absolute, so it resolves from the copy too).
   for (const d of Object.values(STANDINS))
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'standins', d, 'node_modules'));
-  const tree = join(dir, 'repos', 'tailgate-dev', 'tailgate');
-  mkdirSync(tree, { recursive: true });
+  const tree = copyCheckout(join(dir, 'repos', 'tailgate-dev', 'tailgate'));
+  prepared = { dir, tree, repos: join(dir, 'repos') };
+  return prepared;
+}
+
+// The files of this checkout (tracked and new, as git lists them) copied to `dest`.
+function copyCheckout(dest) {
+  mkdirSync(dest, { recursive: true });
   const files = spawnSync('git', ['-C', ROOT, 'ls-files', '-co', '--exclude-standard'], { encoding: 'utf8' })
     .stdout.split('\n')
     .filter(Boolean);
-  for (const f of files) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(tree, f), { recursive: true });
-  prepared = { dir, tree, repos: join(dir, 'repos') };
-  return prepared;
+  for (const f of files) if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(dest, f), { recursive: true });
+  return dest;
+}
+
+/** A fresh copy of this checkout, to run tailgate's own workflows in. */
+export function preparedTree(prefix) {
+  return copyCheckout(mkdtempSync(join(tmpdir(), prefix)));
 }
 
 /** A git repository at `dir` (the workflow's repository), with GitHub's remote name. */
@@ -60,7 +72,17 @@ export function gitRepo(dir, { owner = 'acme', name = 'ingress' } = {}) {
  * act <event> in `repo` with `workflow` and the event payload; returns { code, log }.
  * env: extra environment for the jobs (GITHUB_API_URL is the REST stand-in's).
  */
-export async function runAct({ repo, workflow, event, payload, apiUrl, env = {}, timeoutMs = 10 * 60_000 }) {
+export async function runAct({
+  repo,
+  workflow,
+  event,
+  payload,
+  apiUrl,
+  env = {},
+  artifacts = null,
+  job = null,
+  timeoutMs = 10 * 60_000,
+}) {
   const { dir, tree, repos } = prepare();
   const eventFile = join(mkdtempSync(join(tmpdir(), 'tg-act-event-')), 'event.json');
   writeFileSync(eventFile, JSON.stringify(payload));
@@ -82,6 +104,8 @@ export async function runAct({ repo, workflow, event, payload, apiUrl, env = {},
     `GITHUB_API_URL=${apiUrl}`,
     '--env',
     `STANDIN_REPOS=${repos}`,
+    ...(artifacts ? ['--env', `STANDIN_ARTIFACTS=${artifacts}`] : []),
+    ...(job ? ['-j', job] : []),
     ...Object.entries(env).flatMap(([k, v]) => ['--env', `${k}=${v}`]),
     ...maps.flatMap((m) => ['--local-repository', m]),
   ];
