@@ -1,5 +1,5 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
-// README.md (between the perf markers) and results/perf-<timestamp>.json.
+// docs/performance.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
 //   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,kind   run a subset (kind: where the
 //   offline kind images are built; tools/scripts/perf.sh sets up its environment)
@@ -187,9 +187,9 @@ const out = join(ROOT, 'results', `perf-${figures.date.replace(/[-:]/g, '').repl
 mkdirSync(join(ROOT, 'results'), { recursive: true });
 writeFileSync(out, `${JSON.stringify(figures, null, 1)}\n`);
 if (only.length === ALL.length) {
-  const readme = join(ROOT, 'README.md');
+  const readme = join(ROOT, 'docs', 'performance.md');
   const text = readFileSync(readme, 'utf8');
   const block = `<!-- perf:begin -->\nMeasured by \`make perf\` on ${figures.date.slice(0, 10)} (${figures.machine.cpus} × ${figures.machine.cpuModel}); raw figures in \`${out.slice(ROOT.length)}\` of that run.\n\n${lines.join('\n')}\n<!-- perf:end -->`;
   writeFileSync(readme, text.replace(/<!-- perf:begin -->[\s\S]*<!-- perf:end -->/, block));
-  console.log(`README.md updated; figures in ${out}`);
+  console.log(`docs/performance.md updated; figures in ${out}`);
 }

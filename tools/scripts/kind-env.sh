@@ -11,7 +11,7 @@ NODE_IMAGE=offline-kind/node:$(pin kubernetes)
 K6_IMAGE=localhost/tailgate-k6:$(pin k6)
 need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)" "localhost/haproxy-ingress:$(pin haproxy-ingress)")
 if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
-  KIND_SKIP="no offline-kind at $OK or no docker (see README: kind target)"
+  KIND_SKIP="no offline-kind at $OK or no docker (see docs/targets.md, kind)"
 # The wrapper starts dockerd and the egress guard; where it cannot (no iptables, no
 # daemon), there are no offline images to use either.
 elif ! (source "$OK/env.sh") >/tmp/tailgate-kind-env.log 2>&1; then

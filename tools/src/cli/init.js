@@ -40,7 +40,7 @@ export function run(opts) {
     ? "    # a duet: the controller as the PR's base configures it and as the PR does, two releases\n    # in one cluster, the same pods, the same load (falls back to paired, saying why).\n    # 45 s per run: 22,500 samples a side; at that length a duet's p99 ratio varies\n    # about 0.05-0.09 (sd of log), and saying so lets 3 pairs see ×1.2; pod-kill cells keep\n    # their own, larger level (assumedFaultDuetCv, default 0.25).\n    compare: concurrent\n    duration: 45s\n    gate: { assumedDuetCv: 0.06 }\n"
     : '    # base and head interleaved on one runner (this controller has no duet support yet)\n    compare: paired\n';
   const text = `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
-# Written by \`tailgate init\`. Reference: tailgate's README ("bench.yaml").
+# Written by \`tailgate init\`. Reference: tailgate's docs/config.md.
 apiVersion: tailgate/v1
 kind: Bench
 
