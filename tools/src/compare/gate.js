@@ -125,6 +125,13 @@ function prepare(input, gate, mode, allowMachineMismatch) {
       `k6 dropped iterations in ${sharedBase.length} of ${base.length} pairs (${sharedBase.map((s) => s.dropped).join(', ')}; up to ${(100 * Math.max(...ratios)).toFixed(2)}%), on both sides alike: one load generator drives both sides of a duet, so each pair stays a fair comparison (over ${(100 * (gate.validity.maxSharedDroppedRatio ?? 0.02)).toFixed(0)}% it would not)`,
     );
   }
+  const hog = crossTalk(base, head);
+  if (hog) {
+    out.crossTalk = hog;
+    out.warnings.push(
+      `the head's data plane burns ×${hog.cpuRatio} the CPU per request of the base's (${hog.headCpuPer1k} vs ${hog.baseCpuPer1k} s per 1,000 requests): in a duet both share the node, so the head's cost slows the base too and the pair's ratio may understate it — confirm with interleaved pairs (compare: paired)`,
+    );
+  }
   if (omission.length) {
     const n = omission.reduce((a, o) => a + o.dropped, 0);
     const held = omission.some((o) => o.cause === 'system');
@@ -133,6 +140,20 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     );
   }
   return { input, out, valid: true, base, head, pairs: match.pairs };
+}
+
+// A duet whose head burns clearly more CPU per request than its base (the sides' own
+// cgroups, result.resources): cross-talk hides part of the head's cost (docs/duet.md).
+const CROSS_TALK_RATIO = 1.25;
+function crossTalk(base, head) {
+  const duet = [...base, ...head].every((r) => r.meta?.ab);
+  const cpu = (reps) => {
+    const xs = reps.map((r) => r.resources?.cpuPer1kRequests).filter((x) => Number.isFinite(x) && x > 0);
+    return xs.length === reps.length && xs.length ? xs.sort((a, b) => a - b)[xs.length >> 1] : null;
+  };
+  const [b, h] = [cpu(base), cpu(head)];
+  if (!duet || b === null || h === null || h < CROSS_TALK_RATIO * b) return null;
+  return { cpuRatio: Number((h / b).toFixed(2)), baseCpuPer1k: b, headCpuPer1k: h };
 }
 
 function latencyTests(live, q, rule, gate) {

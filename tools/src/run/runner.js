@@ -79,6 +79,9 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
             side,
             meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } },
           });
+          // Each side's own data plane: its CPU per 1,000 of its requests (cross-talk, gate.js).
+          const res = run.concurrent?.resources?.[role === 'base' ? 0 : 1];
+          if (res) r.resources = withCpuPer1k(res, r.wholeRun.requests);
           writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), r);
           log(`${prefix} ${role} (${name}/${tuning}): ${progressLine(r)}`);
         }
@@ -88,12 +91,7 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
       const result = run.k6.runners
         ? await ingestRunners(run.k6.runners, { events: run.eventsFile, meta })
         : await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
-      if (run.resources) {
-        result.resources = {
-          ...run.resources,
-          cpuPer1kRequests: round(run.resources.cpuSeconds / Math.max(1, result.wholeRun.requests / 1000)),
-        };
-      }
+      if (run.resources) result.resources = withCpuPer1k(run.resources, result.wholeRun.requests);
       writeJsonAtomic(join(dir, 'result.json'), result);
       outcomes.push({ cell, dir, result, load: loadWindow(run.k6) });
       log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
@@ -119,6 +117,14 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
     }
   }
   return outcomes;
+}
+
+function withCpuPer1k(resources, requests) {
+  const cpu = resources.cpuSeconds;
+  return {
+    ...resources,
+    cpuPer1kRequests: Number.isFinite(cpu) ? round(cpu / Math.max(1, requests / 1000)) : null,
+  };
 }
 
 function loadWindow(k6) {

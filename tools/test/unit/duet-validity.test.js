@@ -89,3 +89,15 @@ test('duet: sides swap every other pair — base on side a in odd repetitions, o
   assert.deepEqual(sideUrls(cell(2), 'http://base', 'http://head'), ['http://head', 'http://base']);
   assert.deepEqual(duetSides({ repetition: 2 }), ['base', 'head'], 'not a duet: nothing to swap');
 });
+
+test('duet: a head that burns clearly more CPU per request than its base is named (cross-talk may hide its cost)', () => {
+  const cell = duetCell([1.05, 1.02, 1.04]);
+  const cpu = (reps, x) => reps.forEach((r) => (r.resources = { cpuSeconds: x * 13.5, cpuPer1kRequests: x }));
+  cpu(cell.base, 0.3);
+  cpu(cell.head, 0.45);
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.deepEqual(v.crossTalk, { cpuRatio: 1.5, baseCpuPer1k: 0.3, headCpuPer1k: 0.45 });
+  assert.ok(v.warnings.some((w) => /burns ×1\.5 the CPU per request .*confirm with interleaved pairs/.test(w)));
+  cpu(cell.head, 0.32);
+  assert.equal(gateCells([cell], gate, { mode: 'paired' }).cells[0].crossTalk, undefined, 'within 25%: nothing said');
+});
