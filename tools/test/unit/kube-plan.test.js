@@ -352,3 +352,43 @@ test('offline charts: every controller installs its real chart from the charts f
     );
   }
 });
+
+test("a values mistake is one line before any cluster starts: Traefik's schema refuses podAnnotations at the top level (it wants deployment.podAnnotations)", async (t) => {
+  const { preflight } = await import('../../src/targets/kube/driver.js');
+  const { chartsDir } = await import('../../src/targets/kube/chart-archive.js');
+  const cfg = loadBench(join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml'));
+  const work = mkdtempSync(join(tmpdir(), 'tg-values-'));
+  const bad = join(work, 'values.yaml');
+  writeFileSync(
+    bad,
+    `${readFileSync(join(ROOT, 'charts/controllers/traefik/values.yaml'), 'utf8')}podAnnotations: { a: b }\n`,
+  );
+  const plan = planMatrix(cfg, Object.keys(cfg.matrices)[0], {});
+  plan.cells = plan.cells
+    .filter((c) => c.controllerName === 'traefik')
+    .map((c) => ({ ...c, controller: { ...c.controller, valuesFile: bad } }));
+  const env = { TAILGATE_OFFLINE: '1', TAILGATE_CHARTS_DIR: chartsDir() };
+  let steps;
+  try {
+    steps = planSteps(plan, kubeContext({ target: 'kind', runId: 't', runDir: join(work, 'run'), env }));
+  } catch (err) {
+    return t.skip(err.message); // no charts folder here
+  }
+  const checks = steps.filter((s) => s.kind === 'check');
+  assert.ok(checks.length && checks.every((s) => steps.indexOf(s) > 0));
+  const created = steps.findIndex((s) => s.kind === 'create');
+  await assert.rejects(
+    () => preflight(steps),
+    (e) =>
+      e.exitCode === 2 &&
+      /values\.yaml.*: chart refuses these values: .*podAnnotations/.test(e.message) &&
+      !e.message.includes('\n'),
+  );
+  assert.ok(created >= 0 && !steps[created].done, 'no cluster was created');
+  // The catalog's own values pass.
+  const good = planSteps(
+    planMatrix(cfg, Object.keys(cfg.matrices)[0], {}),
+    kubeContext({ target: 'kind', runId: 't', runDir: join(work, 'run2'), env }),
+  );
+  await preflight(good);
+});

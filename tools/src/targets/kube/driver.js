@@ -13,6 +13,8 @@ import { unpackChart } from './chart-archive.js';
 import { recordCluster } from '../../exec/registry.js';
 import { kubeContext, targetFlags } from './context.js';
 import { renderDryRun } from './dry-run.js';
+import { run } from '../../exec/run.js';
+import { commandLine } from '../../exec/command.js';
 import { runStep } from './exec.js';
 import { KubePods } from './pods.js';
 import { resourceDelta, sampleControllerPods } from './resources.js';
@@ -60,6 +62,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   const steps = planSteps(plan, ctx);
   let next = 0;
   const failed = new Map(); // controller -> error
+  await preflight(steps, log);
 
   const execute = async (step) => {
     if (step.builtin) log(`  ${step.title} …`);
@@ -84,6 +87,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
           return measure(step, cell, cellDir);
         }
         next++;
+        if (step.done) continue;
         if (step.kind !== 'teardown' && failed.has(step.controller)) continue;
         if (step.kind === 'measure') continue; // a cell the runner skipped
         try {
@@ -149,6 +153,37 @@ function sidesOf(cell, step) {
   if (!step.urlB) return { url: step.url, urlB: null };
   const [url, urlB] = sideUrls(cell, step.url, step.urlB);
   return { url, urlB };
+}
+
+/**
+ * Before any cluster: every release's values against its chart (and, offline, the
+ * archives unpacked for it). A refusal ends the run here, once, as bad input (exit 2).
+ */
+export async function preflight(steps, log = () => {}) {
+  for (const step of steps.filter((s) => s.kind === 'check' || s.builtin === 'unpackChart')) {
+    if (step.builtin === 'unpackChart') unpackChart(step.archive, step.into, step.name);
+    else await checkValues(step, log);
+    step.done = true;
+  }
+}
+
+async function checkValues(step, log) {
+  log(`  ${step.title} …`);
+  const r = await run(step.argv, { timeoutMs: step.timeoutMs });
+  if (r.code === 0) return;
+  // helm's own words (the chart's schema names the key and the rule); never a file's content.
+  const lines = r.output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^(coalesce\.go|WARNING)/.test(l))
+    .slice(0, 8)
+    .map((l) => l.slice(0, 300));
+  throw new InputError(
+    `${step.files.join(' + ')}: chart refuses these values: ${lines.join(' ') || `helm exit ${r.code}`}`,
+    {
+      details: [`command: ${commandLine(step.argv)}`],
+    },
+  );
 }
 
 function skipped(cell, err) {

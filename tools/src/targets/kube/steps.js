@@ -406,6 +406,17 @@ function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall = ()
     });
     source = [join(into, chart.name)];
   }
+  // The values against the chart itself (its templates and values schema) before any
+  // cluster starts: a values mistake in a PR is one line naming the files, never an
+  // install that fails once per cell. The driver runs every such step at the start.
+  add({
+    kind: 'check',
+    builtin: 'checkValues',
+    timeoutMs: 120_000,
+    title: `check ${release}'s values against chart ${cat.upstream ? cat.upstream.version : chart.version} (helm template)`,
+    argv: ['helm', 'template', release, ...source, '-n', namespace, '--kube-version', PINS.kubernetes, ...values],
+    files: files.map(rel),
+  });
   const diagnose = [
     kubectl('-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp'),
     ...[cat.podSelector, cat.controlPlaneSelector]
