@@ -128,6 +128,18 @@ export function semanticProblems(cfg) {
       });
     }
     for (const p of matrixSizeProblems(m)) add(['matrices', mname, p.field], p.message);
+    // The rate the profile's runner can carry: what k6 runs for a cell (a duet: both sides).
+    const cap = own(cfg.profiles, m.profile ?? '')?.maxRate;
+    if (cap)
+      for (const sname of m.scenarios) {
+        const s = own(cfg.scenarios, sname);
+        const perRunner = s?.rate ? (s.rate * (m.compare === 'concurrent' ? 2 : 1)) / (s.runners ?? 1) : 0;
+        if (perRunner > cap)
+          add(
+            ['scenarios', sname, 'rate'],
+            `${s.rate}/s${m.compare === 'concurrent' ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
+          );
+      }
     tailFeasibility(cfg, mname, m, add);
     TARGETS[m.target]?.problems?.(cfg, mname, m, add);
     if (!m.profile)

@@ -142,3 +142,30 @@ matrices:
     parseBench(text.replace('    routing: ingress\n', '').replace(', fast]', ']'), 'bench.yaml'),
   );
 });
+
+test("config: a profile's maxRate refuses a matrix whose k6 would run above it (a duet's k6 runs both sides), before any cluster", () => {
+  const text = (rate) => `apiVersion: tailgate/v1
+kind: Bench
+profiles:
+  small: { runner: ubuntu-24.04, maxRate: 1000 }
+controllers:
+  traefik:
+    type: helm
+    chart: { repo: https://traefik.github.io/charts, name: traefik, version: 41.3.0 }
+scenarios:
+  steady: { script: steady, rate: ${rate}, duration: 45s }
+matrices:
+  pr: { target: kind, profile: small, controllers: [traefik], scenarios: [steady], repetitions: 3, compare: concurrent }
+`;
+  assert.doesNotThrow(() => parseBench(text(500), 'bench.yaml'));
+  assert.throws(
+    () => parseBench(text(600), 'bench.yaml'),
+    (e) =>
+      e.exitCode === 2 &&
+      e.details.some((d) =>
+        /scenarios\.steady\.rate: 600\/s per side is 1200\/s for the one k6 of a duet, over profile "small"'s maxRate 1000/.test(
+          d,
+        ),
+      ),
+  );
+});
