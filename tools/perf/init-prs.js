@@ -43,6 +43,8 @@ export function initConfig(controller, pairs, canary = null) {
     const c = CANARIES[canary];
     Object.assign(doc.scenarios[c.scenario], c.set);
     pr.scenarios = [c.scenario];
+    // A duet canary belongs to kind duets only (validate): the local matrix goes.
+    delete doc.matrices.local;
   }
   writeFileSync(file, stringify(doc));
   return file;
