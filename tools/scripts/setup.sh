@@ -127,5 +127,16 @@ else
   .tools/venv/bin/pip install --quiet "cmarkgfm==$CMARKGFM_VERSION"
 fi
 
+# Apache Otava (PyPI), the field's change-point reference: history.test.js matches
+# tailgate's change points against it. Its own venv: it brings numpy and scipy.
+OTAVA_VERSION=$(pin apache-otava)
+if .tools/otava/bin/python -c "import sys; from importlib.metadata import version; sys.exit(version('apache-otava') != '$OTAVA_VERSION')" 2>/dev/null; then
+  step "apache-otava present"
+else
+  step "installing apache-otava $OTAVA_VERSION into .tools/otava"
+  [ -x .tools/otava/bin/pip ] || python3 -m venv .tools/otava
+  .tools/otava/bin/pip install --quiet "apache-otava==$OTAVA_VERSION"
+fi
+
 npm_deps test
 step "test layer ready"
