@@ -164,3 +164,58 @@ test(
     console.log(`# change points identical to Otava's in ${identical} of ${n} series, all within 2 points`);
   },
 );
+
+test('history: a change point for the worse opens one issue through the REST API, and the next run updates it (a stand-in records every call)', async () => {
+  const github = await import('@actions/github');
+  const { startRestStandin } = await import('../workflows/rest-standin.js');
+  const { publishChangePoints } = await import('../../src/history/issue.js');
+  const api = await startRestStandin();
+  try {
+    const octokit = github.getOctokit('standin-token', { baseUrl: api.url });
+    const dir = mkdtempSync(join(tmpdir(), 'tg-hist-issue-'));
+    const changes = (ratio) => ({
+      schemaVersion: 1,
+      kind: 'tailgate.history-changes',
+      generatedAt: '2026-11-25T10:00:00Z',
+      series: [
+        {
+          profile: 'gha-ubuntu-24.04',
+          cell: 'traefik/default/steady',
+          points: 40,
+          changes: [
+            {
+              metric: 'p99',
+              commit: 'b'.repeat(40),
+              previous: 'a'.repeat(40),
+              before: 4.2,
+              after: 4.2 * ratio,
+              ratio,
+              direction: ratio > 1 ? 'worse' : 'better',
+              p: 1e-6,
+            },
+          ],
+        },
+      ],
+    });
+    const core = { info: () => {} };
+    const context = { repo: { owner: 'acme', repo: 'ingress' } };
+    const run = async (ratio) => {
+      writeFileSync(join(dir, 'changes.json'), JSON.stringify(changes(ratio)));
+      return publishChangePoints({ github: octokit, context, core, env: { CHANGES_FILE: join(dir, 'changes.json') } });
+    };
+    assert.deepEqual(await run(1.3), { action: 'created', number: 1000 });
+    assert.match(
+      api.state.issues[0].body,
+      /traefik\/default\/steady.*p99 \| 4\.20 ms → 5\.46 ms \(×1\.3\) \| \[aaaaaaaaaaaa…bbbbbbbbbbbb\]\(https:\/\/github\.com\/acme\/ingress\/compare\/a{40}\.\.\.b{40}\)/,
+    );
+    assert.deepEqual(await run(1.5), { action: 'updated', number: 1000 });
+    assert.equal(api.state.issues.length, 1, 'updated, never duplicated');
+    assert.deepEqual(await run(0.8), { action: 'none', number: 1000 }, 'a shift for the better opens nothing');
+    assert.deepEqual(
+      api.state.calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`),
+      ['POST /repos/acme/ingress/issues', 'PATCH /repos/acme/ingress/issues/1000'],
+    );
+  } finally {
+    api.close();
+  }
+});

@@ -4,8 +4,8 @@
 // GitHub itself is an outside service.
 import { createServer } from 'node:http';
 
-export async function startRestStandin({ pulls = [], artifacts = {} } = {}) {
-  const state = { pulls, comments: [], artifacts, calls: [], nextId: 1000 };
+export async function startRestStandin({ pulls = [], artifacts = {}, issues = [] } = {}) {
+  const state = { pulls, comments: [], issues, artifacts, calls: [], nextId: 1000 };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -41,6 +41,32 @@ export async function startRestStandin({ pulls = [], artifacts = {} } = {}) {
           200,
           state.pulls.filter((p) => !head || `${p.head.repo.owner.login}:${p.head.ref}` === head),
         );
+      }
+      if (m(/^\/repos\/[^/]+\/[^/]+\/issues$/)) {
+        if (req.method === 'GET') {
+          const label = call.query.labels;
+          return send(
+            200,
+            state.issues.filter(
+              (i) => i.state === (call.query.state ?? 'open') && (!label || i.labels.some((l) => l.name === label)),
+            ),
+          );
+        }
+        const i = {
+          number: state.nextId++,
+          state: 'open',
+          title: call.body.title,
+          body: call.body.body,
+          labels: (call.body.labels ?? []).map((name) => ({ name })),
+        };
+        state.issues.push(i);
+        return send(201, i);
+      }
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)$/)) && req.method === 'PATCH') {
+        const i = state.issues.find((y) => String(y.number) === x[1]);
+        if (!i) return send(404, { message: 'Not Found' });
+        Object.assign(i, call.body);
+        return send(200, i);
       }
       if ((x = m(/^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)\/comments$/))) {
         if (req.method === 'GET')

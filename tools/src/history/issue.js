@@ -1,0 +1,82 @@
+// Acting on a change point: one GitHub issue, opened or updated (never duplicated), naming
+// the cells, the shift and the commit range. Called from a workflow on the default
+// branch through actions/github-script with the changes `history detect --out` wrote.
+import { readTextFile } from '../result/read.js';
+import { InputError } from '../errors.js';
+
+export const ISSUE_MARKER = '<!-- tailgate:change-points -->';
+export const ISSUE_LABEL = 'tailgate-change-point';
+const MAX_CHANGES_BYTES = 1 << 20;
+
+const esc = (s) => String(s).replace(/[|`<>[\]\\*_]/g, (c) => `\\${c}`);
+
+/** The issue body for the shifts for the worse in a changes document (or null: none). */
+export function issueBody(doc, { repoUrl }) {
+  const rows = [];
+  for (const s of doc.series ?? [])
+    for (const c of s.changes ?? [])
+      if (c.direction === 'worse')
+        rows.push(
+          `| \`${esc(s.profile)}\` | \`${esc(s.cell)}\` | ${esc(c.metric)} | ${fmt(c.before, c.metric)} → ${fmt(c.after, c.metric)}${c.ratio ? ` (×${Number(c.ratio)})` : ''} | [${esc(String(c.previous).slice(0, 12))}…${esc(String(c.commit).slice(0, 12))}](${repoUrl}/compare/${encodeURIComponent(c.previous)}...${encodeURIComponent(c.commit)}) |`,
+        );
+  if (!rows.length) return null;
+  return [
+    ISSUE_MARKER,
+    `### tailgate: ${rows.length} shift${rows.length > 1 ? 's' : ''} for the worse on main`,
+    '',
+    'Change points in the history of main (`tailgate history detect`), each between the two commits named:',
+    '',
+    '| profile | cell | metric | before → after | commits |',
+    '|---|---|---|--:|---|',
+    ...rows,
+    '',
+    `_Updated ${String(doc.generatedAt ?? '').slice(0, 19)}Z; this issue is updated, never duplicated, while it is open._`,
+  ].join('\n');
+}
+
+function fmt(v, metric) {
+  if (!Number.isFinite(v)) return '–';
+  return metric === 'errors' ? `${(100 * v).toFixed(3)}%` : `${v.toFixed(2)} ms`;
+}
+
+/** Opens or updates tailgate's one change-point issue. -> {action: created|updated|none, number} */
+export async function upsertChangeIssue(github, { owner, repo, body }) {
+  const open = await github.paginate(github.rest.issues.listForRepo, {
+    owner,
+    repo,
+    state: 'open',
+    labels: ISSUE_LABEL,
+    per_page: 100,
+  });
+  const mine = open.find((i) => !i.pull_request && i.body?.startsWith(ISSUE_MARKER));
+  if (!body) return { action: 'none', number: mine?.number ?? null };
+  if (mine) {
+    await github.rest.issues.update({ owner, repo, issue_number: mine.number, body });
+    return { action: 'updated', number: mine.number };
+  }
+  const { data } = await github.rest.issues.create({
+    owner,
+    repo,
+    title: 'tailgate: main shifted for the worse',
+    body,
+    labels: [ISSUE_LABEL],
+  });
+  return { action: 'created', number: data.number };
+}
+
+/** actions/github-script entry point: CHANGES_FILE is `history detect --out`. */
+export async function publishChangePoints({ github, context, core, env = process.env }) {
+  const { owner, repo } = context.repo;
+  let doc;
+  try {
+    doc = JSON.parse(readTextFile(env.CHANGES_FILE, { maxBytes: MAX_CHANGES_BYTES }));
+  } catch (err) {
+    throw new InputError(`${env.CHANGES_FILE}: cannot read the change points (${err.code ?? 'not JSON'})`);
+  }
+  if (doc?.kind !== 'tailgate.history-changes')
+    throw new InputError(`${env.CHANGES_FILE}: not a tailgate.history-changes document`);
+  const body = issueBody(doc, { repoUrl: `${env.GITHUB_SERVER_URL ?? 'https://github.com'}/${owner}/${repo}` });
+  const r = await upsertChangeIssue(github, { owner, repo, body });
+  core.info(`change-point issue: ${r.action}${r.number ? ` #${r.number}` : ''}`);
+  return r;
+}
