@@ -15,6 +15,8 @@ source tools/scripts/pin.sh
 K6_VERSION=$(pin k6)
 APT_PACKAGES=(nginx libnginx-mod-http-lua lua-resty-core haproxy gnuplot-nox iproute2 procps openssl)
 [ "$LAYER" = report ] && APT_PACKAGES=(gnuplot-nox)
+# The history page is tested in a real headless browser (history-page.test.js).
+[ "$LAYER" = test ] && APT_PACKAGES+=(chromium)
 LOCAL_BIN="$PWD/.tools/bin"
 mkdir -p "$LOCAL_BIN"
 

@@ -4,12 +4,17 @@ import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { list } from './options.js';
+import { historyPage } from '../history/page.js';
+import { writeTextAtomic } from '../result/write.js';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 
 export const summary = 'history append | detect: main over time, and the commits where a cell shifted';
 export const usage = `Usage:
   tailgate history append --results <run-dir> --commit <sha> [--store history] [--run-url URL]
-  tailgate history detect [--store history] [--metrics p99,p99.99,errors] [--p-value 0.001]
+  tailgate history detect [--store history] [--metrics p99,p99.99,errors] [--p-value 0.0001]
                           [--min-size 5] [--out changes.json]
+  tailgate history report [--store history] --site <dir> [--repo-url https://github.com/o/r]
 
 append: one record per cell of the run (commit, time, profile, machine, the workload's
 identity, p50/p99/p99.9/p99.99 with intervals, errors by class, dropped iterations, cost
@@ -18,7 +23,11 @@ per fault, CPU per 1,000 requests) appended to <store>/<profile>/<controller>/<t
 
 detect: change points per cell and metric (E-Divisive means + Welch t-test, as Apache
 Otava): the commit range each shift lies in, its size and direction. Exit 0 when none is
-worse, 1 when a shift for the worse was found (for a nightly job to act on).`;
+worse, 1 when a shift for the worse was found (for a nightly job to act on).
+
+report: <site>/index.html, one static page (GitHub Pages can serve it): per cell p99,
+p99.99 and the error rate over commits, change points marked and linked to the commit
+range, every point linked to its run.`;
 export const options = {
   results: { type: 'string' },
   commit: { type: 'string' },
@@ -28,6 +37,8 @@ export const options = {
   'p-value': { type: 'string' },
   'min-size': { type: 'string' },
   out: { type: 'string' },
+  site: { type: 'string' },
+  'repo-url': { type: 'string' },
   force: { type: 'boolean', default: false },
 };
 
@@ -35,7 +46,10 @@ export function run(opts, positionals) {
   const sub = positionals[0];
   if (sub === 'append') return append(opts);
   if (sub === 'detect') return detect(opts);
-  throw new InputError(`expected "history append" or "history detect", got ${JSON.stringify(sub ?? '')}\n\n${usage}`);
+  if (sub === 'report') return report(opts);
+  throw new InputError(
+    `expected "history append", "history detect" or "history report", got ${JSON.stringify(sub ?? '')}\n\n${usage}`,
+  );
 }
 
 function append(opts) {
@@ -83,6 +97,16 @@ function detect(opts) {
   };
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   return series.some((s) => s.changes.some((c) => c.direction === 'worse')) ? 1 : 0;
+}
+
+function report(opts) {
+  if (!opts.site) throw new InputError('history report needs --site <dir>');
+  const series = readStore(opts.store);
+  mkdirSync(opts.site, { recursive: true });
+  const file = join(opts.site, 'index.html');
+  writeTextAtomic(file, historyPage(series, { repoUrl: opts['repo-url'] }), { force: true });
+  console.log(`${file}: ${series.length} cells`);
+  return 0;
 }
 
 function number(text, flag, dflt, min, max) {
