@@ -71,6 +71,19 @@ test('tailgate run --ab-head: every cell base and head at once, results per side
   );
   assert.deepEqual(head.meta.ab, { side: 'b', role: 'head', controller: 'slower', tuning: 'default' });
   assert.equal(head.meta.pair, 1);
+  // The sides swap every other pair: in pair 2 the head is k6's side a — and still the
+  // slower one, so each side's requests went to its own data plane.
+  const head2 = JSON.parse(
+    readFileSync(join(runDir, 'head', 'dyn', 'default', 'steady', 'rep-2', 'result.json'), 'utf8'),
+  );
+  const base2 = JSON.parse(
+    readFileSync(join(runDir, 'base', 'dyn', 'default', 'steady', 'rep-2', 'result.json'), 'utf8'),
+  );
+  assert.deepEqual([head2.meta.ab.side, base2.meta.ab.side], ['a', 'b']);
+  assert.ok(
+    head2.latency.percentiles.p50 > base2.latency.percentiles.p50 + 0.5,
+    'the 1 ms head is slower in pair 2 too',
+  );
   const v = JSON.parse(readFileSync(join(runDir, 'verdict.json'), 'utf8'));
   assert.equal(v.mode, 'paired');
   assert.equal(v.cells[0].design.paired, true, 'pairs matched by pair index');
