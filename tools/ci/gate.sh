@@ -59,7 +59,11 @@ if [ -z "${CONFIRM_RESULTS:-}" ]; then
     "$out/confirm.json" 2>/dev/null || closed "the confirmation matrix is not {\"include\": [...]}"
   matrix=$(cat "$out/confirm.json")
 fi
-echo "confirm=$matrix" >> "${GITHUB_OUTPUT:-/dev/stdout}" || closed "could not write the step output"
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  echo "confirm=$matrix" >> "$GITHUB_OUTPUT" || closed "could not write the step output"
+else
+  echo "confirm=$matrix"
+fi
 if [ "$matrix" != '{"include":[]}' ]; then
   echo "::notice::a confirmation round with fresh runs is needed before the verdict: $matrix"
   exit 0

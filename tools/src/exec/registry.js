@@ -116,10 +116,18 @@ function ownFile() {
   return own;
 }
 
-/** Records a started process; `group`: it leads its own process group (detached). */
-export function recordProcess(pid, { group = false, name = '' } = {}) {
+/**
+ * Records a started process; `group`: it leads its own process group (detached). `argv`:
+ * the command tailgate ran — the programs it names are what the process may run later (a
+ * launcher such as `ip netns exec … nginx` execs the last of them).
+ */
+export function recordProcess(pid, { group = false, name = '', argv = [] } = {}) {
   const start = startTime(pid);
-  if (start) write({ pid, start, group, name, exe: exeOf(pid) });
+  const cmd = argv
+    .slice(0, 64)
+    .map((a) => basename(String(a)).slice(0, 64))
+    .filter((a) => /^[\w.+-]+$/.test(a));
+  if (start) write({ pid, start, group, name, cmd });
 }
 
 export function recordNetns(name) {
@@ -211,11 +219,14 @@ function ownRegularFile(file, uid) {
   }
 }
 
-// The process the entry recorded, still: this user's, the same start time, the same
-// executable (entries written before exe was recorded are matched on the first two).
+// The process the entry recorded, still: this user's, the same start time, and running a
+// program the recorded command names (entries written before `cmd` are matched on the
+// first two).
 function sameProcess(e, uid) {
   if (startTime(e.pid) !== e.start || ownerOf(e.pid) !== uid) return false;
-  return e.exe === undefined || e.exe === exeOf(e.pid);
+  if (e.cmd === undefined) return true;
+  const exe = exeOf(e.pid);
+  return Array.isArray(e.cmd) && exe !== null && e.cmd.includes(basename(exe));
 }
 
 function entries(file) {

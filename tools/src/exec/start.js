@@ -25,7 +25,7 @@ export function startProcess(argv, { logFile, env, cwd, detached = false, name =
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   return new Promise((resolve, reject) => {
     child.once('spawn', () => {
-      recordProcess(child.pid, { group: detached, name });
+      recordProcess(child.pid, { group: detached, name, argv: [bin, ...argv.slice(1)] });
       resolve(child);
     });
     child.once('error', (err) =>

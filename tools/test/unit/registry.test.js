@@ -84,16 +84,19 @@ test(
   },
 );
 
-test('registry: a recorded process that now runs another executable is left alone; the same one is removed', async () => {
+test('registry: a recorded process that now runs a program its command did not name is left alone; one that runs the named program is removed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
   const a = spawn('sleep', ['30'], { stdio: 'ignore' });
   const b = spawn('sleep', ['30'], { stdio: 'ignore' });
   try {
     await new Promise((r) => setTimeout(r, 100));
     const reg = await registry(dir);
-    const line = (p, exe) => `${JSON.stringify({ pid: p.pid, start: reg.startTime(p.pid), group: false, exe })}\n`;
-    const real = spawnSync('readlink', [`/proc/${a.pid}/exe`], { encoding: 'utf8' }).stdout.trim();
-    writeFileSync(join(dir, DEAD), line(a, '/usr/bin/something-else') + line(b, real));
+    const line = (p, cmd) => `${JSON.stringify({ pid: p.pid, start: reg.startTime(p.pid), group: false, cmd })}\n`;
+    // b was started through a launcher (as `ip netns exec … nginx` is): its program is named in the command.
+    writeFileSync(
+      join(dir, DEAD),
+      line(a, ['something-else', '30']) + line(b, ['ip', 'netns', 'exec', 'tgl1', 'sleep', '30']),
+    );
     assert.match(reg.sweepDeadRuns() ?? '', /removed what a killed run left behind .*1 process\b/);
     assert.ok(alive(a.pid), 'a different executable: not the recorded process');
     await new Promise((r) => setTimeout(r, 100));
