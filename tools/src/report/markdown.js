@@ -89,7 +89,7 @@ function context(doc) {
   if (!p) return how;
   if (!p.blockingTests)
     return `${how} No blocking test could be run: no cell had data good enough to decide (see below), so nothing was shown to be unchanged.`;
-  return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% over all ${p.blockingTests} blocking tests together${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;
+  return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% over all ${p.blockingTests} blocking test${p.blockingTests === 1 ? '' : 's'} together${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;
 }
 
 function table(cells, hidden) {
