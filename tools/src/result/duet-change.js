@@ -10,13 +10,15 @@ import { readTextFile } from './read.js';
 export const DUET_CHANGE_FILE = 'duet-change.json';
 const DUET_CHANGE_LIMITS = { bytes: 64 << 10, changes: 50, chars: 300 };
 
-export function readDuetChange(headDir) {
+// The duet-change documents beside the head's results (its folder, or one folder down:
+// duet-cell.sh moves each run into its own), parsed, in the order readers try them.
+function* duetChangeDocs(headDir) {
   const files = [join(headDir, DUET_CHANGE_FILE)];
   try {
     for (const d of readdirSync(headDir, { withFileTypes: true }).slice(0, 1000))
       if (d.isDirectory()) files.push(join(headDir, d.name, DUET_CHANGE_FILE));
   } catch {
-    return null;
+    return;
   }
   for (const f of files) {
     if (!existsSync(f)) continue;
@@ -26,8 +28,15 @@ export function readDuetChange(headDir) {
     } catch {
       continue;
     }
-    const ok = (x) => typeof x === 'string' && x.length <= DUET_CHANGE_LIMITS.chars;
-    const changes = doc?.kind === 'tailgate.duet-change' && Array.isArray(doc.changes) ? doc.changes : null;
+    if (doc?.kind === 'tailgate.duet-change') yield doc;
+  }
+}
+
+const ok = (x) => typeof x === 'string' && x.length <= DUET_CHANGE_LIMITS.chars;
+
+export function readDuetChange(headDir) {
+  for (const doc of duetChangeDocs(headDir)) {
+    const changes = Array.isArray(doc.changes) ? doc.changes : null;
     if (!changes || changes.length > DUET_CHANGE_LIMITS.changes) continue;
     if (changes.every((c) => ok(c?.directive) && ok(c?.before) && ok(c?.after)))
       return changes.map(({ directive, before, after }) => ({ directive, before, after }));
@@ -37,28 +46,9 @@ export function readDuetChange(headDir) {
 
 /** What a PR's duet changed in the workload both sides ran (strings), or null. */
 export function readWorkloadChange(headDir) {
-  const file = join(headDir, DUET_CHANGE_FILE);
-  const candidates = [file];
-  try {
-    for (const d of readdirSync(headDir, { withFileTypes: true }).slice(0, 1000))
-      if (d.isDirectory()) candidates.push(join(headDir, d.name, DUET_CHANGE_FILE));
-  } catch {
-    return null;
-  }
-  for (const f of candidates) {
-    if (!existsSync(f)) continue;
-    try {
-      const doc = JSON.parse(readTextFile(f, { maxBytes: DUET_CHANGE_LIMITS.bytes }));
-      const w = doc?.kind === 'tailgate.duet-change' ? doc.workload : null;
-      if (
-        Array.isArray(w) &&
-        w.length <= DUET_CHANGE_LIMITS.changes &&
-        w.every((x) => typeof x === 'string' && x.length <= DUET_CHANGE_LIMITS.chars)
-      )
-        return w;
-    } catch {
-      /* context only: left out */
-    }
+  for (const doc of duetChangeDocs(headDir)) {
+    const w = doc.workload;
+    if (Array.isArray(w) && w.length <= DUET_CHANGE_LIMITS.changes && w.every(ok)) return w;
   }
   return null;
 }

@@ -69,3 +69,24 @@ test("duet change: the comment says it was a duet and leads with the head's chan
   const bare = { ...doc, overall: 'inconclusive', cells: [{ ...doc.cells[0], verdict: 'inconclusive', metrics: [] }] };
   assert.match(renderMarkdown(bare), /Duet: base and head ran at the same time/);
 });
+
+test("duet change: the workload a PR's duet changed is read from the same file, bounded; a document with only that has no data-plane changes", async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { readDuetChange, readWorkloadChange } = await import('../../src/result/duet-change.js');
+  const head = mkdtempSync(join(tmpdir(), 'tg-duet-wl-'));
+  mkdirSync(join(head, 'duet-1'));
+  const workload = ['scenario "steady": rate 500 → 300'];
+  writeFileSync(
+    join(head, 'duet-1', 'duet-change.json'),
+    JSON.stringify({ kind: 'tailgate.duet-change', changes: [], workload }),
+  );
+  assert.deepEqual(readWorkloadChange(head), workload);
+  assert.deepEqual(readDuetChange(head), []);
+  writeFileSync(
+    join(head, 'duet-1', 'duet-change.json'),
+    JSON.stringify({ kind: 'tailgate.duet-change', changes: [], workload: ['x'.repeat(301)] }),
+  );
+  assert.equal(readWorkloadChange(head), null, 'over 300 characters: left out');
+});
