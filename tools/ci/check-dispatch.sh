@@ -15,4 +15,4 @@ done
 matrix=local; [ "$TARGET" = kind ] && matrix=nightly
 tailgate plan --matrix "$matrix" --controllers "$CONTROLLERS" --tunings "$TUNINGS" --scenarios "$SCENARIOS" \
   --rate "${RATE:?}" --duration "${DURATION:?}" --repetitions "${REPETITIONS:?}" >/dev/null || fail "inputs refused (see the message above)"
-echo "matrix=$matrix" >> "${GITHUB_OUTPUT:-/dev/stdout}"
+step_output "matrix=$matrix"

@@ -59,11 +59,7 @@ if [ -z "${CONFIRM_RESULTS:-}" ]; then
     "$out/confirm.json" 2>/dev/null || closed "the confirmation matrix is not {\"include\": [...]}"
   matrix=$(cat "$out/confirm.json")
 fi
-if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  echo "confirm=$matrix" >> "$GITHUB_OUTPUT" || closed "could not write the step output"
-else
-  echo "confirm=$matrix"
-fi
+step_output "confirm=$matrix" || closed "could not write the step output"
 if [ "$matrix" != '{"include":[]}' ]; then
   echo "::notice::a confirmation round with fresh runs is needed before the verdict: $matrix"
   exit 0

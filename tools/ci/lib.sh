@@ -6,3 +6,9 @@ TG_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 export TAILGATE_CONFIG=${CONFIG:-${TAILGATE_CONFIG:-bench.yaml}}
 export PATH="$TG_HOME/.tools/bin:$PATH"
 tailgate() { node "$TG_HOME/tools/bin/tailgate.js" "$@"; }
+# A step output: appended to $GITHUB_OUTPUT on GitHub, printed elsewhere (a laptop, a
+# test whose stdout is a pipe, where appending to /dev/stdout fails). Fails when it cannot
+# be written.
+step_output() {
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "$1" >> "$GITHUB_OUTPUT"; else echo "$1"; fi
+}
