@@ -26,7 +26,7 @@ test-unit: setup
 # End to end on a real kind cluster (offline images from ../shared/offline-kind);
 # skips with one line when they are not built on this machine.
 test-kind: setup
-	tools/scripts/test-kind.sh
+	tools/scripts/with-tmpdir.sh tools/scripts/test-kind.sh
 
 # The workflow files themselves, executed by act on real event payloads (jobs on this
 # host; GitHub's actions and REST API stood in for: tools/test/workflows/).

@@ -118,27 +118,22 @@ else
   .tools/venv/bin/pip install --quiet "zizmor==$ZIZMOR_VERSION"
   ln -sf ../venv/bin/zizmor "$LOCAL_BIN/zizmor"
 fi
+py_package() { # venv package: the version tools/versions.json pins, installed into .tools/<venv>
+  local venv=".tools/$1" want; want=$(pin "$2")
+  if "$venv/bin/python" -c "import sys; from importlib.metadata import version; sys.exit(version('$2') != '$want')" 2>/dev/null; then
+    step "$2 present"
+  else
+    step "installing $2 $want into $venv"
+    [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet "$2==$want"
+  fi
+}
 # GitHub's own Markdown engine (cmark-gfm, through its Python binding): the PR comment
 # tests render with it, as github.com does.
-CMARKGFM_VERSION=$(pin cmarkgfm)
-if .tools/venv/bin/python -c "import sys; from importlib.metadata import version; sys.exit(version('cmarkgfm') != '$CMARKGFM_VERSION')" 2>/dev/null; then
-  step "cmarkgfm present"
-else
-  step "installing cmarkgfm $CMARKGFM_VERSION into .tools/venv"
-  [ -x .tools/venv/bin/pip ] || python3 -m venv .tools/venv
-  .tools/venv/bin/pip install --quiet "cmarkgfm==$CMARKGFM_VERSION"
-fi
-
+py_package venv cmarkgfm
 # Apache Otava (PyPI), the field's change-point reference: history.test.js matches
 # tailgate's change points against it. Its own venv: it brings numpy and scipy.
-OTAVA_VERSION=$(pin apache-otava)
-if .tools/otava/bin/python -c "import sys; from importlib.metadata import version; sys.exit(version('apache-otava') != '$OTAVA_VERSION')" 2>/dev/null; then
-  step "apache-otava present"
-else
-  step "installing apache-otava $OTAVA_VERSION into .tools/otava"
-  [ -x .tools/otava/bin/pip ] || python3 -m venv .tools/otava
-  .tools/otava/bin/pip install --quiet "apache-otava==$OTAVA_VERSION"
-fi
+py_package otava apache-otava
 
 npm_deps test
 step "test layer ready"

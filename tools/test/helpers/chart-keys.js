@@ -90,10 +90,13 @@ function resolveRef(root, node) {
   return node;
 }
 
+// One scratch folder per process: renders run one at a time and rewrite its values file.
+let scratch;
+
 /** `helm template` of a chart with one values document; stdout, or throws with stderr. */
 export function renderWith(chartDir, values, args = []) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-keys-'));
-  const file = join(dir, 'values.yaml');
+  scratch ??= mkdtempSync(join(tmpdir(), 'tg-keys-'));
+  const file = join(scratch, 'values.yaml');
   writeFileSync(file, stringify(values));
   const r = spawnSync(helm, ['template', 't', chartDir, '-f', file, ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`helm template failed: ${r.stderr.trim().split('\n').at(-1)}`);

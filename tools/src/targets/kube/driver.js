@@ -160,9 +160,15 @@ function sidesOf(cell, step) {
  * archives unpacked for it). A refusal ends the run here, once, as bad input (exit 2).
  */
 export async function preflight(steps, log = () => {}) {
+  // Each release (every tuning, a duet's head) has its unpack step; an archive is
+  // unpacked once per run.
+  const unpacked = new Set();
   for (const step of steps.filter((s) => s.kind === 'check' || s.builtin === 'unpackChart')) {
-    if (step.builtin === 'unpackChart') unpackChart(step.archive, step.into, step.name);
-    else await checkValues(step, log);
+    if (step.builtin !== 'unpackChart') await checkValues(step, log);
+    else if (!unpacked.has(step.into)) {
+      unpackChart(step.archive, step.into, step.name);
+      unpacked.add(step.into);
+    }
     step.done = true;
   }
 }
