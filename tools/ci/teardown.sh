@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Always-run cleanup: every kind cluster a tailgate run may have left behind.
+# Always-run cleanup: what this job's tailgate runs left (kind clusters, processes,
+# network namespaces) — never a cluster that a tailgate run still alive on this machine
+# created: on a self-hosted runner a concurrent job's cluster is not this job's to delete
+# (executing the workflows found a teardown deleting every tailgate-* cluster mid-run).
 set -uo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
-command -v kind >/dev/null || exit 0
-kind get clusters 2>/dev/null | grep '^tailgate-' | while read -r c; do kind delete cluster --name "$c"; done
+tailgate doctor --clean
 exit 0

@@ -1,15 +1,27 @@
 import { DEPENDENCIES, K6_VERSION, probe } from '../deps.js';
 import { EXIT } from '../errors.js';
+import { sweepDeadRuns } from '../exec/registry.js';
+import { deleteStaleClusters } from '../targets/kube/builtins.js';
 
 export const summary = 'List every external tool tailgate uses, its version, or how to install it';
-export const usage = `Usage: tailgate doctor
+export const usage = `Usage: tailgate doctor [--clean]
 
-Exit code 0 when the local target can run (k6, nginx, haproxy present), 4 otherwise.`;
-export const options = {};
+Exit code 0 when the local target can run (k6, nginx, haproxy present), 4 otherwise.
+--clean: instead, remove what tailgate runs that have ended left on this machine — their
+processes and network namespaces, and kind clusters named tailgate-* that no run still
+alive here created (a CI job's teardown: it must not delete a concurrent job's cluster).
+Exit code 0.`;
+export const options = { clean: { type: 'boolean', default: false } };
 
 const LOCAL_NEEDS = ['k6', 'nginx', 'haproxy'];
 
-export function run() {
+export async function run(opts = {}) {
+  if (opts.clean) {
+    const swept = sweepDeadRuns();
+    if (swept) console.log(swept);
+    await deleteStaleClusters('tailgate-', console.log);
+    return EXIT.OK;
+  }
   const rows = DEPENDENCIES.map(probe);
   const w = Math.max(...rows.map((r) => r.name.length));
   for (const r of rows) {

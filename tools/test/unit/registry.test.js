@@ -3,7 +3,7 @@
 // `tailgate run` (as root) SIGKILLed it.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -135,6 +135,36 @@ test("registry: a live run's kind clusters are known, so another run's stale-clu
     );
     writeFileSync(join(dir, DEAD), `${JSON.stringify({ cluster: 'tailgate-dead-traefik' })}\n`);
     assert.deepEqual([...reg.liveClusters()], ['tailgate-abc-traefik']);
+  } finally {
+    live.kill();
+  }
+});
+
+test("teardown.sh (every CI job's always-run cleanup) deletes only clusters no live run created — it deleted a concurrent job's cluster mid-measurement", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+  const reg = await registry(dir);
+  const bin = mkdtempSync(join(tmpdir(), 'tg-fake-kind-'));
+  const deleted = join(bin, 'deleted');
+  // A kind that lists three clusters and records what it is asked to delete.
+  writeFileSync(
+    join(bin, 'kind'),
+    `#!/bin/sh\ncase "$1 $2" in\n  "get clusters") printf 'tailgate-live-traefik\\ntailgate-dead-traefik\\nsomeone-else\\n' ;;\n  "delete cluster") echo "$4" >> ${deleted} ;;\nesac\n`,
+    { mode: 0o755 },
+  );
+  const live = spawn('sleep', ['30'], { stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(
+      join(dir, `${live.pid}-${reg.startTime(live.pid)}.jsonl`),
+      `${JSON.stringify({ cluster: 'tailgate-live-traefik' })}\n`,
+    );
+    const r = spawnSync(join(process.cwd(), 'tools', 'ci', 'teardown.sh'), [], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, TAILGATE_STATE_DIR: dir },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /tailgate-live-traefik belongs to a tailgate run still running here: left alone/);
+    assert.deepEqual(readFileSync(deleted, 'utf8').trim().split('\n'), ['tailgate-dead-traefik']);
   } finally {
     live.kill();
   }
