@@ -15,7 +15,7 @@ import { sweepDeadRuns } from '../exec/registry.js';
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
                    [--controllers a,b] [--tunings a,b] [--scenarios a,b]
-                   [--rate N] [--duration 30s] [--repetitions N] [--dry-run]
+                   [--rate N] [--duration 30s; env TAILGATE_DURATION] [--repetitions N] [--dry-run]
                    [--kubeconfig file --target-url URL]   (target cluster)
                    [--pair N]   (paired mode: which base/head pair these runs belong to; env TAILGATE_PAIR)
                    [--no-confirm]   (with baselines: do not re-run candidate cells, just list them)
@@ -37,7 +37,8 @@ export const options = {
   tunings: { type: 'string' },
   scenarios: { type: 'string' },
   rate: { type: 'string' },
-  duration: { type: 'string' },
+  // A workflow test shortens every run without editing bench.yaml (docs/testing.md).
+  duration: { type: 'string', default: process.env.TAILGATE_DURATION || undefined },
   repetitions: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
   kubeconfig: { type: 'string' },

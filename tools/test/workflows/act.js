@@ -11,6 +11,7 @@ export const ROOT = new URL('../../../', import.meta.url).pathname;
 export const ACT = join(ROOT, '.tools', 'bin', 'act');
 const PINS = JSON.parse(readFileSync(join(ROOT, 'tools', 'ci', 'action-pins.json'), 'utf8'));
 const STANDINS = {
+  'actions/cache': 'cache',
   'actions/checkout': 'checkout',
   'actions/setup-node': 'setup-node',
   'actions/setup-go': 'setup-go',
@@ -37,6 +38,12 @@ function prepare() {
   for (const d of Object.values(STANDINS))
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'standins', d, 'node_modules'));
   const tree = copyCheckout(join(dir, 'repos', 'tailgate-dev', 'tailgate'));
+  // What a warm actions/cache entry would restore (its stand-in always misses): the
+  // pinned k6 and helm this checkout's setup installed, so setup finds them present.
+  mkdirSync(join(tree, '.tools', 'bin'), { recursive: true });
+  for (const tool of ['k6', 'helm'])
+    if (existsSync(join(ROOT, '.tools', 'bin', tool)))
+      symlinkSync(join(ROOT, '.tools', 'bin', tool), join(tree, '.tools', 'bin', tool));
   prepared = { dir, tree, repos: join(dir, 'repos') };
   return prepared;
 }
@@ -81,6 +88,7 @@ export async function runAct({
   env = {},
   artifacts = null,
   job = null,
+  hostEnv = process.env,
   timeoutMs = 10 * 60_000,
 }) {
   const { dir, tree, repos } = prepare();
@@ -111,7 +119,8 @@ export async function runAct({
   ];
   // Asynchronous: the REST stand-in answers from this same process meanwhile.
   return new Promise((resolve) => {
-    const child = spawn(ACT, args, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    // act hands its own environment to host jobs: hostEnv is how kind's wrapper reaches them.
+    const child = spawn(ACT, args, { cwd: repo, env: hostEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (d) => (log += d));
     child.stderr.on('data', (d) => (log += d));

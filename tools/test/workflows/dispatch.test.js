@@ -72,7 +72,7 @@ test(
     const r = await dispatch({}, artifacts);
     assert.equal(r.code, 0, r.log.slice(-3000));
     const [run] = readdirSync(artifacts);
-    const uploaded = join(artifacts, run, 'results-dispatch', 'dispatch');
+    const uploaded = join(artifacts, run, 'results-dispatch');
     assert.ok(existsSync(uploaded), r.log.slice(-2000));
     const results = readdirSync(uploaded, { recursive: true }).filter((f) => String(f).endsWith('result.json'));
     assert.equal(results.length, 1, 'one cell, one repetition');
