@@ -30,10 +30,14 @@ args=(run --matrix "$MATRIX" --controllers "$CONTROLLER" --tunings "$TUNING" --s
 [ -n "${REPETITIONS:-}" ] && args+=(--repetitions "$REPETITIONS")
 code=0
 tailgate "${args[@]}" || code=$?
-# The duet's own verdict (1 regression, 3 inconclusive) is the gate job's to give.
-case $code in 0 | 1 | 3) ;; *) exit "$code" ;; esac
-# The gate job compares <results>/base with <results>/head, paired by repetition.
+# The gate job compares <results>/base with <results>/head, paired by repetition — also
+# after a refusal, whose cell-error.json files tell the gate (and the PR) why.
 for side in base head; do
   mkdir -p "$out/$side"
-  for run in "$out"/duet/*/; do mv "$run$side" "$out/$side/duet-$(basename "$run")"; done
+  for run in "$out"/duet/*/; do
+    [ -d "$run$side" ] && mv "$run$side" "$out/$side/duet-$(basename "$run")"
+  done
 done
+# The duet's own verdict (1 regression, 3 inconclusive) is the gate job's to give; any
+# other failure fails this job too.
+case $code in 0 | 1 | 3) ;; *) exit "$code" ;; esac

@@ -24,7 +24,7 @@ const PR_PAIRS = 3;
 // head's route during pod-kill, over the base's own).
 const CANARIES = {
   'steady-delay': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '25%' } },
-  'pod-kill-errors': { scenario: 'pod-kill', set: { backendErrors: '0.1%', headErrors: '0.3%' } },
+  'pod-kill-errors': { scenario: 'pod-kill', set: { backendErrors: '0.1%', headErrors: '0.2%' } },
 };
 
 /** init's bench.yaml for the controller, its pr matrix made an A/A duet of N pairs. */

@@ -1,10 +1,12 @@
 // Cell verdicts -> one overall verdict and the CLI's exit code. A regression
-// outranks everything (it is a finding); then infra errors, then missing evidence.
+// outranks everything (it is a finding); then the PR's own bad input (a values file the
+// chart refuses: the author's to fix), infra errors, then missing evidence.
 import { EXIT } from '../errors.js';
 
-const RANK = ['regression', 'infra-error', 'inconclusive', 'no-baseline', 'improvement', 'pass'];
+const RANK = ['regression', 'input-error', 'infra-error', 'inconclusive', 'no-baseline', 'improvement', 'pass'];
 const CODE = {
   regression: EXIT.REGRESSION,
+  'input-error': EXIT.BAD_INPUT,
   'infra-error': EXIT.INFRA,
   inconclusive: EXIT.INCONCLUSIVE,
   'no-baseline': EXIT.INCONCLUSIVE,

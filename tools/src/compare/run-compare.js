@@ -138,9 +138,17 @@ export function verdictDoc(mode, cells, extra = {}) {
   };
 }
 
-// A harness failure is an infra error; a cell whose evidence is unusable (a k6 runner
-// died or its output is incomplete) is inconclusive.
+// A harness failure is an infra error; input refused before the run (infra: false) is the
+// PR's own error; a cell whose evidence is unusable (a k6 runner died or its output is
+// incomplete) is inconclusive.
 function infraCell(c) {
-  const verdict = c.errors.every((e) => e.inconclusive === true) ? 'inconclusive' : 'infra-error';
-  return { cell: c.key, verdict, metrics: [], reasons: c.errors.map((e) => `${e.file}: ${e.message}`) };
+  const verdict = c.errors.every((e) => e.inconclusive === true)
+    ? 'inconclusive'
+    : c.errors.every((e) => e.infra === false)
+      ? 'input-error'
+      : 'infra-error';
+  // A failure shared by cells (input refused before the run, a controller whose setup
+  // failed) has the same words in each: the comment says them once.
+  const reasons = [...new Set(c.errors.map((e) => e.message))];
+  return { cell: c.key, verdict, metrics: [], reasons };
 }

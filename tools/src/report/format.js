@@ -7,6 +7,7 @@ export const ICON = {
   improvement: '🟢',
   regression: '❌',
   inconclusive: '⚠️',
+  'input-error': '🛑',
   'infra-error': '💥',
   'no-baseline': '❔',
 };

@@ -14,6 +14,7 @@ const HEADLINE = {
   improvement: 'improvement, no regression',
   regression: 'regression',
   inconclusive: 'inconclusive: the load or the data was not good enough to decide',
+  'input-error': "this PR's input is refused: fix it and push again",
   'infra-error': 'infrastructure error: no verdict on the change',
   'no-baseline': 'no baseline to compare with',
 };
@@ -85,6 +86,8 @@ function context(doc) {
       : duet
         ? 'Duet: base and head ran at the same time in one cluster, in front of the same pods, one pair per repetition.'
         : 'Paired mode: base and head ran interleaved on the same runner.';
+  if (doc.overall === 'input-error')
+    return 'Nothing was measured: the input was refused before any cluster started (below).';
   const p = doc.procedure;
   if (!p) return how;
   if (!p.blockingTests)
@@ -126,12 +129,25 @@ function arrow(m) {
 
 function notes(cells) {
   const lines = [];
+  // A reason several cells share (a values file refused before any of them ran) is said
+  // once, naming its cells.
+  const shared = new Map();
+  for (const c of cells)
+    if (c.verdict !== 'pass' && c.verdict !== 'improvement' && !c.fix)
+      for (const r of c.reasons ?? []) shared.set(r, [...(shared.get(r) ?? []), c.cell]);
+  const said = new Set();
   for (const c of cells) {
     if (c.verdict === 'pass' || c.verdict === 'improvement') {
       for (const w of c.warnings ?? []) lines.push(`- ${code(c.cell)}: ⚠️ ${md(w)}`);
       continue;
     }
-    for (const r of c.reasons ?? []) lines.push(`- ${code(c.cell)}: ${md(r)}`);
+    for (const r of c.reasons ?? []) {
+      const by = shared.get(r) ?? [c.cell];
+      if (by.length > 1 && said.has(r)) continue;
+      said.add(r);
+      const who = by.length > 1 ? `${by.length} cells (${by.map(code).join(', ')})` : code(c.cell);
+      lines.push(`- ${who}: ${md(r)}`);
+    }
     if (c.fix) lines.push(`  - record one: ${code(c.fix)}`);
   }
   if (cells.some((c) => c.head?.p99_99Reliable === false))
@@ -224,7 +240,7 @@ const HOW_TO_READ = [
   '',
   "- Each row is one cell (controller / tuning / scenario); latencies are the head's, Δ is head vs base.",
   "- ❌ regression: the change is beyond noise *and* beyond the gate's threshold, decided for the whole PR at once (the chance that a PR without a real change fails is stated above).",
-  '- ✅ pass: no regression found. 🟢 improvement: better beyond noise. ⚠️ inconclusive: the load or the data was not good enough to decide (e.g. k6 could not deliver the rate). 💥 infrastructure error: nothing was measured. ❔ no baseline yet.',
+  '- ✅ pass: no regression found. 🟢 improvement: better beyond noise. ⚠️ inconclusive: the load or the data was not good enough to decide (e.g. k6 could not deliver the rate). 🛑 input refused (a values file, bench.yaml): for the PR to fix. 💥 infrastructure error: nothing was measured. ❔ no baseline yet.',
   '- Intervals are for the ratio head / base; "advisory" metrics are shown, never gated on alone.',
   '',
   '</details>',

@@ -4,6 +4,7 @@ export const VERDICTS = Object.freeze([
   'improvement',
   'regression',
   'inconclusive',
+  'input-error',
   'infra-error',
   'no-baseline',
 ]);

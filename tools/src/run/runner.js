@@ -18,7 +18,15 @@ import { round } from '../numbers.js';
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null }) {
   // A driver may hold state across cells (a cluster per controller): start() gives
   // a session, teardown() always runs.
-  const session = driver.start ? await driver.start(plan, { runDir, signal, log, opts }) : driver;
+  let session;
+  try {
+    session = driver.start ? await driver.start(plan, { runDir, signal, log, opts }) : driver;
+  } catch (err) {
+    // Refused before any cell ran (a values file the chart's schema refuses): every planned
+    // cell records why, so the gate tells the PR in one line instead of finding nothing.
+    if (err instanceof TailgateError) recordRefusal(plan, runDir, err);
+    throw err;
+  }
   try {
     return await runCells(plan, { runDir, session, signal, log, pair });
   } finally {
@@ -26,11 +34,25 @@ export async function runPlan(plan, { runDir, driver, signal, log = console.log,
   }
 }
 
+function recordRefusal(plan, runDir, err) {
+  const doc = (cell) => ({
+    kind: 'tailgate.cell-error',
+    cell: cell.id,
+    infra: err instanceof InfraError,
+    message: err.message,
+    details: err.details,
+  });
+  for (const cell of plan.cells)
+    for (const root of cell.concurrent ? ['base', 'head'].map((r) => join(runDir, r)) : [runDir])
+      writeJsonAtomic(join(makeCellDir(root, cell), 'cell-error.json'), doc(cell), { force: true });
+}
+
 async function runCells(plan, { runDir, session, signal, log, pair }) {
   const machine = machineInfo();
   const k6Version = probe(DEPENDENCIES.find((d) => d.name === 'k6')).version;
   const sha = gitSha();
   const outcomes = [];
+  const told = new Set();
   for (const cell of plan.cells) {
     if (signal?.aborted) break;
     // Concurrent A/B: raw output under raw/, one result per side under base/ and head/.
@@ -111,8 +133,11 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
         { force: true },
       );
       outcomes.push({ cell, dir, error: err });
-      log(`${prefix}: ${infra ? 'INFRA ERROR' : 'ERROR'}: ${err.message}`);
-      for (const d of err.details) log(`    ${d}`);
+      // A failure every later cell shares (its controller's setup) is dumped once.
+      const again = told.has(err.message);
+      told.add(err.message);
+      log(`${prefix}: ${infra ? 'INFRA ERROR' : 'ERROR'}: ${err.message}${again ? ' (as above)' : ''}`);
+      if (!again) for (const d of err.details) log(`    ${d}`);
       if (signal?.aborted) break;
     }
   }

@@ -184,8 +184,16 @@ async function checkValues(step, log) {
     .filter((l) => l && !/^(coalesce\.go|WARNING)/.test(l))
     .slice(0, 8)
     .map((l) => l.slice(0, 300));
+  // The rule first: helm's preamble names nothing the reader can act on.
+  const rule = lines
+    .join(' ')
+    .replace(
+      /^Error: values don't meet the specifications of the schema\(s\) in the following chart\(s\):\s*[\w.-]+:\s*/,
+      '',
+    )
+    .replace(/^- /, '');
   throw new InputError(
-    `${step.files.join(' + ')}: chart refuses these values: ${lines.join(' ') || `helm exit ${r.code}`}`,
+    `chart ${step.chart ?? ''} refuses the values of ${step.release ?? 'the release'}: ${rule || `helm exit ${r.code}`} (values files, in helm's order: ${step.files.join(', ')})`,
     {
       details: [`command: ${commandLine(step.argv)}`],
     },
@@ -193,7 +201,8 @@ async function checkValues(step, log) {
 }
 
 function skipped(cell, err) {
-  return new InfraError(`${cell.id}: not measured, setup of ${cell.controllerName} failed: ${err.message}`, {
+  // The same words for every cell the failure skips, so the comment says them once.
+  return new InfraError(`not measured: setup of ${cell.controllerName} failed: ${err.message}`, {
     details: err.details,
   });
 }

@@ -416,6 +416,8 @@ function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInstall = ()
     title: `check ${release}'s values against chart ${cat.upstream ? cat.upstream.version : chart.version} (helm template)`,
     argv: ['helm', 'template', release, ...source, '-n', namespace, '--kube-version', PINS.kubernetes, ...values],
     files: files.map(rel),
+    chart: `${chart.name} ${cat.upstream ? cat.upstream.version : chart.version}`,
+    release,
   });
   const diagnose = [
     kubectl('-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp'),

@@ -1,0 +1,69 @@
+// A run refused before any cell (a PR's values file the chart's schema refuses) leaves a
+// cell-error.json per planned cell and side; the gate turns them into one input-error
+// verdict (exit 2) whose comment says the reason once — not an ENOENT and no comment.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { runPlan } from '../../src/run/runner.js';
+import { comparePairedRuns } from '../../src/compare/run-compare.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import { InfraError, InputError } from '../../src/errors.js';
+import { applyDefaults } from '../../src/config/defaults.js';
+
+const GATE = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+
+const cell = (scenarioName, index) => ({
+  id: `traefik/default/${scenarioName}/rep-1`,
+  index,
+  controllerName: 'traefik',
+  tuningName: 'default',
+  scenarioName,
+  repetition: 1,
+  concurrent: true,
+});
+const plan = { cells: [cell('steady', 0), cell('pod-kill', 1)] };
+const RULE =
+  "chart traefik 41.3.0 refuses the values of traefik-b: at '': additional properties 'podAnnotations' not allowed";
+
+test('a refusal before any cell is recorded for every cell and side, and gated as input-error once', async () => {
+  const runDir = mkdtempSync(join(tmpdir(), 'tg-refusal-'));
+  const driver = {
+    start: async () => {
+      throw new InputError(RULE);
+    },
+  };
+  await assert.rejects(() => runPlan(plan, { runDir, driver, log: () => {} }), InputError);
+  for (const side of ['base', 'head'])
+    for (const s of ['steady', 'pod-kill']) {
+      const f = join(runDir, side, 'traefik', 'default', s, 'rep-1', 'cell-error.json');
+      assert.ok(existsSync(f), f);
+      assert.equal(JSON.parse(readFileSync(f, 'utf8')).infra, false);
+    }
+  const v = comparePairedRuns({ baseDir: join(runDir, 'base'), headDir: join(runDir, 'head'), gate: GATE });
+  assert.equal(v.overall, 'input-error');
+  assert.equal(v.exitCode, 2);
+  assert.deepEqual(
+    v.cells.map((c) => c.reasons),
+    [[RULE], [RULE]],
+  );
+  const md = renderMarkdown(v);
+  assert.match(md, /🛑 this PR's input is refused/);
+  assert.equal(md.split("additional properties 'podAnnotations'").length - 1, 1, 'said once');
+  assert.match(md, /2 cells \(`traefik\/default\/pod-kill`, `traefik\/default\/steady`\)/);
+  assert.match(md, /Nothing was measured/);
+});
+
+test('an infrastructure failure before any cell stays an infra-error (exit 4)', async () => {
+  const runDir = mkdtempSync(join(tmpdir(), 'tg-refusal-'));
+  const driver = {
+    start: async () => {
+      throw new InfraError('docker is not running');
+    },
+  };
+  await assert.rejects(() => runPlan(plan, { runDir, driver, log: () => {} }), InfraError);
+  const v = comparePairedRuns({ baseDir: join(runDir, 'base'), headDir: join(runDir, 'head'), gate: GATE });
+  assert.equal(v.overall, 'infra-error');
+  assert.equal(v.exitCode, 4);
+});

@@ -1,0 +1,158 @@
+// make test-workflows: the adopter's tailgate.yml on pull_request payloads → tailgate's
+// reusable gate.yml (plan → bench on offline kind → gate → comment artifact), executed by
+// act on this machine. The adopter repository is what `tailgate init` writes plus the
+// example workflows; each case is one PR on it. Runs are shortened through
+// TAILGATE_DURATION (docs/testing.md). Cases that need a cluster skip with one line where
+// offline kind is absent.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { ROOT, actMissing, runAct } from './act.js';
+import { startRestStandin } from './rest-standin.js';
+
+const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
+const skip = actMissing() || false;
+let api;
+
+// The environment tools/scripts/kind-env.sh leaves (wrapper, kubectl and docker shim on
+// PATH, offline images): act hands it to the jobs. Null with a reason where it cannot.
+function kindEnvironment() {
+  const r = spawnSync(
+    'bash',
+    ['-c', 'source tools/scripts/kind-env.sh >/dev/null 2>&1; echo "SKIP=$KIND_SKIP"; env -0'],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20 },
+  );
+  const [first, ...rest] = r.stdout.split('\n');
+  const why = first.replace(/^SKIP=/, '');
+  if (r.status !== 0 || why) return { skip: why || 'kind-env.sh failed' };
+  const env = Object.fromEntries(
+    rest
+      .join('\n')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  return {
+    skip: false,
+    env: {
+      ...env,
+      OFFLINE_KIND_DIR: env.OFFLINE_KIND_DIR || join(ROOT, '..', 'shared', 'offline-kind'),
+      TAILGATE_CHARTS_DIR: env.TAILGATE_CHARTS_DIR || join(ROOT, '..', 'shared', 'charts'),
+    },
+  };
+}
+const kind = skip ? { skip } : kindEnvironment();
+
+const git = (dir, ...a) => {
+  const r = spawnSync('git', ['-C', dir, ...a], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${a.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+};
+
+/** An adopter repository on main: `tailgate init` for the controller + the example workflows. */
+function adopter(controller, { withBench = true } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), `tg-wf-adopter-${controller}-`));
+  const init = spawnSync(process.execPath, [CLI, 'init', '--controller', controller, '--dir', dir], {
+    encoding: 'utf8',
+  });
+  assert.equal(init.status, 0, init.stderr);
+  cpSync(join(ROOT, 'examples', 'adopter', '.github'), join(dir, '.github'), { recursive: true });
+  if (!withBench) rmSync(join(dir, 'bench.yaml'));
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'config', 'user.email', 'dev@example.com');
+  git(dir, 'config', 'user.name', 'dev');
+  git(dir, 'remote', 'add', 'origin', 'https://github.com/acme/ingress.git');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'tailgate');
+  return { dir, base: git(dir, 'rev-parse', 'HEAD') };
+}
+
+/** The PR: `change(dir)` on a branch, committed; the repository is left at the head. */
+function openPr(repo, change, message) {
+  git(repo.dir, 'checkout', '-q', '-b', 'pr');
+  change(repo.dir);
+  git(repo.dir, 'add', '-A');
+  git(repo.dir, 'commit', '-qm', message);
+  return { ...repo, head: git(repo.dir, 'rev-parse', 'HEAD') };
+}
+
+function payload(pr, { fork = false } = {}) {
+  const owner = fork ? 'contrib' : 'acme';
+  return {
+    action: 'synchronize',
+    number: 7,
+    pull_request: {
+      number: 7,
+      head: { sha: pr.head, ref: 'pr', repo: { full_name: `${owner}/ingress`, owner: { login: owner }, fork } },
+      base: { sha: pr.base, ref: 'main', repo: { full_name: 'acme/ingress', owner: { login: 'acme' } } },
+    },
+    repository: { full_name: 'acme/ingress', name: 'ingress', owner: { login: 'acme' } },
+  };
+}
+
+/** tailgate.yml on the PR; returns act's exit code and log, and the comment artifact. */
+async function gatePr(pr, { fork = false, duration = '15s' } = {}) {
+  const artifacts = mkdtempSync(join(tmpdir(), 'tg-wf-arts-'));
+  const r = await runAct({
+    repo: pr.dir,
+    workflow: '.github/workflows/tailgate.yml',
+    event: 'pull_request',
+    payload: payload(pr, { fork }),
+    apiUrl: api.url,
+    artifacts,
+    env: { TAILGATE_DURATION: duration },
+    hostEnv: kind.env ?? process.env,
+    timeoutMs: 40 * 60_000,
+  });
+  // The whole log beside the artifacts, for a failing case to be read.
+  writeFileSync(join(artifacts, 'act.log'), r.log);
+  const [run] = readdirSync(artifacts).filter((f) => f !== 'act.log');
+  const art = (name, file) => {
+    const f = run ? join(artifacts, run, name, file) : '';
+    return f && existsSync(f) ? readFileSync(f, 'utf8') : null;
+  };
+  return {
+    ...r,
+    comment: art('tailgate-comment', 'comment.md'),
+    meta: JSON.parse(art('tailgate-comment', 'meta.json') ?? 'null'),
+    artifacts: run ? readdirSync(join(artifacts, run)) : [],
+    logFile: join(artifacts, 'act.log'),
+  };
+}
+
+
+before(async () => {
+  if (!skip) api = await startRestStandin();
+});
+after(() => api?.close());
+
+test(
+  'workflows: a PR whose values break the chart schema gets one line naming file, key and rule — no cluster',
+  { skip: kind.skip, timeout: 20 * 60_000 },
+  async () => {
+    const repo = adopter('traefik');
+    const pr = openPr(
+      repo,
+      (dir) => {
+        // Traefik 41 wants deployment.podAnnotations; top-level podAnnotations is refused.
+        const values = readFileSync(join(ROOT, 'charts', 'controllers', 'traefik', 'values.yaml'), 'utf8');
+        writeFileSync(join(dir, 'traefik-values.yaml'), `${values}\npodAnnotations: { team: edge }\n`);
+        const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
+        writeFileSync(
+          join(dir, 'bench.yaml'),
+          bench.replace('ingressClass: traefik', 'ingressClass: traefik\n    values: traefik-values.yaml'),
+        );
+      },
+      'annotate the ingress pods',
+    );
+    const r = await gatePr(pr);
+    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
+    assert.doesNotMatch(r.log, /create kind cluster/, 'no cluster was started');
+    assert.ok(r.comment, `a comment artifact (artifacts: ${r.artifacts.join(', ')})`);
+    assert.match(r.comment, /traefik-values\.yaml/);
+    assert.match(r.comment, /podAnnotations/);
+  },
+);
