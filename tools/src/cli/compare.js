@@ -3,7 +3,7 @@ import { loadBench } from '../config/load.js';
 import { applyDefaults } from '../config/defaults.js';
 import { gateCells } from '../compare/gate.js';
 import { readJsonFile, toReps } from '../result/load.js';
-import { comparePairedRuns, compareRunToBaselines, verdictDoc } from '../compare/run-compare.js';
+import { comparePairedRuns, compareRunToBaselines, refusedDoc, verdictDoc } from '../compare/run-compare.js';
 import { InputError } from '../errors.js';
 import { baseGate } from '../compare/base-policy.js';
 import { planMatrix } from '../plan/plan.js';
@@ -200,7 +200,31 @@ function policy(configFile, matrix) {
 }
 
 export function run(opts, positionals) {
-  const { gate: headGate, expected, file } = policy(opts.config, opts.matrix);
+  const gating = Boolean(opts.out && (opts.results || opts['head-results']));
+  const gateMode = opts.results ? 'baseline' : 'paired';
+  let head;
+  try {
+    head = policy(opts.config, opts.matrix);
+  } catch (err) {
+    // The PR gate (--out with results folders): a head bench.yaml that does not load is
+    // the PR's own error, and the PR hears it in the comment rather than nothing.
+    if (!gating || !(err instanceof InputError)) throw err;
+    return refused(opts, refusedDoc(gateMode, 'input-error', [err.message, ...err.details].join(' · ')));
+  }
+  const { gate: headGate, expected, file } = head;
+  // No results at all (every bench job failed before writing any): an infrastructure
+  // error the comment names, never a missing comment.
+  const folders = [opts.results ?? opts['head-results']];
+  const absent = gating && folders.filter((d) => d && !existsSync(d));
+  if (absent?.length)
+    return refused(
+      opts,
+      refusedDoc(
+        gateMode,
+        'infra-error',
+        `no results arrived (${absent.join(', ')}): the bench jobs wrote none — see their logs`,
+      ),
+    );
   const gateRef = opts['gate-ref'] ?? opts['base-ref'];
   const fromBase =
     gateRef !== undefined && !opts.migration
@@ -271,5 +295,11 @@ export function run(opts, positionals) {
   }
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.log(renderTerminal(doc));
+  return doc.exitCode;
+}
+
+function refused(opts, doc) {
+  writeJsonAtomic(opts.out, doc, { force: opts.force });
+  console.error(`tailgate compare: ${doc.refused}`);
   return doc.exitCode;
 }

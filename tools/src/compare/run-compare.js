@@ -1,5 +1,6 @@
 // Whole-run comparisons: every cell of a results folder against its baseline, or
 // two results folders (paired base/head, same machine) cell by cell.
+import { existsSync } from 'node:fs';
 import { gateCells } from './gate.js';
 import { readBaseline } from './baselines.js';
 import { collectRun } from '../result/run-dir.js';
@@ -62,7 +63,9 @@ export function compareRunToBaselines({
 }
 
 export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = null, confirmHeadDir = null }) {
-  const base = new Map(collectRun(baseDir).map((c) => [c.key, c]));
+  // No base folder at all (the base commit had no bench config: the head ran alone):
+  // every cell has no base, said per cell.
+  const base = new Map((existsSync(baseDir) ? collectRun(baseDir) : []).map((c) => [c.key, c]));
   const inputs = [];
   const headCells = collectRun(headDir);
   const headKeys = new Set(headCells.map((h) => h.key));
@@ -119,6 +122,25 @@ function pairedRuns(baseDir, headDir) {
   for (const h of collectRun(headDir))
     if (!h.errors.length && base.has(h.key)) out.set(h.key, { base: base.get(h.key), head: h.reps });
   return out;
+}
+
+/**
+ * A verdict with nothing to gate: the head's bench.yaml was refused (input-error, exit 2)
+ * or no results arrived at all (infra-error, exit 4). The gate still writes a comment.
+ */
+export function refusedDoc(mode, overall, reason) {
+  return {
+    schemaVersion: 1,
+    kind: 'tailgate.verdict',
+    mode,
+    overall,
+    exitCode: exitCodeFor(overall),
+    counts: {},
+    generatedAt: new Date().toISOString(),
+    refused: reason.slice(0, 4000),
+    confirm: [],
+    cells: [],
+  };
 }
 
 export function verdictDoc(mode, cells, extra = {}) {

@@ -162,7 +162,8 @@ function tailFeasibility(cfg, mname, m, add) {
       if (!s || s.script !== 'steady' || !s.rate) continue;
       const seconds = parseDuration(m.duration ?? s.duration) / 1000;
       const have = Math.floor(s.rate * seconds * reps);
-      if (have >= need) continue;
+      // A rate or duration the schema already refused is one problem, said there.
+      if (!Number.isFinite(have) || have >= need) continue;
       const longer = Math.ceil(need / (s.rate * reps));
       const moreReps = Math.ceil(need / (s.rate * seconds));
       add(

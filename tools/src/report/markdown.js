@@ -41,7 +41,7 @@ export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET, lead = '
 function composeWith(lead, doc, cells, hidden, runUrl, full) {
   const n = doc.cells.length;
   const bad = doc.cells.filter((c) => c.verdict === doc.overall).length;
-  const headline = `${HEADLINE[doc.overall]}${doc.overall === 'pass' ? '' : ` — ${bad} of ${n} cell${n > 1 ? 's' : ''}`}`;
+  const headline = `${HEADLINE[doc.overall]}${doc.overall === 'pass' || !n ? '' : ` — ${bad} of ${n} cell${n > 1 ? 's' : ''}`}`;
   return renderTemplate('comment.md', {
     marker: MARKER,
     icon: ICON[doc.overall],
@@ -51,7 +51,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
       .map((x) => `${x}\n\n`)
       .join(''),
     context: context(doc),
-    table: table(cells, hidden),
+    table: n ? table(cells, hidden) : '',
     notes: notes(cells),
     chart: full ? chart(doc.cells) : '',
     details: full
@@ -64,6 +64,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
 // A PR that changes the gate's own rules is judged by its base's; say so first.
 function gateLead(doc) {
   const lines = [];
+  if (doc.refused) lines.push(`${ICON[doc.overall]} ${md(doc.refused)}`);
   if (doc.gateChange?.length)
     lines.push(
       `⚠️ **This PR changes the gate's own rules**: ${doc.gateChange.slice(0, 12).map(md).join('; ')}${doc.gateChange.length > 12 ? `; and ${doc.gateChange.length - 12} more` : ''}. They apply after it merges; this verdict uses the base's.`,
@@ -86,6 +87,7 @@ function context(doc) {
       : duet
         ? 'Duet: base and head ran at the same time in one cluster, in front of the same pods, one pair per repetition.'
         : 'Paired mode: base and head ran interleaved on the same runner.';
+  if (doc.refused) return 'Nothing was measured.';
   if (doc.overall === 'input-error')
     return 'Nothing was measured: the input was refused before any cluster started (below).';
   const p = doc.procedure;

@@ -30,6 +30,7 @@ export function renderTerminal(doc) {
     ...(c.fix ? [`  ${c.cell}: to record one: ${c.fix}`] : []),
   ]);
   if (notes.length) out.push('', ...notes);
+  if (doc.refused) out.push('', `  nothing gated: ${doc.refused}`);
   if (doc.cells.some((c) => c.head?.p99_99Reliable === false))
     out.push('', '  * fewer than 10 samples beyond p99.99: shown, never gated on alone');
   out.push(

@@ -169,3 +169,9 @@ matrices:
       ),
   );
 });
+
+test('config: a rate the schema refuses is one problem, not also NaN samples under every matrix (seen in a PR comment)', () => {
+  const details = problems('invalid-rate-word.yaml');
+  assert.equal(details.length, 1, details.join('\n'));
+  assert.match(details[0], /:4:\d+: scenarios\.steady\.rate: must be integer/);
+});

@@ -67,3 +67,45 @@ test('an infrastructure failure before any cell stays an infra-error (exit 4)', 
   assert.equal(v.overall, 'infra-error');
   assert.equal(v.exitCode, 4);
 });
+
+// The PR gate's compare (--out with results folders) never ends without a verdict: a head
+// bench.yaml that does not load is input-error (exit 2), no results at all infra-error
+// (exit 4), each with a comment that says so.
+test('gate compare: a broken head bench.yaml and absent results still give a verdict and a comment', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const cli = (...a) =>
+    spawnSync(process.execPath, [join(process.cwd(), 'tools/bin/tailgate.js'), ...a], { encoding: 'utf8', cwd: dir });
+  const dir = mkdtempSync(join(tmpdir(), 'tg-refused-'));
+  const { rmSync, writeFileSync } = await import('node:fs');
+  writeFileSync(
+    join(dir, 'bench.yaml'),
+    'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: {}\nscenarios: { steady: { script: steady, rate: fast } }\nmatrices: {}\n',
+  );
+  let r = cli('compare', '--matrix', 'pr', '--results', 'results/pr', '--base-ref', 'HEAD', '--out', 'v.json');
+  assert.equal(r.status, 2, r.stderr);
+  let v = JSON.parse(readFileSync(join(dir, 'v.json'), 'utf8'));
+  assert.equal(v.overall, 'input-error');
+  assert.match(v.refused, /bench\.yaml/);
+  assert.match(v.refused, /rate/);
+  r = cli('report', 'v.json', '--markdown', 'c.md', '--force');
+  assert.equal(r.status, 2, r.stderr);
+  const md = readFileSync(join(dir, 'c.md'), 'utf8');
+  assert.match(md, /🛑 this PR's input is refused/);
+  assert.match(md, /🛑 .*bench\.yaml.*rate/);
+
+  rmSync(join(dir, 'bench.yaml')); // tailgate's default gate
+  r = cli(
+    'compare',
+    '--paired',
+    '--base-results',
+    'results/pr/base',
+    '--head-results',
+    'results/pr/head',
+    '--out',
+    'v2.json',
+  );
+  assert.equal(r.status, 4, r.stderr);
+  v = JSON.parse(readFileSync(join(dir, 'v2.json'), 'utf8'));
+  assert.equal(v.overall, 'infra-error');
+  assert.match(v.refused, /no results arrived/);
+});

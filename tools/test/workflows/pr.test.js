@@ -123,7 +123,6 @@ async function gatePr(pr, { fork = false, duration = '15s' } = {}) {
   };
 }
 
-
 before(async () => {
   if (!skip) api = await startRestStandin();
 });
@@ -154,5 +153,53 @@ test(
     assert.ok(r.comment, `a comment artifact (artifacts: ${r.artifacts.join(', ')})`);
     assert.match(r.comment, /traefik-values\.yaml/);
     assert.match(r.comment, /podAnnotations/);
+  },
+);
+
+test(
+  'workflows: a PR whose bench.yaml is invalid gets one line naming file, field and rule (the plan job refused it)',
+  { skip, timeout: 20 * 60_000 },
+  async () => {
+    const pr = openPr(
+      adopter('haproxy-ingress'),
+      (dir) => {
+        const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
+        writeFileSync(
+          join(dir, 'bench.yaml'),
+          bench.replace('steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: fast,'),
+        );
+      },
+      'faster',
+    );
+    const r = await gatePr(pr);
+    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
+    assert.match(r.log, /\[[^\]]*\/plan\] 🏁 {2}Job failed/);
+    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.match(r.comment, /this PR's input is refused/);
+    assert.match(
+      r.comment,
+      /bench\.yaml: 1 problem in bench config · bench\.yaml:\d+:\d+: scenarios\.steady\.rate: must be integer\n/,
+    );
+    assert.equal(r.meta?.exitCode, 2);
+  },
+);
+
+test(
+  'workflows: a workflow that names a matrix bench.yaml does not have gets one line saying so',
+  { skip, timeout: 20 * 60_000 },
+  async () => {
+    const pr = openPr(
+      adopter('haproxy-ingress'),
+      (dir) => {
+        const wf = join(dir, '.github', 'workflows', 'tailgate.yml');
+        writeFileSync(wf, readFileSync(wf, 'utf8').replace('matrix: pr', 'matrix: pr-fast'));
+      },
+      'use the fast matrix',
+    );
+    const r = await gatePr(pr);
+    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
+    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.match(r.comment, /pr-fast/);
+    assert.equal(r.meta?.exitCode, 2);
   },
 );
