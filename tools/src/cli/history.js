@@ -8,6 +8,7 @@ import { historyPage } from '../history/page.js';
 import { writeTextAtomic } from '../result/write.js';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
+import { drawHistory } from '../report/charts.js';
 
 export const summary = 'history append | detect: main over time, and the commits where a cell shifted';
 export const usage = `Usage:
@@ -15,6 +16,7 @@ export const usage = `Usage:
   tailgate history detect [--store history] [--metrics p99,p99.99,errors] [--p-value 0.0001]
                           [--min-size 5] [--out changes.json]
   tailgate history report [--store history] --site <dir> [--repo-url https://github.com/o/r]
+                          [--png] [--pages-url https://o.github.io/r]
 
 append: one record per cell of the run (commit, time, profile, machine, the workload's
 identity, p50/p99/p99.9/p99.99 with intervals, errors by class, dropped iterations, cost
@@ -27,7 +29,10 @@ worse, 1 when a shift for the worse was found (for a nightly job to act on).
 
 report: <site>/index.html, one static page (GitHub Pages can serve it): per cell p99,
 p99.99 and the error rate over commits, change points marked and linked to the commit
-range, every point linked to its run.`;
+range, every point linked to its run. --png: also gnuplot charts per cell
+(<site>/png/cell-<n>/history.{png,svg}) and <site>/summary.md for a job summary — the
+change points as a table, the charts as images where --pages-url says where the site is
+served.`;
 export const options = {
   results: { type: 'string' },
   commit: { type: 'string' },
@@ -39,6 +44,8 @@ export const options = {
   out: { type: 'string' },
   site: { type: 'string' },
   'repo-url': { type: 'string' },
+  png: { type: 'boolean', default: false },
+  'pages-url': { type: 'string' },
   force: { type: 'boolean', default: false },
 };
 
@@ -106,8 +113,51 @@ function report(opts) {
   const file = join(opts.site, 'index.html');
   writeTextAtomic(file, historyPage(series, { repoUrl: opts['repo-url'] }), { force: true });
   console.log(`${file}: ${series.length} cells`);
+  if (opts.png) {
+    const md = historySummary(series, opts.site, opts['pages-url']);
+    writeTextAtomic(join(opts.site, 'summary.md'), md, { force: true });
+    console.log(`${join(opts.site, 'summary.md')}: job summary; charts in ${join(opts.site, 'png')}`);
+  }
   return 0;
 }
+
+// The job summary: each cell's change points in a table, its gnuplot chart beside it
+// (an image only where the site is served: a summary cannot show a file of the job).
+function historySummary(series, site, pagesUrl) {
+  const base = pagesUrl && /^https:\/\/[\w.-]+(\/[\w.~-]+)*\/?$/.test(pagesUrl) ? pagesUrl.replace(/\/$/, '') : null;
+  const lines = [
+    '### tailgate: main over time',
+    '',
+    '| cell | runs | change points (p99, p99.99, errors) | chart |',
+    '|---|--:|---|---|',
+  ];
+  series.forEach((s, i) => {
+    const changes = HISTORY_METRICS.flatMap((m) => seriesChanges(s.records, m, DETECT_DEFAULTS));
+    const cuts = changes
+      .map((c) => s.records.findIndex((r) => r.commit === c.commit && r.time === c.time))
+      .filter((x) => x > 0);
+    const rows = s.records.map((r) => ({ p99: r.latencyMs?.p99, p9999: r.latencyMs?.['p99.99'] }));
+    drawHistory(join(site, 'png', `cell-${i}`), rows, cuts, `${s.profile} ${s.cell}`);
+    const said = changes.length
+      ? changes
+          .map(
+            (c) =>
+              `${c.metric} ${fmt(c.before, c.metric)} → ${fmt(c.after, c.metric)} (${c.direction}) at \`${String(
+                c.commit,
+              )
+                .slice(0, 12)
+                .replace(/[^0-9a-f]/gi, '')}\``,
+          )
+          .join('; ')
+      : 'none';
+    const png = `png/cell-${i}/history.png`;
+    const chart = base ? `![${mdText(s.cell)}](${base}/${png})` : `\`${png}\` in the site`;
+    lines.push(`| \`${mdText(s.profile)} ${mdText(s.cell)}\` | ${s.records.length} | ${said} | ${chart} |`);
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+const mdText = (t) => String(t).replace(/[^\w./:-]/g, '');
 
 function number(text, flag, dflt, min, max) {
   if (text === undefined) return dflt;

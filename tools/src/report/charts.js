@@ -141,6 +141,25 @@ function eventArrows(events = []) {
     .join('\n');
 }
 
+/**
+ * A cell's history on main (`tailgate history report --png`): p99 and p99.99 per run,
+ * change points as dashed verticals. rows: [{p99, p9999}] oldest first (NaN where a run
+ * has none); cuts: indexes of the first run after each change point.
+ */
+export function drawHistory(dir, rows, cuts, title) {
+  mkdirSync(dir, { recursive: true });
+  const v = (x) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? num(x, 'history') : 'NaN');
+  writeFileSync(join(dir, 'history.dat'), rows.map((r, i) => `${i + 1} ${v(r.p99)} ${v(r.p9999)}`).join('\n') + '\n');
+  const arrows = [...new Set(cuts)]
+    .slice(0, 200)
+    .map(
+      (i) =>
+        `set arrow from ${num(i + 0.5, 'change point')}, graph 0 to ${num(i + 0.5, 'change point')}, graph 1 nohead lw 2 dt 2 lc rgb '#dc2626'`,
+    )
+    .join('\n');
+  return draw(dir, 'history', renderTemplate('history.gp', { title: text(title), data: text('history.dat'), arrows }));
+}
+
 /** A number for a gnuplot script or data file: finite, or the input is bad. */
 export function num(v, field = 'value') {
   if (typeof v !== 'number' || !Number.isFinite(v))

@@ -133,6 +133,9 @@ export function readEffective(cellRepDir, dirName = 'proxy') {
     // Pod sysctls read beside the config (kube targets), as `sysctl <name>`.
     const sysctls = join(cellRepDir, dirName, 'sysctls.txt');
     if (existsSync(sysctls)) for (const [k, v] of directives(readTextFile(sysctls), 'args')) out.set(`sysctl ${k}`, v);
+    // And its containers' CPU and memory requests and limits (kube targets).
+    const pod = join(cellRepDir, dirName, 'pod.txt');
+    if (existsSync(pod)) for (const [k, v] of directives(readTextFile(pod), 'args')) out.set(`resources ${k}`, v);
     return out;
   }
   return null;

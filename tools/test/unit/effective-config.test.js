@@ -173,3 +173,23 @@ test('report of a results folder: what each tuning changed, in the terminal and 
   assert.match(text, /#### What each tuning changed in the data plane/);
   assert.match(text, /- `traefik\/tuned` \(`steady`\): `--log\.format` `\(not set\)` → `<b>@team<\/b> x `/);
 });
+
+test("effective config: a duet head that only caps the proxy's CPU is named by its pod's resources (haproxy.cfg is the same)", async () => {
+  const { duetDiff, duetDiffText } = await import('../../src/report/effective-config.js');
+  const raw = mkdtempSync(join(tmpdir(), 'tg-eff-res-'));
+  const rep = join(raw, 'haproxy-ingress', 'default', 'steady', 'rep-1');
+  for (const side of ['proxy', 'proxy-b']) {
+    mkdirSync(join(rep, side), { recursive: true });
+    writeFileSync(join(rep, side, 'haproxy.cfg'), 'global\n  maxconn 8192\n');
+  }
+  writeFileSync(join(rep, 'proxy-b', 'pod.txt'), 'haproxy-ingress.requests.cpu=50m\nhaproxy-ingress.limits.cpu=50m\n');
+  const changes = duetDiff(raw, [{ key: 'haproxy-ingress/default/steady' }]);
+  assert.deepEqual(
+    changes.map((c) => `${c.directive}: ${c.before} → ${c.after}`),
+    [
+      'resources haproxy-ingress.limits.cpu: (not set) → 50m',
+      'resources haproxy-ingress.requests.cpu: (not set) → 50m',
+    ],
+  );
+  assert.match(duetDiffText(changes), /limits\.cpu \(not set\) → 50m/);
+});

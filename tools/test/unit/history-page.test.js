@@ -126,3 +126,30 @@ test('history page: nothing from the store becomes markup unescaped, and only ht
   assert.doesNotMatch(html, /<img|<script>|javascript:/);
   assert.match(html, /&lt;script&gt;/);
 });
+
+test('history report --png: a gnuplot chart per cell and a job summary naming the planted change point', async () => {
+  const { readFileSync } = await import('node:fs');
+  const site = mkdtempSync(join(tmpdir(), 'tg-site-png-'));
+  const r = await runCli([
+    'history',
+    'report',
+    '--store',
+    store(),
+    '--site',
+    site,
+    '--png',
+    '--pages-url',
+    'https://acme.github.io/ingress',
+  ]);
+  assert.equal(r.code, 0, r.out);
+  for (const i of [0, 1]) {
+    const png = readFileSync(join(site, 'png', `cell-${i}`, 'history.png'));
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+  }
+  const md = readFileSync(join(site, 'summary.md'), 'utf8');
+  // The planted ×1.4 step at run 31 (commit a00001e).
+  assert.match(md, /traefik\/default\/steady` \| 50 \| .*p99 [\d.]+ ms → [\d.]+ ms \(worse\) at `a00001e`/);
+  assert.match(md, /!\[traefik\/default\/steady\]\(https:\/\/acme\.github\.io\/ingress\/png\/cell-\d\/history\.png\)/);
+  const gp = readFileSync(join(site, 'png', 'cell-0', 'history.png.gp'), 'utf8');
+  assert.doesNotMatch(gp, /a00001e/, 'nothing from the store in the script but numbers');
+});

@@ -203,3 +203,110 @@ test(
     assert.equal(r.meta?.exitCode, 2);
   },
 );
+
+// The cases below bench on offline kind: one cluster at a time, so they run in order.
+const haproxyValues = () => readFileSync(join(ROOT, 'charts', 'controllers', 'haproxy-ingress', 'values.yaml'), 'utf8');
+const withValues = (dir, values) => {
+  writeFileSync(join(dir, 'haproxy-values.yaml'), values);
+  const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
+  writeFileSync(
+    join(dir, 'bench.yaml'),
+    bench.replace('ingressClass: haproxy', 'ingressClass: haproxy\n    values: haproxy-values.yaml'),
+  );
+};
+
+test(
+  'workflows: a no-op PR on offline kind — plan, a duet job, gate: green, the comment says the data plane did not change',
+  { skip: kind.skip, timeout: 40 * 60_000 },
+  async () => {
+    const repo = adopter('haproxy-ingress');
+    withValues(repo.dir, haproxyValues());
+    git(repo.dir, 'commit', '-qam', 'own values');
+    const pr = openPr(
+      { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
+      (dir) => writeFileSync(join(dir, 'haproxy-values.yaml'), `# reviewed by the edge team\n${haproxyValues()}`),
+      'a comment in the values',
+    );
+    const r = await gatePr(pr);
+    assert.match(r.log, /\[[^\]]*\/bench[^\]]*\] 🏁 {2}Job succeeded/, r.logFile);
+    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.match(r.comment, /[Dd]uet/);
+    assert.equal(r.meta?.exitCode, 0, `${r.comment}\n${r.logFile}`);
+    assert.equal(r.code, 0, r.logFile);
+    assert.ok(r.artifacts.includes('tailgate-charts'), r.artifacts.join(', '));
+  },
+);
+
+test(
+  'workflows: a PR from a fork that caps the controller at 50m CPU fails with a p99 regression, its change named first',
+  { skip: kind.skip, timeout: 40 * 60_000 },
+  async () => {
+    const repo = adopter('haproxy-ingress');
+    withValues(repo.dir, haproxyValues());
+    git(repo.dir, 'commit', '-qam', 'own values');
+    const pr = openPr(
+      { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
+      (dir) =>
+        writeFileSync(
+          join(dir, 'haproxy-values.yaml'),
+          haproxyValues().replace(
+            'controller:\n',
+            'controller:\n  resources: { requests: { cpu: 50m }, limits: { cpu: 50m } }\n',
+          ),
+        ),
+      'right-size the ingress',
+    );
+    const r = await gatePr(pr, { fork: true });
+    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
+    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.match(r.comment, /❌ regression/);
+    assert.match(r.comment.split('\n').slice(0, 6).join('\n'), /cpu|resources/i, 'the change leads');
+    assert.equal(r.meta?.exitCode, 1);
+  },
+);
+
+test(
+  'workflows: a PR that changes a scenario is still a duet on the head workload, and the comment says what changed',
+  { skip: kind.skip, timeout: 40 * 60_000 },
+  async () => {
+    const pr = openPr(
+      adopter('haproxy-ingress'),
+      (dir) => {
+        const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
+        writeFileSync(
+          join(dir, 'bench.yaml'),
+          bench.replace('steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: 400,'),
+        );
+      },
+      'a lighter steady load',
+    );
+    const r = await gatePr(pr);
+    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.match(r.comment, /This PR changes the workload/);
+    assert.match(r.comment, /rate 500 → 400/);
+    assert.doesNotMatch(r.log, /run as interleaved pairs, not as a duet/);
+  },
+);
+
+test(
+  'workflows: the PR that adds bench.yaml runs the head alone and says there is no base to compare with',
+  { skip: kind.skip, timeout: 40 * 60_000 },
+  async () => {
+    const repo = adopter('haproxy-ingress', { withBench: false });
+    const pr = openPr(
+      repo,
+      (dir) => {
+        const init = spawnSync(process.execPath, [CLI, 'init', '--controller', 'haproxy-ingress', '--dir', dir], {
+          encoding: 'utf8',
+        });
+        assert.equal(init.status, 0, init.stderr);
+      },
+      'add tailgate',
+    );
+    const r = await gatePr(pr);
+    assert.match(r.log, /the base commit has no bench\.yaml — the head runs alone/);
+    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.match(r.comment, /no baseline to compare with/);
+    assert.equal(r.meta?.exitCode, 3);
+  },
+);

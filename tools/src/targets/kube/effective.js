@@ -54,7 +54,32 @@ export async function captureEffectiveConfig({
   }
   const somaxconn = await readSomaxconn(kubectl, name);
   if (somaxconn) writeFileSync(join(dir, 'sysctls.txt'), `net.core.somaxconn=${somaxconn}\n`);
+  const resources = await readResources(kubectl, name);
+  if (resources) writeFileSync(join(dir, 'pod.txt'), resources);
   return file;
+}
+
+// The pod's CPU and memory requests and limits, per container, as `<container>.<limits|
+// requests>.<cpu|memory>=<value>` lines: a values change that caps the proxy's CPU leaves
+// its configuration file alone, and a duet must still name it as the head's change.
+async function readResources(kubectl, pod) {
+  const r = await run(kubectl('get', 'pod', pod, '-o', 'jsonpath={.spec.containers}'), { timeoutMs: 30_000 });
+  if (r.code !== 0) return null;
+  let containers;
+  try {
+    containers = JSON.parse(r.stdout);
+  } catch {
+    return null;
+  }
+  const lines = [];
+  for (const c of Array.isArray(containers) ? containers.slice(0, 16) : [])
+    for (const kind of ['requests', 'limits'])
+      for (const res of ['cpu', 'memory']) {
+        const v = c?.resources?.[kind]?.[res];
+        if (typeof v === 'string' && /^[\w.]{1,32}$/.test(v) && /^[\w.-]{1,63}$/.test(c.name))
+          lines.push(`${c.name}.${kind}.${res}=${v}`);
+      }
+  return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
 // The accept backlog a tuning asks for is a pod sysctl, invisible in the proxy's
