@@ -12,3 +12,19 @@ tailgate() { node "$TG_HOME/tools/bin/tailgate.js" "$@"; }
 step_output() {
   if [ -n "${GITHUB_OUTPUT:-}" ]; then echo "$1" >> "$GITHUB_OUTPUT"; else echo "$1"; fi
 }
+# The history branch (tailgate history: one JSON line per cell and run, append-only) as a
+# worktree in $2, from origin's branch $1 or, the first time, a new orphan branch.
+history_worktree() {
+  local branch=$1 dir=$2
+  [[ "$branch" =~ ^[A-Za-z0-9._/-]+$ ]] || { echo "::error::history branch '$branch': letters, digits, . _ / - only"; return 2; }
+  rm -rf "$dir"
+  git worktree prune
+  if git fetch -q origin "refs/heads/$branch" 2>/dev/null; then
+    git worktree add -q --detach "$dir" FETCH_HEAD
+  else
+    echo "history branch $branch not on origin yet: starting it"
+    git worktree add -q --detach "$dir" HEAD
+    git -C "$dir" checkout -q --orphan "tailgate-history-new"
+    git -C "$dir" rm -rq --cached . && find "$dir" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+  fi
+}

@@ -5,6 +5,7 @@ import { InputError } from '../errors.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { list } from './options.js';
 import { historyPage } from '../history/page.js';
+import { changesMarkdown } from '../history/issue.js';
 import { writeTextAtomic } from '../result/write.js';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
@@ -14,7 +15,7 @@ export const summary = 'history append | detect: main over time, and the commits
 export const usage = `Usage:
   tailgate history append --results <run-dir> --commit <sha> [--store history] [--run-url URL]
   tailgate history detect [--store history] [--metrics p99,p99.99,errors] [--p-value 0.0001]
-                          [--min-size 5] [--out changes.json]
+                          [--min-size 5] [--out changes.json] [--markdown cite.md] [--repo-url URL]
   tailgate history report [--store history] --site <dir> [--repo-url https://github.com/o/r]
                           [--png] [--pages-url https://o.github.io/r]
 
@@ -25,7 +26,8 @@ per fault, CPU per 1,000 requests) appended to <store>/<profile>/<controller>/<t
 
 detect: change points per cell and metric (E-Divisive means + Welch t-test, as Apache
 Otava): the commit range each shift lies in, its size and direction. Exit 0 when none is
-worse, 1 when a shift for the worse was found (for a nightly job to act on).
+worse, 1 when a shift for the worse was found (for a nightly job to act on). --markdown:
+the latest shift per cell and metric as a table (a baseline-refresh PR cites it).
 
 report: <site>/index.html, one static page (GitHub Pages can serve it): per cell p99,
 p99.99 and the error rate over commits, change points marked and linked to the commit
@@ -44,6 +46,7 @@ export const options = {
   out: { type: 'string' },
   site: { type: 'string' },
   'repo-url': { type: 'string' },
+  markdown: { type: 'string' },
   png: { type: 'boolean', default: false },
   'pages-url': { type: 'string' },
   force: { type: 'boolean', default: false },
@@ -103,6 +106,8 @@ function detect(opts) {
     series,
   };
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
+  if (opts.markdown)
+    writeTextAtomic(opts.markdown, changesMarkdown(doc, { repoUrl: opts['repo-url'] }), { force: opts.force });
   return series.some((s) => s.changes.some((c) => c.direction === 'worse')) ? 1 : 0;
 }
 

@@ -11,6 +11,7 @@ import { afterRun } from '../report/after-run.js';
 import { target } from '../targets/index.js';
 import { configOption, int, planOverrides } from './options.js';
 import { sweepDeadRuns } from '../exec/registry.js';
+import { k6Cpus } from '../run/k6.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
@@ -58,6 +59,7 @@ export async function run(opts) {
     process.stdout.write(driver.dryRun(plan, opts));
     return EXIT.OK;
   }
+  k6Cpus(); // a CPU list this machine lacks is refused before any process starts
   const swept = sweepDeadRuns();
   if (swept) console.log(swept);
   // Absolute, so generated configs and process command lines name real paths.

@@ -34,6 +34,31 @@ export function issueBody(doc, { repoUrl }) {
   ].join('\n');
 }
 
+/**
+ * The change points a baseline-refresh PR cites (`history detect --markdown`): per cell
+ * and metric the latest shift, either direction — what made the old baselines stale.
+ */
+export function changesMarkdown(doc, { repoUrl = 'https://github.com' } = {}) {
+  const rows = [];
+  for (const s of doc.series ?? []) {
+    const latest = new Map();
+    for (const c of s.changes ?? []) latest.set(c.metric, c);
+    for (const c of latest.values())
+      rows.push(
+        `| \`${esc(s.profile)}\` | \`${esc(s.cell)}\` | ${esc(c.metric)} | ${fmt(c.before, c.metric)} → ${fmt(c.after, c.metric)}${c.ratio ? ` (×${Number(c.ratio)})` : ''} ${c.direction === 'worse' ? '🔺' : '🔻'} | [${esc(String(c.previous).slice(0, 12))}…${esc(String(c.commit).slice(0, 12))}](${repoUrl}/compare/${encodeURIComponent(c.previous)}...${encodeURIComponent(c.commit)}) |`,
+      );
+  }
+  if (!rows.length) return 'No change point in the history of main (`tailgate history detect`).\n';
+  return [
+    'Change points in the history of main (`tailgate history detect`), the latest per cell and metric — what made the old baselines stale:',
+    '',
+    '| profile | cell | metric | before → after | commits |',
+    '|---|---|---|--:|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
 function fmt(v, metric) {
   if (!Number.isFinite(v)) return '–';
   return metric === 'errors' ? `${(100 * v).toFixed(3)}%` : `${v.toFixed(2)} ms`;

@@ -5,7 +5,8 @@ import { parseDuration } from '../config/units.js';
 import { commandLine } from '../exec/command.js';
 import { startProcess } from '../exec/start.js';
 import { ROOT, toolEnv, which } from '../exec/tools.js';
-import { InfraError } from '../errors.js';
+import { InfraError, InputError } from '../errors.js';
+import { availableParallelism } from 'node:os';
 
 export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
   const env = {
@@ -103,7 +104,7 @@ export async function runK6(scenario, { cellDir, url, urlB, host, signal, segmen
   const startedAt = Date.now();
   // On bare metal, pin k6 to its own cores (TAILGATE_K6_CPUS=2-3) so the load
   // generator and the system under test do not compete for the same CPUs.
-  const cpus = process.env.TAILGATE_K6_CPUS;
+  const cpus = k6Cpus();
   const argv = cpus ? ['taskset', '-c', cpus, k6, ...args] : [k6, ...args];
   const budget = k6Budget(scenario);
   const child = await startProcess(argv, { env, cwd: cellDir, logFile: files.log, name: 'k6' });
@@ -143,4 +144,26 @@ export async function runK6Segments(scenario, opts) {
     startedAt: Math.min(...runs.map((r) => r.startedAt)),
     runners: runs,
   };
+}
+
+/**
+ * TAILGATE_K6_CPUS (a taskset list such as 2-3 or 0,2): the CPUs k6 is pinned to, checked
+ * against this machine before any load — taskset refuses a CPU the machine lacks, and a
+ * workflow's default made for a larger runner would otherwise fail every cell.
+ */
+export function k6Cpus(env = process.env, count = availableParallelism()) {
+  const list = env.TAILGATE_K6_CPUS;
+  if (!list) return null;
+  if (!/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(list))
+    throw new InputError(`TAILGATE_K6_CPUS=${JSON.stringify(list.slice(0, 40))}: expected a CPU list like 2-3 or 0,2`);
+  const ids = list.split(',').flatMap((r) => {
+    const [a, b = a] = r.split('-').map(Number);
+    return [a, b];
+  });
+  const most = Math.max(...ids);
+  if (most >= count)
+    throw new InputError(
+      `TAILGATE_K6_CPUS=${list}: this machine has CPUs 0-${count - 1}; name CPUs it has (or unset it to let k6 run anywhere)`,
+    );
+  return list;
 }

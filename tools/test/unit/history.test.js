@@ -97,8 +97,25 @@ test('history: append from a run, detect over the store (CLI), exit 1 when a shi
       )
       .join('\n') + '\n',
   );
-  const d = await runCli(['history', 'detect', '--store', store, '--metrics', 'p99']);
+  const cite = join(store, '..', 'cite.md');
+  const d = await runCli([
+    'history',
+    'detect',
+    '--store',
+    store,
+    '--metrics',
+    'p99',
+    '--markdown',
+    cite,
+    '--repo-url',
+    'https://github.com/acme/ingress',
+  ]);
   assert.equal(d.code, 1, d.out);
+  // What a baseline-refresh PR cites: the shift, its commits linked.
+  assert.match(
+    readFileSync(cite, 'utf8'),
+    /\| `local` \| `nginx-reload\/default\/churn` \| p99 \| .* \(×1\.\d+\) 🔺 \| \[1000018…1000019\]\(https:\/\/github\.com\/acme\/ingress\/compare\/1000018\.\.\.1000019\) \|/,
+  );
   assert.match(
     d.out,
     /local nginx-reload\/default\/churn: 40 points, 1 change point\n {2}p99: .* \(×1\.\d+\) worse, between 1000018 and 1000019/,

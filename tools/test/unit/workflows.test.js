@@ -34,8 +34,15 @@ test('workflows: top-level least-privilege permissions; write scopes only per jo
   assert.deepEqual(writers.sort(), [
     'bench-comment.yml:comment',
     'bench-dispatch.yml:baselines',
+    'bench-metal.yml:history',
     'comment.yml:comment',
   ]);
+  // History is written only from the default branch: the job says so itself.
+  assert.match(
+    wf['bench-metal.yml'].doc.jobs.history.if,
+    /refs\/heads\/\{0\}', github\.event\.repository\.default_branch/,
+  );
+  assert.ok(!wf['bench-metal.yml'].doc.on.pull_request && !wf['bench-metal.yml'].doc.on.pull_request_target);
 });
 
 test('workflows: every job and every long step has timeout-minutes', () => {

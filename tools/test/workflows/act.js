@@ -38,12 +38,7 @@ function prepare() {
   for (const d of Object.values(STANDINS))
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'standins', d, 'node_modules'));
   const tree = copyCheckout(join(dir, 'repos', 'tailgate-dev', 'tailgate'));
-  // What a warm actions/cache entry would restore (its stand-in always misses): the
-  // pinned k6 and helm this checkout's setup installed, so setup finds them present.
-  mkdirSync(join(tree, '.tools', 'bin'), { recursive: true });
-  for (const tool of ['k6', 'helm'])
-    if (existsSync(join(ROOT, '.tools', 'bin', tool)))
-      symlinkSync(join(ROOT, '.tools', 'bin', tool), join(tree, '.tools', 'bin', tool));
+  seedTools(tree); // the actions/cache stand-in always misses
   prepared = { dir, tree, repos: join(dir, 'repos') };
   return prepared;
 }
@@ -61,6 +56,14 @@ function copyCheckout(dest) {
 /** A fresh copy of this checkout, to run tailgate's own workflows in. */
 export function preparedTree(prefix) {
   return copyCheckout(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** What a warm actions/cache entry would restore: the pinned k6 and helm setup installed. */
+export function seedTools(tree) {
+  mkdirSync(join(tree, '.tools', 'bin'), { recursive: true });
+  for (const tool of ['k6', 'helm'])
+    if (existsSync(join(ROOT, '.tools', 'bin', tool)) && !existsSync(join(tree, '.tools', 'bin', tool)))
+      symlinkSync(join(ROOT, '.tools', 'bin', tool), join(tree, '.tools', 'bin', tool));
 }
 
 /** A git repository at `dir` (the workflow's repository), with GitHub's remote name. */
@@ -89,6 +92,8 @@ export async function runAct({
   artifacts = null,
   job = null,
   hostEnv = process.env,
+  platforms = ['ubuntu-24.04=-self-hosted'],
+  vars = {},
   timeoutMs = 10 * 60_000,
 }) {
   const { dir, tree, repos } = prepare();
@@ -104,8 +109,8 @@ export async function runAct({
     workflow,
     '-e',
     eventFile,
-    '-P',
-    'ubuntu-24.04=-self-hosted',
+    ...platforms.flatMap((p) => ['-P', p]),
+    ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     '-s',
     'GITHUB_TOKEN=standin-token',
     '--env',
@@ -130,4 +135,32 @@ export async function runAct({
       resolve({ code, log });
     });
   });
+}
+
+// The environment tools/scripts/kind-env.sh leaves (wrapper, kubectl and docker shim on
+// PATH, offline images): act hands it to the jobs. Null with a reason where it cannot.
+export function kindEnvironment() {
+  const r = spawnSync(
+    'bash',
+    ['-c', 'source tools/scripts/kind-env.sh >/dev/null 2>&1; echo "SKIP=$KIND_SKIP"; env -0'],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20 },
+  );
+  const [first, ...rest] = r.stdout.split('\n');
+  const why = first.replace(/^SKIP=/, '');
+  if (r.status !== 0 || why) return { skip: why || 'kind-env.sh failed' };
+  const env = Object.fromEntries(
+    rest
+      .join('\n')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  return {
+    skip: false,
+    env: {
+      ...env,
+      OFFLINE_KIND_DIR: env.OFFLINE_KIND_DIR || join(ROOT, '..', 'shared', 'offline-kind'),
+      TAILGATE_CHARTS_DIR: env.TAILGATE_CHARTS_DIR || join(ROOT, '..', 'shared', 'charts'),
+    },
+  };
 }

@@ -10,40 +10,13 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ROOT, actMissing, runAct } from './act.js';
+import { ROOT, actMissing, kindEnvironment, runAct } from './act.js';
 import { startRestStandin } from './rest-standin.js';
 
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
 const skip = actMissing() || false;
 let api;
 
-// The environment tools/scripts/kind-env.sh leaves (wrapper, kubectl and docker shim on
-// PATH, offline images): act hands it to the jobs. Null with a reason where it cannot.
-function kindEnvironment() {
-  const r = spawnSync(
-    'bash',
-    ['-c', 'source tools/scripts/kind-env.sh >/dev/null 2>&1; echo "SKIP=$KIND_SKIP"; env -0'],
-    { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 << 20 },
-  );
-  const [first, ...rest] = r.stdout.split('\n');
-  const why = first.replace(/^SKIP=/, '');
-  if (r.status !== 0 || why) return { skip: why || 'kind-env.sh failed' };
-  const env = Object.fromEntries(
-    rest
-      .join('\n')
-      .split('\0')
-      .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
-  return {
-    skip: false,
-    env: {
-      ...env,
-      OFFLINE_KIND_DIR: env.OFFLINE_KIND_DIR || join(ROOT, '..', 'shared', 'offline-kind'),
-      TAILGATE_CHARTS_DIR: env.TAILGATE_CHARTS_DIR || join(ROOT, '..', 'shared', 'charts'),
-    },
-  };
-}
 const kind = skip ? { skip } : kindEnvironment();
 
 const git = (dir, ...a) => {
