@@ -106,7 +106,8 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
     headDir,
     procedure: gated.procedure,
     confirm: gated.confirm,
-    ...(duetChange?.length ? { duetChange } : {}),
+    // An empty change is news too: the head changes nothing in the data plane.
+    ...(duetChange ? { duetChange } : {}),
     ...(workloadChange ? { workloadChange } : {}),
   });
 }

@@ -3,7 +3,16 @@
 // action mapped onto its stand-in (standins/), tailgate's own reusable workflows and
 // composite action onto a tree of this checkout, GitHub's REST API onto the stand-in.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -58,12 +67,20 @@ export function preparedTree(prefix) {
   return copyCheckout(mkdtempSync(join(tmpdir(), prefix)));
 }
 
-/** What a warm actions/cache entry would restore: the pinned k6 and helm setup installed. */
-export function seedTools(tree) {
+/**
+ * What a warm actions/cache entry would restore: the pinned k6 and helm setup installed
+ * (all: every tool of the test layer, stamps and virtualenvs included, so `make setup`
+ * finds them present). Links, never copies into this checkout's own .tools.
+ */
+export function seedTools(tree, { all = false } = {}) {
   mkdirSync(join(tree, '.tools', 'bin'), { recursive: true });
-  for (const tool of ['k6', 'helm'])
-    if (existsSync(join(ROOT, '.tools', 'bin', tool)) && !existsSync(join(tree, '.tools', 'bin', tool)))
-      symlinkSync(join(ROOT, '.tools', 'bin', tool), join(tree, '.tools', 'bin', tool));
+  const link = (rel) => {
+    if (existsSync(join(ROOT, '.tools', rel)) && !existsSync(join(tree, '.tools', rel)))
+      symlinkSync(join(ROOT, '.tools', rel), join(tree, '.tools', rel));
+  };
+  if (!all) return ['bin/k6', 'bin/helm'].forEach(link);
+  for (const f of readdirSync(join(ROOT, '.tools', 'bin'))) link(`bin/${f}`);
+  for (const d of readdirSync(join(ROOT, '.tools'))) if (d !== 'bin') link(d);
 }
 
 /** A git repository at `dir` (the workflow's repository), with GitHub's remote name. */

@@ -194,7 +194,8 @@ test(
   async () => {
     const repo = adopter('haproxy-ingress');
     withValues(repo.dir, haproxyValues());
-    git(repo.dir, 'commit', '-qam', 'own values');
+    git(repo.dir, 'add', '-A');
+    git(repo.dir, 'commit', '-qm', 'own values');
     const pr = openPr(
       { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
       (dir) => writeFileSync(join(dir, 'haproxy-values.yaml'), `# reviewed by the edge team\n${haproxyValues()}`),
@@ -203,7 +204,11 @@ test(
     const r = await gatePr(pr);
     assert.match(r.log, /\[[^\]]*\/bench[^\]]*\] 🏁 {2}Job succeeded/, r.logFile);
     assert.ok(r.comment, `a comment artifact (${r.logFile})`);
-    assert.match(r.comment, /[Dd]uet/);
+    assert.match(
+      r.comment,
+      /\*\*What the head changes in the data plane\*\* \(its pod vs the base's, captured before load\): \*\*nothing\*\*/,
+    );
+    assert.match(r.comment, /Duet: base and head ran at the same time/);
     assert.equal(r.meta?.exitCode, 0, `${r.comment}\n${r.logFile}`);
     assert.equal(r.code, 0, r.logFile);
     assert.ok(r.artifacts.includes('tailgate-charts'), r.artifacts.join(', '));
@@ -216,7 +221,8 @@ test(
   async () => {
     const repo = adopter('haproxy-ingress');
     withValues(repo.dir, haproxyValues());
-    git(repo.dir, 'commit', '-qam', 'own values');
+    git(repo.dir, 'add', '-A');
+    git(repo.dir, 'commit', '-qm', 'own values');
     const pr = openPr(
       { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
       (dir) =>

@@ -1,0 +1,42 @@
+// make test-workflows: ci.yml itself on a pull_request payload, executed by act in a copy
+// of this repository — checkout, setup-node, setup-go, then .ci/run with CI_STAGES=test
+// (make test: lint and the unit and integration suites; the kind and workflow stages
+// are their own runs, and this one must not start itself again).
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { actMissing, gitRepo, preparedTree, runAct, seedTools } from './act.js';
+import { startRestStandin } from './rest-standin.js';
+
+const skip = actMissing() || false;
+let api;
+before(async () => {
+  if (!skip) api = await startRestStandin();
+});
+after(() => api?.close());
+
+test('workflows: ci.yml runs make test on a pull_request and passes', { skip, timeout: 30 * 60_000 }, async () => {
+  const repo = preparedTree('tg-wf-ci-');
+  seedTools(repo, { all: true });
+  const sha = gitRepo(repo, { owner: 'tailgate-dev', name: 'tailgate' });
+  const r = await runAct({
+    repo,
+    workflow: '.github/workflows/ci.yml',
+    event: 'pull_request',
+    payload: {
+      number: 3,
+      pull_request: { number: 3, head: { sha, ref: 'pr' }, base: { sha, ref: 'main' } },
+      repository: { full_name: 'tailgate-dev/tailgate', name: 'tailgate', owner: { login: 'tailgate-dev' } },
+    },
+    apiUrl: api.url,
+    env: { CI_STAGES: 'test' },
+    timeoutMs: 28 * 60_000,
+  });
+  const log = join(mkdtempSync(join(tmpdir(), 'tg-wf-ci-log-')), 'act.log');
+  writeFileSync(log, r.log);
+  assert.equal(r.code, 0, `${r.log.slice(-3000)}\n${log}`);
+  assert.match(r.log, /\[ci\/test\] {2}✅ {2}Success - Main make test/, log);
+  assert.match(r.log, /# fail 0|ℹ fail 0/, log);
+});
