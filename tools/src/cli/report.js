@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { writeTextAtomic } from '../result/write.js';
 import { checkName, under } from '../names.js';
@@ -128,7 +128,8 @@ function drawVerdictCharts(doc, opts) {
   if (!headDir) return;
   const heads = new Map(collectRun(headDir).map((c) => [c.key, c]));
   const baseDir = inside(doc.baseDir, 'baseDir');
-  const bases = baseDir ? new Map(collectRun(baseDir).map((c) => [c.key, c])) : null;
+  // No base folder (the base commit had no bench config: the head ran alone): head charts only.
+  const bases = baseDir && existsSync(baseDir) ? new Map(collectRun(baseDir).map((c) => [c.key, c])) : null;
   for (const cell of doc.cells) {
     const h = heads.get(cell.cell);
     if (!h?.reps.length) continue;

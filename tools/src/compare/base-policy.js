@@ -44,7 +44,9 @@ export function baseGate({ ref, configFile, matrix, headGate, flag = '--gate-ref
     if (matrix && !raw.matrices?.[matrix]) note = `the base has no matrix "${matrix}": its top-level gate applies`;
   }
   const gate = gateOf(raw ?? {}, matrix);
-  return { gate, changes: headGate ? gateChanges(gate, headGate) : [], note };
+  // No base bench.yaml: the defaults apply, said once by the note — listing every rule
+  // the PR's new bench.yaml sets as a "change" would be noise.
+  return { gate, changes: headGate && raw ? gateChanges(gate, headGate) : [], note };
 }
 
 /** What a head's gate changes against the base's, one phrase per rule. */

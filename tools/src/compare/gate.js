@@ -17,7 +17,7 @@ import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
-import { checkRun, comparabilityProblems, sharedDropRuns } from './validity.js';
+import { checkRun, comparabilityProblems, headHeldRuns, sharedDropRuns } from './validity.js';
 import { round } from '../numbers.js';
 
 /** Floor in ms for a rule: a duration, or "auto" (twice the timer and histogram resolution). */
@@ -99,9 +99,11 @@ function prepare(input, gate, mode, allowMachineMismatch) {
   out.head = summaryOf(head);
   out.base = summaryOf(base);
   const shared = sharedDropRuns(base, head);
+  const held = headHeldRuns(base, head);
+  const opts = (r) => ({ sharedDrops: shared.has(r), heldByHead: held.has(r) });
   const checks = [
-    ...base.map((r) => checkRun(r, gate.validity, 'base', { sharedDrops: shared.has(r) })),
-    ...head.map((r) => checkRun(r, gate.validity, 'head', { sharedDrops: shared.has(r) })),
+    ...base.map((r) => checkRun(r, gate.validity, 'base', opts(r))),
+    ...head.map((r) => checkRun(r, gate.validity, 'head', opts(r))),
   ];
   const invalid = checks.flatMap((c) => c.problems);
   const incomparable = comparabilityProblems(base, head, { allowMachineMismatch, mode }).map((p) => p.message);
@@ -134,9 +136,11 @@ function prepare(input, gate, mode, allowMachineMismatch) {
   }
   if (omission.length) {
     const n = omission.reduce((a, o) => a + o.dropped, 0);
-    const held = omission.some((o) => o.cause === 'system');
+    const busy = omission.some((o) => o.cause === 'system');
     out.warnings.push(
-      `head made k6 drop ${n} iterations (the base did not): ${held ? 'the system kept every VU busy' : 'k6 fell behind with VUs free, on a machine it shares with the head'} — coordinated omission, counted as errors of class "dropped"`,
+      omission.some((o) => o.heldByHead)
+        ? `the head held every VU of the duet's one k6 (its rate × its slowest response ≥ the VUs; the base's could not), so k6 dropped ${n} iterations on both sides — coordinated omission caused by the head, counted as its errors of class "dropped"`
+        : `head made k6 drop ${n} iterations (the base did not): ${busy ? 'the system kept every VU busy' : 'k6 fell behind with VUs free, on a machine it shares with the head'} — coordinated omission, counted as errors of class "dropped"`,
     );
   }
   return { input, out, valid: true, base, head, pairs: match.pairs };

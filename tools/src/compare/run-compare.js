@@ -88,7 +88,11 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
         cell: h.key,
         verdict: 'no-baseline',
         metrics: [],
-        reasons: [`no base results for ${h.key} in ${baseDir}`],
+        reasons: [
+          existsSync(baseDir)
+            ? `no base results for ${h.key} in ${baseDir}`
+            : `nothing ran for the base (no ${baseDir}): the head ran alone, as when the base commit has no bench config`,
+        ],
       };
     const input = { cell: h.key, base: b.reps, head: h.reps };
     inputs.push(input);

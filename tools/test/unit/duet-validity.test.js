@@ -101,3 +101,23 @@ test('duet: a head that burns clearly more CPU per request than its base is name
   cpu(cell.head, 0.32);
   assert.equal(gateCells([cell], gate, { mode: 'paired' }).cells[0].crossTalk, undefined, 'within 25%: nothing said');
 });
+
+test('duet: a head so slow it holds every VU of the one k6 makes the drops its omission — a regression, not "k6 could not deliver the rate even for the base"', () => {
+  // On kind a head capped at 50m CPU answered in seconds (p99 ×2000), k6 dropped 12-19% of
+  // iterations on both sides and the cell was inconclusive. The base alone holds
+  // 500/s × 40 ms = 20 VUs of 50; the head alone 500/s × 80 s: it held them all.
+  const cell = duetCell([2000, 2000, 2000], { dropped: [1500, 1600, 1550] });
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.equal(v.verdict, 'regression', [...v.reasons, ...v.warnings].join('; '));
+  assert.ok(
+    v.warnings.some((w) => /the head held every VU of the duet's one k6/.test(w)),
+    v.warnings.join('; '),
+  );
+  assert.ok(!v.reasons.some((r) => /could not deliver the rate even for the base/.test(r)));
+});
+
+test("duet: shared drops neither side could cause alone stay the generator's (inconclusive above the shared limit)", () => {
+  const cell = duetCell([1.05, 1.05, 1.05], { dropped: [1500, 1600, 1550] });
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.equal(v.verdict, 'inconclusive');
+});

@@ -286,6 +286,9 @@ test(
     assert.match(r.log, /the base commit has no bench\.yaml — the head runs alone/);
     assert.ok(r.comment, `a comment artifact (${r.logFile})`);
     assert.match(r.comment, /no baseline to compare with/);
+    assert.match(r.comment, /the base commit has no bench\.yaml: tailgate's default gate applies/);
+    assert.doesNotMatch(r.comment, /changes the gate's own rules/, 'no base rules to have changed');
+    assert.match(r.comment, /the head ran alone/);
     assert.equal(r.meta?.exitCode, 3);
   },
 );
