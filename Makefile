@@ -30,8 +30,10 @@ test-kind: setup
 
 # The workflow files themselves, executed by act on real event payloads (jobs on this
 # host; GitHub's actions and REST API stood in for: tools/test/workflows/).
+# Its PR cases bench on kind: they wait for a make test-kind running here (one cluster
+# at a time, or each perturbs the other's measurements).
 test-workflows: setup
-	tools/scripts/with-tmpdir.sh node --test --test-concurrency=1 --test-reporter=spec tools/test/workflows/
+	flock /tmp/tailgate-test-kind.lock tools/scripts/with-tmpdir.sh node --test --test-concurrency=1 --test-reporter=spec tools/test/workflows/
 
 # The main job on the embedded default: the `local` matrix of bench.yaml.
 bench: setup-bench

@@ -120,7 +120,19 @@ export const HISTORY_METRICS = Object.keys(METRICS);
  */
 export function seriesChanges(records, metric, opts) {
   const m = METRICS[metric];
-  const points = records.filter((r) => Number.isFinite(m.get(r)) && (!m.log || m.get(r) > 0));
+  const usable = records.filter((r) => Number.isFinite(m.get(r)) && (!m.log || m.get(r) > 0));
+  // A workload change (another rate, duration, script, k6) is a boundary, not a shift:
+  // change points are looked for within each stretch of one workload, never across.
+  const stretches = [];
+  for (const r of usable) {
+    const last = stretches.at(-1);
+    if (last && last[0].workload === r.workload) last.push(r);
+    else stretches.push([r]);
+  }
+  return stretches.flatMap((points) => stretchChanges(points, m, metric, opts));
+}
+
+function stretchChanges(points, m, metric, opts) {
   const values = points.map((r) => (m.log ? Math.log(m.get(r)) : m.get(r)));
   return changePoints(values, opts).map((c) => {
     const [before, after] = m.log ? [Math.exp(c.before), Math.exp(c.after)] : [c.before, c.after];

@@ -236,3 +236,24 @@ test('history: a change point for the worse opens one issue through the REST API
     api.close();
   }
 });
+
+test('history: a workload change is a boundary, not a shift — one record of a new workload does not hide the shift before it', () => {
+  const rec = (i, v, workload = 'a') => ({
+    commit: (0x2000000 + i).toString(16),
+    time: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+    workload,
+    latencyMs: { p99: v },
+    errors: { rate: 0 },
+  });
+  const records = Array.from({ length: 30 }, (_, i) =>
+    rec(i, 16 * (1 + 0.03 * Math.sin(i * 2.1)) * (i >= 20 ? 1.5 : 1)),
+  );
+  // A run of another workload (a 2 s smoke run) with a p99 far off: seen in bench-metal
+  // under act, it hid the planted shift from the t-test.
+  records.push(rec(30, 900, 'b'));
+  const changes = seriesChanges(records, 'p99');
+  assert.deepEqual(
+    changes.map((c) => [c.previous, c.commit, c.direction]),
+    [['2000013', '2000014', 'worse']],
+  );
+});

@@ -84,7 +84,10 @@ test(
     git(repo, 'config', 'user.name', 'ci');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'tailgate');
-    git(repo, 'remote', 'add', 'origin', origin);
+    // act names the repository from origin's URL; git in the jobs fetches and pushes the
+    // bare repository instead.
+    git(repo, 'remote', 'add', 'origin', 'https://github.com/tailgate-dev/tailgate.git');
+    git(repo, 'config', `url.${origin}.insteadOf`, 'https://github.com/tailgate-dev/tailgate.git');
     git(repo, 'push', '-q', 'origin', 'main');
     const hist = join(work, 'hist');
     mkdirSync(hist);
