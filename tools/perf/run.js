@@ -1,7 +1,7 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
 // docs/performance.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
-//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,kind   run a subset (kind: where the
+//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind   run a subset (kind: where the
 //   offline kind images are built; tools/scripts/perf.sh sets up its environment)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +13,9 @@ import { gateBench } from './gate-bench.js';
 import { concurrentBench } from './concurrent-bench.js';
 import { planBench, runnersBench } from './scale-bench.js';
 import { kindDuetBench } from './kind-duet-bench.js';
+import { historyBench } from './history-bench.js';
 
-const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan', 'kind'];
+const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan', 'history', 'kind'];
 const only = process.env.PERF_ONLY?.split(',') ?? ALL;
 const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
@@ -181,6 +182,24 @@ if (only.includes('kind')) {
     );
     say('');
   }
+}
+
+if (only.includes('history')) {
+  const h = (figures.history = historyBench());
+  say(
+    `**History** (\`tools/perf/history-bench.js\`: a store of ${h.cells} cells × ${h.points} nightly records, each step its own \`tailgate history\` process):`,
+  );
+  say('');
+  say('| step | wall time | peak memory |');
+  say('|---|--:|--:|');
+  for (const [name, x] of [
+    ['append one run', h.append],
+    ['detect (every cell × p99, p99.99, errors)', h.detect],
+    ['report: the page', h.page],
+    ['report --png: the page + 50 gnuplot charts', h.png],
+  ])
+    say(`| ${name} | ${x.seconds} s | ${x.peakMb} MB |`);
+  say('');
 }
 
 const out = join(ROOT, 'results', `perf-${figures.date.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.json`);

@@ -381,7 +381,9 @@ test("a values mistake is one line before any cluster starts: Traefik's schema r
     () => preflight(steps),
     (e) =>
       e.exitCode === 2 &&
-      /chart traefik [\d.]+ refuses the values of traefik: at '': additional properties 'podAnnotations' not allowed \(values files, in helm's order: .*values\.yaml/.test(e.message) &&
+      /chart traefik [\d.]+ refuses the values of traefik: at '': additional properties 'podAnnotations' not allowed \(values files, in helm's order: .*values\.yaml/.test(
+        e.message,
+      ) &&
       !e.message.includes('\n'),
   );
   assert.ok(created >= 0 && !steps[created].done, 'no cluster was created');
