@@ -75,7 +75,9 @@ test(
   async () => {
     const work = mkdtempSync(join(tmpdir(), 'tg-wf-metal-'));
     // origin: a bare repository with main and a history branch holding the planted nights.
-    const origin = join(work, 'origin.git');
+    // act names the repository from origin's URL: a path ending github.com/<owner>/<repo>.git.
+    const origin = join(work, 'github.com', 'tailgate-dev', 'tailgate.git');
+    mkdirSync(join(work, 'github.com', 'tailgate-dev'), { recursive: true });
     spawnSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
     const repo = preparedTree('tg-wf-metal-repo-');
     seedTools(repo);
@@ -84,10 +86,7 @@ test(
     git(repo, 'config', 'user.name', 'ci');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'tailgate');
-    // act names the repository from origin's URL; git in the jobs fetches and pushes the
-    // bare repository instead.
-    git(repo, 'remote', 'add', 'origin', 'https://github.com/tailgate-dev/tailgate.git');
-    git(repo, 'config', `url.${origin}.insteadOf`, 'https://github.com/tailgate-dev/tailgate.git');
+    git(repo, 'remote', 'add', 'origin', origin);
     git(repo, 'push', '-q', 'origin', 'main');
     const hist = join(work, 'hist');
     mkdirSync(hist);
