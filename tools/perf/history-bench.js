@@ -55,13 +55,21 @@ export function historyBench({ cells = 50, points = 1000 } = {}) {
     '--results',
     join(ROOT, 'tools/test/fixtures/runs/base'),
     '--commit',
-    'f00d',
+    'f00dfeed',
     '--store',
     hist,
   ]);
   const detect = timed(['history', 'detect', '--store', hist, '--out', join(dir, 'changes.json')]);
   const page = timed(['history', 'report', '--store', hist, '--site', join(dir, 'site')]);
   const png = timed(['history', 'report', '--store', hist, '--site', join(dir, 'site'), '--png']);
+  // detect exits 1 when it finds a shift for the worse (the store plants some).
+  for (const [name, x, ok] of [
+    ['append', append, [0]],
+    ['detect', detect, [0, 1]],
+    ['report', page, [0]],
+    ['report --png', png, [0]],
+  ])
+    if (!ok.includes(x.code)) throw new Error(`history ${name} exited ${x.code}`);
   return { cells, points, append, detect, page, png };
 }
 

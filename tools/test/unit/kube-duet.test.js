@@ -27,7 +27,8 @@ function checkouts(edit = (s) => s) {
 }
 
 const steps = (plan) =>
-  planSteps(plan, kubeContext({ target: 'kind', runId: 'x', runDir: '/tmp/r', env: { TAILGATE_OFFLINE: '1' } }));
+  // Online: the plan names each chart by its repository, so no chart archive is needed here.
+  planSteps(plan, kubeContext({ target: 'kind', runId: 'x', runDir: '/tmp/r', env: {} }));
 
 test('duet: --ab-head on kind installs the head as <controller>-b in its own namespace, both routed, k6 alternating at the rate per side', () => {
   const cfg = loadBench(FIXTURE);

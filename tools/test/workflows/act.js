@@ -3,16 +3,7 @@
 // action mapped onto its stand-in (standins/), tailgate's own reusable workflows and
 // composite action onto a tree of this checkout, GitHub's REST API onto the stand-in.
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -68,19 +59,16 @@ export function preparedTree(prefix) {
 }
 
 /**
- * What a warm actions/cache entry would restore: the pinned k6 and helm setup installed
- * (all: every tool of the test layer, stamps and virtualenvs included, so `make setup`
- * finds them present). Links, never copies into this checkout's own .tools.
+ * What a warm actions/cache entry would restore: the pinned k6 and helm setup installed.
+ * Links, never copies into this checkout's own .tools. (act's own copy of a workflow's
+ * repository leaves out what .gitignore names, .tools too: this seeds trees the checkout
+ * stand-in copies.)
  */
-export function seedTools(tree, { all = false } = {}) {
+export function seedTools(tree) {
   mkdirSync(join(tree, '.tools', 'bin'), { recursive: true });
-  const link = (rel) => {
-    if (existsSync(join(ROOT, '.tools', rel)) && !existsSync(join(tree, '.tools', rel)))
-      symlinkSync(join(ROOT, '.tools', rel), join(tree, '.tools', rel));
-  };
-  if (!all) return ['bin/k6', 'bin/helm'].forEach(link);
-  for (const f of readdirSync(join(ROOT, '.tools', 'bin'))) link(`bin/${f}`);
-  for (const d of readdirSync(join(ROOT, '.tools'))) if (d !== 'bin') link(d);
+  for (const tool of ['k6', 'helm'])
+    if (existsSync(join(ROOT, '.tools', 'bin', tool)) && !existsSync(join(tree, '.tools', 'bin', tool)))
+      symlinkSync(join(ROOT, '.tools', 'bin', tool), join(tree, '.tools', 'bin', tool));
 }
 
 /** A git repository at `dir` (the workflow's repository), with GitHub's remote name. */
@@ -142,7 +130,10 @@ export async function runAct({
   // Asynchronous: the REST stand-in answers from this same process meanwhile.
   return new Promise((resolve) => {
     // act hands its own environment to host jobs: hostEnv is how kind's wrapper reaches them.
-    const child = spawn(ACT, args, { cwd: repo, env: hostEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Without NODE_TEST_CONTEXT: a `node --test` in a job (ci.yml's make test) would take
+    // itself for a child of this test run and skip every file.
+    const { NODE_TEST_CONTEXT: _, ...env } = hostEnv;
+    const child = spawn(ACT, args, { cwd: repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout.on('data', (d) => (log += d));
     child.stderr.on('data', (d) => (log += d));
