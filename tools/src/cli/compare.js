@@ -214,15 +214,14 @@ export function run(opts, positionals) {
   const { gate: headGate, expected, file } = head;
   // No results at all (every bench job failed before writing any): an infrastructure
   // error the comment names, never a missing comment.
-  const folders = [opts.results ?? opts['head-results']];
-  const absent = gating && folders.filter((d) => d && !existsSync(d));
-  if (absent?.length)
+  const headFolder = opts.results ?? opts['head-results'];
+  if (gating && !existsSync(headFolder))
     return refused(
       opts,
       refusedDoc(
         gateMode,
         'infra-error',
-        `no results arrived (${absent.join(', ')}): the bench jobs wrote none — see their logs`,
+        `no results arrived (${headFolder}): the bench jobs wrote none — see their logs`,
       ),
     );
   const gateRef = opts['gate-ref'] ?? opts['base-ref'];

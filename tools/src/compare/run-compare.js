@@ -134,18 +134,7 @@ function pairedRuns(baseDir, headDir) {
  * or no results arrived at all (infra-error, exit 4). The gate still writes a comment.
  */
 export function refusedDoc(mode, overall, reason) {
-  return {
-    schemaVersion: 1,
-    kind: 'tailgate.verdict',
-    mode,
-    overall,
-    exitCode: exitCodeFor(overall),
-    counts: {},
-    generatedAt: new Date().toISOString(),
-    refused: reason.slice(0, 4000),
-    confirm: [],
-    cells: [],
-  };
+  return { ...verdictDoc(mode, []), overall, exitCode: exitCodeFor(overall), refused: reason.slice(0, 4000) };
 }
 
 export function verdictDoc(mode, cells, extra = {}) {

@@ -100,46 +100,36 @@ function vusOf(rep) {
 }
 
 /**
- * Both runs of every duet pair whose shared drops the head caused: the head alone could
- * keep all of k6's VUs busy (Little's law on its own rate and slowest response), the base
- * alone could not. A ×5000 head made k6 drop 12-19% of iterations on both sides on kind
- * and the cell came out "inconclusive: k6 could not deliver the rate even for the base".
+ * The duet pairs whose dropped iterations are shared: both sides of one concurrent pair
+ * (meta.ab, the same meta.pair) with the same positive count — one k6 drove both.
  */
-export function headHeldRuns(base, head) {
-  const out = new Set();
+function* sharedDropPairs(base, head) {
   const key = (r) => (r.meta?.ab && Number.isInteger(r.meta?.pair) ? r.meta.pair : null);
   const heads = new Map(head.filter((r) => key(r) !== null).map((r) => [key(r), r]));
   for (const b of base) {
-    const h = heads.get(key(b));
-    if (!h || key(b) === null || !(b.load.droppedIterations > 0)) continue;
-    if (b.load.droppedIterations !== h.load.droppedIterations) continue;
-    const vus = vusOf(h);
-    const [hb, bb] = [littleBound(h), littleBound(b)];
-    if (vus && hb !== null && bb !== null && hb >= vus && bb < vus) {
-      out.add(b);
-      out.add(h);
-    }
+    const h = key(b) === null ? null : heads.get(key(b));
+    if (h && b.load.droppedIterations > 0 && b.load.droppedIterations === h.load.droppedIterations) yield [b, h];
   }
-  return out;
+}
+
+/** The runs whose dropped iterations are their duet partner's too (both sides of a pair). */
+export function sharedDropRuns(base, head) {
+  return new Set([...sharedDropPairs(base, head)].flat());
 }
 
 /**
- * The runs whose dropped iterations are their duet partner's too: both sides of one
- * concurrent pair (meta.ab, the same meta.pair) with the same count — one k6 drove both.
+ * Both runs of every shared-drop pair the head caused: the head alone could keep all of
+ * k6's VUs busy (Little's law on its own rate and slowest response), the base alone could
+ * not. A ×5000 head made k6 drop 12-19% of iterations on both sides on kind and the cell
+ * came out "inconclusive: k6 could not deliver the rate even for the base".
  */
-export function sharedDropRuns(base, head) {
-  const out = new Set();
-  const key = (r) => (r.meta?.ab && Number.isInteger(r.meta?.pair) ? r.meta.pair : null);
-  const heads = new Map(head.filter((r) => key(r) !== null).map((r) => [key(r), r]));
-  for (const b of base) {
-    const h = heads.get(key(b));
-    if (!h || key(b) === null) continue;
-    if (b.load.droppedIterations > 0 && b.load.droppedIterations === h.load.droppedIterations) {
-      out.add(b);
-      out.add(h);
-    }
-  }
-  return out;
+export function headHeldRuns(base, head) {
+  const held = [...sharedDropPairs(base, head)].filter(([b, h]) => {
+    const vus = vusOf(h);
+    const [hb, bb] = [littleBound(h), littleBound(b)];
+    return vus && hb !== null && bb !== null && hb >= vus && bb < vus;
+  });
+  return new Set(held.flat());
 }
 
 /** Results of different cells, profiles, workloads or machines are not comparable. */

@@ -34,17 +34,27 @@ export async function runPlan(plan, { runDir, driver, signal, log = console.log,
   }
 }
 
+// cell-error.json: why a cell has no result (compare reads it: infra-error, input-error
+// when infra is false, inconclusive when the evidence itself is unusable).
+function writeCellError(dir, cell, err) {
+  writeJsonAtomic(
+    join(dir, 'cell-error.json'),
+    {
+      kind: 'tailgate.cell-error',
+      cell: cell.id,
+      infra: err instanceof InfraError,
+      ...(err.inconclusive ? { inconclusive: true } : {}),
+      message: err.message,
+      details: err.details,
+    },
+    { force: true },
+  );
+}
+
 function recordRefusal(plan, runDir, err) {
-  const doc = (cell) => ({
-    kind: 'tailgate.cell-error',
-    cell: cell.id,
-    infra: err instanceof InfraError,
-    message: err.message,
-    details: err.details,
-  });
   for (const cell of plan.cells)
     for (const root of cell.concurrent ? ['base', 'head'].map((r) => join(runDir, r)) : [runDir])
-      writeJsonAtomic(join(makeCellDir(root, cell), 'cell-error.json'), doc(cell), { force: true });
+      writeCellError(makeCellDir(root, cell), cell, err);
 }
 
 async function runCells(plan, { runDir, session, signal, log, pair }) {
@@ -120,18 +130,7 @@ async function runCells(plan, { runDir, session, signal, log, pair }) {
     } catch (err) {
       if (!(err instanceof TailgateError)) throw err;
       const infra = err instanceof InfraError;
-      writeJsonAtomic(
-        join(dir, 'cell-error.json'),
-        {
-          kind: 'tailgate.cell-error',
-          cell: cell.id,
-          infra,
-          ...(err.inconclusive ? { inconclusive: true } : {}),
-          message: err.message,
-          details: err.details,
-        },
-        { force: true },
-      );
+      writeCellError(dir, cell, err);
       outcomes.push({ cell, dir, error: err });
       // A failure every later cell shares (its controller's setup) is dumped once.
       const again = told.has(err.message);
