@@ -2,7 +2,7 @@
 // append (a run's cells), detect over every series and metric, and the page with its
 // gnuplot charts, each as its own `tailgate history` process: wall time and peak memory.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../src/exec/tools.js';
@@ -47,6 +47,14 @@ function timed(args) {
 
 export function historyBench({ cells = 50, points = 1000 } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-perf-history-'));
+  try {
+    return measure(dir, cells, points);
+  } finally {
+    rmSync(dir, { recursive: true, force: true }); // 50,000 records: not left in the temp dir
+  }
+}
+
+function measure(dir, cells, points) {
   const hist = join(dir, 'history');
   store(hist, cells, points);
   const append = timed([

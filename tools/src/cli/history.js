@@ -113,7 +113,11 @@ function detect(opts) {
 
 function report(opts) {
   if (!opts.site) throw new InputError('history report needs --site <dir>');
-  const series = readStore(opts.store);
+  // Change points once per series: the page and the job summary show the same ones.
+  const series = readStore(opts.store).map((s) => ({
+    ...s,
+    changes: HISTORY_METRICS.flatMap((m) => seriesChanges(s.records, m, DETECT_DEFAULTS)),
+  }));
   mkdirSync(opts.site, { recursive: true });
   const file = join(opts.site, 'index.html');
   writeTextAtomic(file, historyPage(series, { repoUrl: opts['repo-url'] }), { force: true });
@@ -137,7 +141,7 @@ function historySummary(series, site, pagesUrl) {
     '|---|--:|---|---|',
   ];
   series.forEach((s, i) => {
-    const changes = HISTORY_METRICS.flatMap((m) => seriesChanges(s.records, m, DETECT_DEFAULTS));
+    const { changes } = s;
     const cuts = changes
       .map((c) => s.records.findIndex((r) => r.commit === c.commit && r.time === c.time))
       .filter((x) => x > 0);

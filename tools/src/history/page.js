@@ -20,7 +20,11 @@ const METRICS = [
   { key: 'errors', label: 'error rate (%)', get: (r) => (r.errors?.rate ?? NaN) * 100, log: false },
 ];
 
-/** The page for every series of a store: a string of HTML. */
+/**
+ * The page for every series of a store: a string of HTML. A series may carry its change
+ * points (`changes`, every metric: `history report` computes them once for the page and
+ * the job summary); without them they are computed here.
+ */
 export function historyPage(series, { repoUrl = null, title = 'tailgate: main over time' } = {}) {
   const repo = safeUrl(repoUrl);
   const cells = series.map((s, i) => cellSection(s, i, repo)).join('\n');
@@ -69,7 +73,7 @@ function chart(s, m, repo) {
     })
     .join('');
   const byCommit = new Map(s.records.map((r, idx) => [r.commit, idx]));
-  const cps = seriesChanges(s.records, m.key === 'errors' ? 'errors' : m.key)
+  const cps = (s.changes ? s.changes.filter((c) => c.metric === m.key) : seriesChanges(s.records, m.key))
     .map((c) => {
       const x = X(byCommit.get(c.commit)).toFixed(1);
       const label = `${c.ratio ? `×${c.ratio}` : c.direction} ${c.direction}`;
