@@ -2,7 +2,7 @@
 // puppeteer-core): it loads without console errors, every cell's three charts render, a
 // planted change point is drawn at its commit and linked to the commit range.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -128,7 +128,6 @@ test('history page: nothing from the store becomes markup unescaped, and only ht
 });
 
 test('history report --png: a gnuplot chart per cell and a job summary naming the planted change point', async () => {
-  const { readFileSync } = await import('node:fs');
   const site = mkdtempSync(join(tmpdir(), 'tg-site-png-'));
   const r = await runCli([
     'history',

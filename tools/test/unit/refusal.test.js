@@ -2,7 +2,8 @@
 // cell-error.json per planned cell and side; the gate turns them into one input-error
 // verdict (exit 2) whose comment says the reason once — not an ENOENT and no comment.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -71,12 +72,10 @@ test('an infrastructure failure before any cell stays an infra-error (exit 4)', 
 // The PR gate's compare (--out with results folders) never ends without a verdict: a head
 // bench.yaml that does not load is input-error (exit 2), no results at all infra-error
 // (exit 4), each with a comment that says so.
-test('gate compare: a broken head bench.yaml and absent results still give a verdict and a comment', async () => {
-  const { spawnSync } = await import('node:child_process');
+test('gate compare: a broken head bench.yaml and absent results still give a verdict and a comment', () => {
   const cli = (...a) =>
     spawnSync(process.execPath, [join(process.cwd(), 'tools/bin/tailgate.js'), ...a], { encoding: 'utf8', cwd: dir });
   const dir = mkdtempSync(join(tmpdir(), 'tg-refused-'));
-  const { rmSync, writeFileSync } = await import('node:fs');
   writeFileSync(
     join(dir, 'bench.yaml'),
     'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: {}\nscenarios: { steady: { script: steady, rate: fast } }\nmatrices: {}\n',

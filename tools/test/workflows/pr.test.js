@@ -52,6 +52,31 @@ function openPr(repo, change, message) {
   return { ...repo, head: git(repo.dir, 'rev-parse', 'HEAD') };
 }
 
+/** A file of the PR's tree with `from` replaced by `to` (which must be there). */
+function edit(dir, file, from, to) {
+  const text = readFileSync(join(dir, file), 'utf8');
+  assert.ok(text.includes(from), `${file} has no ${JSON.stringify(from)}`);
+  writeFileSync(join(dir, file), text.replace(from, to));
+}
+
+const catalogValues = (controller) =>
+  readFileSync(join(ROOT, 'charts', 'controllers', controller, 'values.yaml'), 'utf8');
+
+/** The adopter's own values file for its one helm controller, named in bench.yaml. */
+function useValues(dir, controller, values) {
+  writeFileSync(join(dir, `${controller}-values.yaml`), values);
+  edit(dir, 'bench.yaml', '    ingressClass: ', `    values: ${controller}-values.yaml\n    ingressClass: `);
+}
+
+/** An adopter whose base commit already has its own copy of the catalog's values. */
+function adopterWithValues(controller) {
+  const repo = adopter(controller);
+  useValues(repo.dir, controller, catalogValues(controller));
+  git(repo.dir, 'add', '-A');
+  git(repo.dir, 'commit', '-qm', 'own values');
+  return { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') };
+}
+
 function payload(pr, { fork = false } = {}) {
   const owner = fork ? 'contrib' : 'acme';
   return {
@@ -105,19 +130,10 @@ test(
   'workflows: a PR whose values break the chart schema gets one line naming file, key and rule — no cluster',
   { skip: kind.skip, timeout: 20 * 60_000 },
   async () => {
-    const repo = adopter('traefik');
     const pr = openPr(
-      repo,
-      (dir) => {
-        // Traefik 41 wants deployment.podAnnotations; top-level podAnnotations is refused.
-        const values = readFileSync(join(ROOT, 'charts', 'controllers', 'traefik', 'values.yaml'), 'utf8');
-        writeFileSync(join(dir, 'traefik-values.yaml'), `${values}\npodAnnotations: { team: edge }\n`);
-        const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
-        writeFileSync(
-          join(dir, 'bench.yaml'),
-          bench.replace('ingressClass: traefik', 'ingressClass: traefik\n    values: traefik-values.yaml'),
-        );
-      },
+      adopter('traefik'),
+      // Traefik 41 wants deployment.podAnnotations; top-level podAnnotations is refused.
+      (dir) => useValues(dir, 'traefik', `${catalogValues('traefik')}\npodAnnotations: { team: edge }\n`),
       'annotate the ingress pods',
     );
     const r = await gatePr(pr);
@@ -135,13 +151,7 @@ test(
   async () => {
     const pr = openPr(
       adopter('haproxy-ingress'),
-      (dir) => {
-        const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
-        writeFileSync(
-          join(dir, 'bench.yaml'),
-          bench.replace('steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: fast,'),
-        );
-      },
+      (dir) => edit(dir, 'bench.yaml', 'steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: fast,'),
       'faster',
     );
     const r = await gatePr(pr);
@@ -163,10 +173,7 @@ test(
   async () => {
     const pr = openPr(
       adopter('haproxy-ingress'),
-      (dir) => {
-        const wf = join(dir, '.github', 'workflows', 'tailgate.yml');
-        writeFileSync(wf, readFileSync(wf, 'utf8').replace('matrix: pr', 'matrix: pr-fast'));
-      },
+      (dir) => edit(dir, '.github/workflows/tailgate.yml', 'matrix: pr', 'matrix: pr-fast'),
       'use the fast matrix',
     );
     const r = await gatePr(pr);
@@ -178,27 +185,14 @@ test(
 );
 
 // The cases below bench on offline kind: one cluster at a time, so they run in order.
-const haproxyValues = () => readFileSync(join(ROOT, 'charts', 'controllers', 'haproxy-ingress', 'values.yaml'), 'utf8');
-const withValues = (dir, values) => {
-  writeFileSync(join(dir, 'haproxy-values.yaml'), values);
-  const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
-  writeFileSync(
-    join(dir, 'bench.yaml'),
-    bench.replace('ingressClass: haproxy', 'ingressClass: haproxy\n    values: haproxy-values.yaml'),
-  );
-};
 
 test(
   'workflows: a no-op PR on offline kind — plan, a duet job, gate: green, the comment says the data plane did not change',
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
-    const repo = adopter('haproxy-ingress');
-    withValues(repo.dir, haproxyValues());
-    git(repo.dir, 'add', '-A');
-    git(repo.dir, 'commit', '-qm', 'own values');
     const pr = openPr(
-      { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
-      (dir) => writeFileSync(join(dir, 'haproxy-values.yaml'), `# reviewed by the edge team\n${haproxyValues()}`),
+      adopterWithValues('haproxy-ingress'),
+      (dir) => edit(dir, 'haproxy-ingress-values.yaml', 'controller:\n', '# reviewed by the edge team\ncontroller:\n'),
       'a comment in the values',
     );
     const r = await gatePr(pr);
@@ -219,19 +213,14 @@ test(
   'workflows: a PR from a fork that caps the controller at 50m CPU fails with a p99 regression, its change named first',
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
-    const repo = adopter('haproxy-ingress');
-    withValues(repo.dir, haproxyValues());
-    git(repo.dir, 'add', '-A');
-    git(repo.dir, 'commit', '-qm', 'own values');
     const pr = openPr(
-      { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
+      adopterWithValues('haproxy-ingress'),
       (dir) =>
-        writeFileSync(
-          join(dir, 'haproxy-values.yaml'),
-          haproxyValues().replace(
-            'controller:\n',
-            'controller:\n  resources: { requests: { cpu: 50m }, limits: { cpu: 50m } }\n',
-          ),
+        edit(
+          dir,
+          'haproxy-ingress-values.yaml',
+          'controller:\n',
+          'controller:\n  resources: { requests: { cpu: 50m }, limits: { cpu: 50m } }\n',
         ),
       'right-size the ingress',
     );
@@ -250,13 +239,7 @@ test(
   async () => {
     const pr = openPr(
       adopter('haproxy-ingress'),
-      (dir) => {
-        const bench = readFileSync(join(dir, 'bench.yaml'), 'utf8');
-        writeFileSync(
-          join(dir, 'bench.yaml'),
-          bench.replace('steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: 400,'),
-        );
-      },
+      (dir) => edit(dir, 'bench.yaml', 'steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: 400,'),
       'a lighter steady load',
     );
     const r = await gatePr(pr);

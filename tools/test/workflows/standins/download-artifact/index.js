@@ -8,7 +8,7 @@
 import * as core from '@actions/core';
 import * as github from '@actions/github';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -30,10 +30,12 @@ async function fromOtherRun() {
     artifact_id: artifact.id,
     archive_format: 'zip',
   });
-  const file = join(mkdtempSync(join(tmpdir(), 'standin-art-')), 'a.zip');
+  const scratch = mkdtempSync(join(tmpdir(), 'standin-art-'));
+  const file = join(scratch, 'a.zip');
   writeFileSync(file, Buffer.from(zip.data));
   mkdirSync(path, { recursive: true });
   const r = spawnSync('unzip', ['-o', '-q', file, '-d', path], { encoding: 'utf8' });
+  rmSync(scratch, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`unzip: ${r.stderr}`);
   core.info(`download-artifact stand-in: ${name} of run ${runId} -> ${path}`);
 }
