@@ -2,7 +2,7 @@
 // must disappear from the data plane (with retries off, any request routed to it
 // would fail), and a harness failure must leave no process behind.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
@@ -44,6 +44,7 @@ async function withDataPlane(variant, fn) {
     await fn({ pods, ctl, url: `http://127.0.0.1:${ctx.port}/0KiB` });
   } finally {
     await group.stopAll();
+    rmSync(sockDir, { recursive: true, force: true });
   }
   assert.deepEqual(processesMentioning(dir), [], 'no process of the test left');
 }

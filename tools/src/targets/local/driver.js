@@ -2,6 +2,7 @@
 // an endpoint controller, k6 and the fault schedule on one clock. Everything it
 // starts is stopped in `finally`, on success, failure and Ctrl-C alike.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDuration } from '../../config/units.js';
 import { InfraError } from '../../errors.js';
@@ -26,8 +27,9 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     throw new InfraError('concurrent A/B runs on loopback isolation only');
   const group = new ProcessGroup();
   const events = new EventLog(join(cellDir, 'events.jsonl'));
-  // Unix socket paths are limited to 107 bytes: sockets live in a short temp dir.
-  const sockDir = mkdtempSync('/tmp/tg-');
+  // Unix socket paths are limited to 107 bytes: sockets live in a short temp dir — the
+  // system's (TMPDIR, whose owner cleans it: a killed run cannot), or /tmp when it is long.
+  const sockDir = mkdtempSync(join(tmpdir().length <= 40 ? tmpdir() : '/tmp', 'tg-'));
   let pods;
   let network = null;
   try {
