@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runStep } from '../../src/targets/kube/exec.js';
+import { createCause, runStep } from '../../src/targets/kube/exec.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
 
 // Fails with "no matching resources found" until it has been called $FAKE_AFTER times.
@@ -37,4 +37,23 @@ test('kube steps: a wait on objects not made yet is asked again until they exist
   await withFake(2, async () => {
     await assert.rejects(runStep(step({})), /step failed: wait for the proxy Deployment/);
   });
+});
+
+test("kube steps: a cluster that cannot be created says kind's own reason in the message (the PR comment's line)", () => {
+  const out = [
+    'Creating cluster "tailgate-x" ...',
+    ' ✗ Preparing nodes 📦',
+    'ERROR: failed to create cluster: command "docker run --name x" failed with error: exit status 125',
+    'Command Output: docker: Error response from daemon: Bind for 0.0.0.0:80 failed: port is already allocated.',
+  ].join('\n');
+  assert.equal(
+    createCause(out),
+    'failed to create cluster: command "docker run --name x" failed with error: exit status 125 (docker: Error response from daemon: Bind for 0.0.0.0:80 failed: port is already allocated.)',
+  );
+  assert.equal(
+    createCause('[offline-kind 19:02:11] ERROR: cluster x: nodes not Ready within 300 s\n'),
+    'cluster x: nodes not Ready within 300 s',
+  );
+  assert.equal(createCause('nothing useful'), null);
+  assert.equal(createCause(`ERROR: ${'\u001b[31m'}${'y'.repeat(500)}`).length, 300);
 });

@@ -96,7 +96,11 @@ test('kind: a failing cluster creation is retried (bounded), reported with its c
   });
   assert.equal(r.exit, 4, r.out);
   assert.equal(r.calls.filter((c) => c.startsWith('kind create cluster')).length, 3, 'one try + 2 retries');
-  assert.match(r.out, /step failed: create kind cluster for ingress-nginx \(single\) \(exit code 1\)/);
+  // kind's own reason in the message: the line a PR comment shows of the failure.
+  assert.match(
+    r.out,
+    /step failed: create kind cluster for ingress-nginx \(single\) — failed to create cluster: port 18080 is already allocated \(exit code 1\)/,
+  );
   assert.match(r.out, /command: kind create cluster --name tailgate-\w+-ingress-nginx --config clusters\/single\.yaml/);
   assert.match(r.out, /port 18080 is already allocated/);
   assert.ok(

@@ -118,7 +118,19 @@ async function gatePr(pr, { fork = false, duration = '15s' } = {}) {
     meta: JSON.parse(art('tailgate-comment', 'meta.json') ?? 'null'),
     artifacts: run ? readdirSync(join(artifacts, run)) : [],
     logFile: join(artifacts, 'act.log'),
+    why: `${join(artifacts, 'act.log')}\n${failureExcerpt(r.log)}`,
   };
+}
+
+// A failing case names its log, but CI keeps only the test's own message: the log's
+// failed steps (tailgate's INFRA ERROR block, act's failed step lines) go into it.
+function failureExcerpt(log) {
+  const lines = log.split('\n');
+  const out = [];
+  lines.forEach((l, i) => {
+    if (/INFRA ERROR|ERROR: |❌ {2}Failure - /.test(l)) out.push(...lines.slice(i, i + 12), '…');
+  });
+  return out.join('\n').slice(-6000);
 }
 
 before(async () => {
@@ -137,7 +149,7 @@ test(
       'annotate the ingress pods',
     );
     const r = await gatePr(pr);
-    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
+    assert.notEqual(r.code, 0, `the check is red (${r.why})`);
     assert.doesNotMatch(r.log, /create kind cluster/, 'no cluster was started');
     assert.ok(r.comment, `a comment artifact (artifacts: ${r.artifacts.join(', ')})`);
     assert.match(r.comment, /traefik-values\.yaml/);
@@ -155,9 +167,9 @@ test(
       'faster',
     );
     const r = await gatePr(pr);
-    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
+    assert.notEqual(r.code, 0, `the check is red (${r.why})`);
     assert.match(r.log, /\[[^\]]*\/plan\] 🏁 {2}Job failed/);
-    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.ok(r.comment, `a comment artifact (${r.why})`);
     assert.match(r.comment, /this PR's input is refused/);
     assert.match(
       r.comment,
@@ -177,8 +189,8 @@ test(
       'use the fast matrix',
     );
     const r = await gatePr(pr);
-    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
-    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.notEqual(r.code, 0, `the check is red (${r.why})`);
+    assert.ok(r.comment, `a comment artifact (${r.why})`);
     assert.match(r.comment, /pr-fast/);
     assert.equal(r.meta?.exitCode, 2);
   },
@@ -196,15 +208,15 @@ test(
       'a comment in the values',
     );
     const r = await gatePr(pr);
-    assert.match(r.log, /\[[^\]]*\/bench[^\]]*\] 🏁 {2}Job succeeded/, r.logFile);
-    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
+    assert.match(r.log, /\[[^\]]*\/bench[^\]]*\] 🏁 {2}Job succeeded/, r.why);
+    assert.ok(r.comment, `a comment artifact (${r.why})`);
     assert.match(
       r.comment,
       /\*\*What the head changes in the data plane\*\* \(its pod vs the base's, captured before load\): \*\*nothing\*\*/,
     );
     assert.match(r.comment, /Duet: base and head ran at the same time/);
-    assert.equal(r.meta?.exitCode, 0, `${r.comment}\n${r.logFile}`);
-    assert.equal(r.code, 0, r.logFile);
+    assert.equal(r.meta?.exitCode, 0, `${r.comment}\n${r.why}`);
+    assert.equal(r.code, 0, r.why);
     assert.ok(r.artifacts.includes('tailgate-charts'), r.artifacts.join(', '));
   },
 );
@@ -225,9 +237,9 @@ test(
       'right-size the ingress',
     );
     const r = await gatePr(pr, { fork: true });
-    assert.notEqual(r.code, 0, `the check is red (${r.logFile})`);
-    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
-    assert.match(r.comment, /❌ regression/);
+    assert.notEqual(r.code, 0, `the check is red (${r.why})`);
+    assert.ok(r.comment, `a comment artifact (${r.why})`);
+    assert.match(r.comment, /❌ regression/, r.why);
     assert.match(r.comment.split('\n').slice(0, 6).join('\n'), /cpu|resources/i, 'the change leads');
     assert.equal(r.meta?.exitCode, 1);
   },
@@ -243,8 +255,8 @@ test(
       'a lighter steady load',
     );
     const r = await gatePr(pr);
-    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
-    assert.match(r.comment, /This PR changes the workload/);
+    assert.ok(r.comment, `a comment artifact (${r.why})`);
+    assert.match(r.comment, /This PR changes the workload/, r.why);
     assert.match(r.comment, /rate 500 → 400/);
     assert.doesNotMatch(r.log, /run as interleaved pairs, not as a duet/);
   },
@@ -267,8 +279,8 @@ test(
     );
     const r = await gatePr(pr);
     assert.match(r.log, /the base commit has no bench\.yaml — the head runs alone/);
-    assert.ok(r.comment, `a comment artifact (${r.logFile})`);
-    assert.match(r.comment, /no baseline to compare with/);
+    assert.ok(r.comment, `a comment artifact (${r.why})`);
+    assert.match(r.comment, /no baseline to compare with/, r.why);
     assert.match(r.comment, /the base commit has no bench\.yaml: tailgate's default gate applies/);
     assert.doesNotMatch(r.comment, /changes the gate's own rules/, 'no base rules to have changed');
     assert.match(r.comment, /the head ran alone/);

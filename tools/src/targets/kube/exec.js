@@ -41,8 +41,28 @@ function diagnoseCommands(step) {
 // The command's own failure (exit-code meaning, pasteable command, output tail), then
 // what each diagnose command said.
 function stepError(step, result, whys = []) {
-  const err = failure(`step failed: ${step.title}`, result, { env: step.env });
+  const why = step.kind === 'create' ? createCause(result.output) : null;
+  const err = failure(`step failed: ${step.title}${why ? ` — ${why}` : ''}`, result, { env: step.env });
   for (const w of whys.filter((x) => x.output.trim()))
     err.details.push(`why (${commandLine(w.argv)}):`, ...tail(w.output, 10));
   return err;
+}
+
+// kind and its offline wrapper end a failed create with one line that says why ("ERROR:
+// failed to create cluster: …", "[offline-kind …] ERROR: …"): that line leads the
+// message, which is what a PR comment shows of an infrastructure error.
+export function createCause(output) {
+  const lines = (output ?? '').split('\n');
+  const at = lines.findLastIndex((l) => /\bERROR: /.test(l));
+  if (at < 0) return null;
+  // kind follows its ERROR line with the failed docker command's own words.
+  const next = lines[at + 1]?.startsWith('Command Output: ') ? ` (${lines[at + 1].slice(16)})` : '';
+  const line = lines[at].slice(lines[at].indexOf('ERROR: ') + 7) + next;
+  // Printable ASCII only, bounded: it goes into a comment's line.
+  return (
+    line
+      .replace(/[^\x20-\x7e]/g, '')
+      .trim()
+      .slice(0, 300) || null
+  );
 }
