@@ -99,9 +99,17 @@ export function run(opts, positionals) {
 
 // Each cell to confirm becomes one bench-cell job that runs the next pairs.
 function confirmMatrix(doc) {
-  const include = (doc.confirm ?? []).map(({ cell, runs }) => {
+  // A cross-talk duet's cell is confirmed as interleaved pairs (gate.yml: not concurrent).
+  const include = (doc.confirm ?? []).map(({ cell, runs, interleaved }) => {
     const [controller, tuning, scenario] = cell.split('/');
-    return { controller, tuning, scenario, runs, firstPair: runs + 1 };
+    return {
+      controller,
+      tuning,
+      scenario,
+      runs,
+      firstPair: runs + 1,
+      ...(interleaved === true ? { interleaved } : {}),
+    };
   });
   return { include };
 }

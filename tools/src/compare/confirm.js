@@ -17,29 +17,39 @@
 // between cells. The wide band is what lets fresh runs that show nothing clear a
 // candidate (with BAND = α every candidate would pass the second look). A candidate
 // without fresh runs gets p = 1: it passes, with a warning that says what to re-run.
+//
+// A duet whose head burns clearly more CPU per request than its base (gate.js,
+// crossTalk) continues for every p1 above EARLY·α (upTo = 1): sharing the node, the
+// head's cost slows the base too, so its first-look ratio may understate the change and
+// only interleaved pairs can tell. Its overall p-value is that design's — continuation
+// over the whole band — so it stays valid on its own and Holm still holds.
 import { normalQuantile } from '../result/histogram.js';
 import { normalSf } from './stats.js';
 
 export const EARLY = 0.02;
 export const BAND = 0.3;
 
-export function isCandidate(t, alpha) {
-  return t.blocking && t.reliable && t.status !== 'missing' && t.pWorse > EARLY * alpha && t.pWorse <= alpha;
+export function isCandidate(t, alpha, upTo = alpha) {
+  return t.blocking && t.reliable && t.status !== 'missing' && t.pWorse > EARLY * alpha && t.pWorse <= upTo;
 }
 
 /** -> { overallP, look: 'first' | 'second' | 'pending' | 'stopped', second } */
-export function stagewise(p1, alpha, second) {
+export function stagewise(p1, alpha, second, upTo = alpha) {
   if (p1 <= EARLY * alpha) return { overallP: p1, look: 'first' };
-  if (p1 > alpha) return { overallP: 1, look: 'stopped' };
+  if (p1 > upTo) return { overallP: 1, look: 'stopped' };
   if (!second) return { overallP: 1, look: 'pending' };
   const z = (zOf(p1) + zOf(second.pWorse)) / Math.SQRT2;
-  return { overallP: Math.min(1, EARLY * alpha + continuationTail(z, alpha)), look: 'second', second };
+  return {
+    overallP: Math.min(1, EARLY * alpha + continuationTail(z, alpha, Math.max(alpha, BAND, upTo))),
+    look: 'second',
+    second,
+  };
 }
 
-// P₀(EARLY·α < P1 ≤ α and (Z1 + Z2)/√2 ≥ z) = ∫ φ(z1) · P(Z2 ≥ √2·z − z1) dz1 over the
-// candidate band of z1 (Simpson's rule; the integrand is smooth).
-function continuationTail(z, alpha) {
-  const lo = zOf(Math.max(alpha, BAND));
+// P₀(EARLY·α < P1 ≤ band and (Z1 + Z2)/√2 ≥ z) = ∫ φ(z1) · P(Z2 ≥ √2·z − z1) dz1 over
+// the continuation band of z1 (Simpson's rule; the integrand is smooth).
+function continuationTail(z, alpha, band) {
+  const lo = zOf(band);
   const hi = zOf(EARLY * alpha);
   const steps = 200;
   const h = (hi - lo) / steps;

@@ -36,8 +36,14 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
   const alpha = 1 - gate.confidence;
   const prepared = inputs.map((input) => prepare(input, gate, mode, allowMachineMismatch));
   const tests = evaluate(prepared, gate);
-  // Fresh runs of the candidates, tested with the noise of every other cell.
-  const candidates = new Set(tests.filter((t) => isCandidate(t, alpha) && big(t, +1)).map((t) => t.owner));
+  // Fresh runs of the candidates, tested with the noise of every other cell. A cross-talk
+  // duet's latency tests are candidates whatever their first-look size: its ratio may
+  // understate the head's cost, and its fresh runs are interleaved pairs (confirm.js).
+  const upTo = (t) => (crossTalkTest(t) ? 1 : alpha);
+  const worthConfirming = (t) => big(t, +1) || crossTalkTest(t);
+  const candidates = new Set(
+    tests.filter((t) => isCandidate(t, alpha, upTo(t)) && worthConfirming(t)).map((t) => t.owner),
+  );
   let fresh = [];
   if (confirm && candidates.size) {
     const again = prepared.map((p) => {
@@ -50,7 +56,7 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
     fresh = evaluate(again, gate).filter((t) => t.owner.first);
   }
   const secondOf = (t) => fresh.find((f) => f.owner.first === t.owner && f.metric === t.metric);
-  decide(tests, alpha, (t) => (big(t, +1) ? secondOf(t) : undefined));
+  decide(tests, alpha, (t) => (worthConfirming(t) ? secondOf(t) : undefined), upTo);
   for (const p of prepared)
     finish(
       p,
@@ -60,7 +66,9 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
   const pending = tests.filter((t) => t.look === 'pending');
   for (const t of pending) {
     t.owner.out.warnings.push(
-      `possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and compare with --confirm-*`,
+      crossTalkTest(t)
+        ? `${describe(publicTest(t))} in a duet whose head burns more CPU per request: needs confirmation as interleaved pairs — re-run this cell without the duet (${t.owner.input.head.length} more pairs; compare: paired) and compare with --confirm-*`
+        : `possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and compare with --confirm-*`,
     );
   }
   const pendingCells = [...new Set(pending.map((t) => t.owner))];
@@ -71,6 +79,7 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
       cell: p.out.cell,
       metrics: pending.filter((t) => t.owner === p).map((t) => t.metric),
       runs: p.input.head.length,
+      ...(p.out.crossTalk ? { interleaved: true } : {}),
     })),
   };
 }
@@ -145,6 +154,8 @@ function prepare(input, gate, mode, allowMachineMismatch) {
   }
   return { input, out, valid: true, base, head, pairs: match.pairs };
 }
+
+const crossTalkTest = (t) => t.kind === 'latency' && Boolean(t.owner.out.crossTalk);
 
 // A duet whose head burns clearly more CPU per request than its base (the sides' own
 // cgroups, result.resources): cross-talk hides part of the head's cost (docs/duet.md).
@@ -256,11 +267,11 @@ function errorTests(live, gate) {
 // p-value of the two-stage design (confirm.js); Holm over the family at α. Better:
 // a single look, Holm at α (an improvement never needs confirming). Advisory and
 // unreliable tests form families of their own and only ever warn.
-function decide(tests, alpha, second) {
+function decide(tests, alpha, second, upTo = () => alpha) {
   const inFamily = (t, dir) => familyMember(t, dir, alpha);
   for (const t of tests) {
     if (t.status === 'missing') continue;
-    Object.assign(t, stagewise(t.pWorse, alpha, second(t)));
+    Object.assign(t, stagewise(t.pWorse, alpha, second(t), upTo(t)));
   }
   const adjust = (members, key, out) =>
     holm(members.map((t) => t[key])).forEach((p, i) => {
@@ -290,7 +301,9 @@ function decide(tests, alpha, second) {
     // A confirmation must replicate: the fresh runs alone show a change worth a red PR
     // too (an extra condition can only make the test stricter).
     const replicated = t.look !== 'second' || big(t.second, +1);
-    const worse = t.adjPWorse <= alpha && big(t, +1) && replicated;
+    // A cross-talk duet's size is the interleaved pairs' own: the duet's may understate it.
+    const sized = t.look === 'second' && crossTalkTest(t) ? replicated : big(t, +1) && replicated;
+    const worse = t.adjPWorse <= alpha && sized;
     // An improvement never fails anything, so it is only claimed on overwhelming evidence
     // (the first look's early level): noise must not hand out green ribbons either.
     const better = t.adjPBetter <= EARLY * alpha && big(t, -1);

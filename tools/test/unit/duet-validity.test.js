@@ -102,6 +102,39 @@ test('duet: a head that burns clearly more CPU per request than its base is name
   assert.equal(gateCells([cell], gate, { mode: 'paired' }).cells[0].crossTalk, undefined, 'within 25%: nothing said');
 });
 
+test('duet: a cross-talk cell is confirmed as interleaved pairs, whose own ratio decides — the duet understated it', () => {
+  // The duet saw ×1.02 (its base slowed by the head's CPU too): no regression on its own,
+  // but the cell is listed for a confirmation round run without the duet.
+  const cell = duetCell([1.03, 1.01, 1.02]);
+  const cpu = (reps, x) => reps.forEach((r) => (r.resources = { cpuSeconds: x * 13.5, cpuPer1kRequests: x }));
+  cpu(cell.base, 0.3);
+  cpu(cell.head, 0.6);
+  const first = gateCells([cell], gate, { mode: 'paired' });
+  assert.equal(first.cells[0].verdict, 'pass');
+  assert.deepEqual(
+    first.confirm.map((c) => [c.cell, c.interleaved]),
+    [['traefik/default/steady', true]],
+  );
+  assert.ok(first.cells[0].warnings.some((w) => /needs confirmation as interleaved pairs/.test(w)));
+  // Interleaved pairs (no side in a duet) at ×1.6: the head's real cost — red.
+  const interleaved = (ratios) => {
+    const c = duetCell(ratios);
+    for (const r of [...c.base, ...c.head]) delete r.meta.ab;
+    return c;
+  };
+  const worse = interleaved([1.62, 1.58, 1.6]);
+  const confirmed = gateCells([cell], gate, { mode: 'paired', confirm: new Map([[cell.cell, worse]]) });
+  assert.equal(confirmed.cells[0].verdict, 'regression', confirmed.cells[0].reasons.join('; '));
+  // Interleaved pairs that show nothing: green, and no further round.
+  const same = interleaved([1.01, 0.99, 1.0]);
+  const cleared = gateCells([cell], gate, { mode: 'paired', confirm: new Map([[cell.cell, same]]) });
+  assert.equal(cleared.cells[0].verdict, 'pass');
+  assert.deepEqual(cleared.confirm, []);
+  // Without cross-talk the same duet is a plain pass: nothing to confirm.
+  cpu(cell.head, 0.31);
+  assert.deepEqual(gateCells([cell], gate, { mode: 'paired' }).confirm, []);
+});
+
 test('duet: a head so slow it holds every VU of the one k6 makes the drops its omission — a regression, not "k6 could not deliver the rate even for the base"', () => {
   // On kind a head capped at 50m CPU answered in seconds (p99 ×2000), k6 dropped 12-19% of
   // iterations on both sides and the cell was inconclusive. The base alone holds
