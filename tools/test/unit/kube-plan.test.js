@@ -96,6 +96,14 @@ test('kind: a failing cluster creation is retried (bounded), reported with its c
   });
   assert.equal(r.exit, 4, r.out);
   assert.equal(r.calls.filter((c) => c.startsWith('kind create cluster')).length, 3, 'one try + 2 retries');
+  // Each retry first removes what the failed attempt may have left.
+  const order = r.calls.filter(
+    (c) => /^kind (create|delete) cluster --name tailgate-\w+-ingress-nginx/.test(c) && !c.includes('-old-'),
+  );
+  assert.deepEqual(
+    order.map((c) => c.split(' ')[1]),
+    ['create', 'delete', 'create', 'delete', 'create', 'delete'],
+  );
   // kind's own reason in the message: the line a PR comment shows of the failure.
   assert.match(
     r.out,

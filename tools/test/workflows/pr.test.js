@@ -128,7 +128,7 @@ function failureExcerpt(log) {
   const lines = log.split('\n');
   const out = [];
   lines.forEach((l, i) => {
-    if (/INFRA ERROR|ERROR: |❌ {2}Failure - /.test(l)) out.push(...lines.slice(i, i + 12), '…');
+    if (/INFRA ERROR|ERROR: |❌ {2}Failure - /.test(l)) out.push(...lines.slice(i, i + 40), '…');
   });
   return out.join('\n').slice(-6000);
 }

@@ -3,6 +3,10 @@
 import { commandLine } from '../../exec/command.js';
 import { failure, run, tail } from '../../exec/run.js';
 
+// Between cluster-creation attempts: what a failed one left (docker's port proxies, a
+// node container) gets a moment to go.
+const RETRY_PAUSE_MS = 2000;
+
 export async function runStep(step, { signal, log = () => {} } = {}) {
   const attempts = 1 + (step.kind === 'create' ? (step.retries ?? 0) : 0);
   const deadline = Date.now() + (step.timeoutMs ?? 0);
@@ -23,6 +27,10 @@ export async function runStep(step, { signal, log = () => {} } = {}) {
     }
     if (last.code === 0 || (step.okIfOutput && step.okIfOutput.test(last.output))) return last;
     if (signal?.aborted) break;
+    if (i < attempts && step.beforeRetry) {
+      await run(step.beforeRetry, { timeoutMs: 120_000, signal });
+      await new Promise((r) => setTimeout(r, RETRY_PAUSE_MS * i));
+    }
   }
   // Pods that never became Ready say why in their events (hostPort taken,
   // SysctlForbidden, image missing) or their own last log lines (a proxy that refuses

@@ -146,6 +146,13 @@ function setupSteps(u) {
       timeoutMs: 600_000,
       retries: 2,
       title: `create kind cluster for ${controller} (${ctx.topology})`,
+      // A failed attempt can leave a half-made cluster holding the host ports: removed
+      // before the next one. When all fail, what holds ports and disk says why.
+      beforeRetry: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
+      diagnose: [
+        ['docker', 'ps', '-a', '--format', '{{.Names}}\t{{.Status}}\t{{.Ports}}'],
+        ['df', '-h', '/', '/tmp'],
+      ],
       argv: [
         'kind',
         'create',
