@@ -148,7 +148,7 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     const busy = omission.some((o) => o.cause === 'system');
     out.warnings.push(
       omission.some((o) => o.heldByHead)
-        ? `the head held every VU of the duet's one k6 (its rate × its slowest response ≥ the VUs; the base's could not), so k6 dropped ${n} iterations on both sides — coordinated omission caused by the head, counted as its errors of class "dropped"`
+        ? `the head held every VU of the duet's one k6 (its rate × its mean response ≥ the VUs; the base's could not), so k6 dropped ${n} iterations on both sides — coordinated omission caused by the head, counted as its errors of class "dropped"`
         : `head made k6 drop ${n} iterations (the base did not): ${busy ? 'the system kept every VU busy' : 'k6 fell behind with VUs free, on a machine it shares with the head'} — coordinated omission, counted as errors of class "dropped"`,
     );
   }

@@ -20,7 +20,7 @@ const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itsel
  * (maxSharedDroppedRatio) that the load itself was not what the scenario says.
  */
 export function checkRun(rep, rule, side, { sharedDrops = false, heldByHead = false } = {}) {
-  // A duet whose head alone could hold every VU of the one k6 (its rate × its slowest
+  // A duet whose head alone could hold every VU of the one k6 (its rate × its mean
   // response ≥ VUs) while the base could not: the drops on both sides are the head's
   // omission. The base's load fell short because of the head — not evidence against it.
   if (heldByHead && rep.load.droppedIterations > 0) {
@@ -95,6 +95,17 @@ function littleBound(rep) {
   return Math.round(rate * (max / 1000));
 }
 
+// Little's law with the mean response: the VUs a side kept busy on average. The duet
+// judgement uses it, not the slowest response: a base with a dozen 10 s timeouts (its
+// pods starved by a head capped at 50m CPU on the same node) has a slowest response as
+// long as the head's, and the cell came out "k6 could not deliver the rate even for the
+// base" again. Without a mean (older results): the slowest response, as before.
+function inFlight(rep) {
+  const rate = rep.load.targetRate;
+  if (!rate || !Number.isFinite(rep.meanMs)) return littleBound(rep);
+  return Math.round(rate * (rep.meanMs / 1000));
+}
+
 function vusOf(rep) {
   return rep.meta?.scenario?.vus ?? null;
 }
@@ -126,7 +137,7 @@ export function sharedDropRuns(base, head) {
 export function headHeldRuns(base, head) {
   const held = [...sharedDropPairs(base, head)].filter(([b, h]) => {
     const vus = vusOf(h);
-    const [hb, bb] = [littleBound(h), littleBound(b)];
+    const [hb, bb] = [inFlight(h), inFlight(b)];
     return vus && hb !== null && bb !== null && hb >= vus && bb < vus;
   });
   return new Set(held.flat());

@@ -60,6 +60,7 @@ export function resultRep(doc, file) {
   return {
     source: file,
     percentiles: { ...derived.percentiles, max: doc.latency.percentiles.max ?? derived.percentiles.max },
+    meanMs: derived.mean,
     intervals: derived.intervals,
     requests: doc.requests,
     errors: doc.errors,

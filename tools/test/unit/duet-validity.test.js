@@ -149,6 +149,23 @@ test('duet: a head so slow it holds every VU of the one k6 makes the drops its o
   assert.ok(!v.reasons.some((r) => /could not deliver the rate even for the base/.test(r)));
 });
 
+test("duet: a base with a few 10 s timeouts beside a head that holds every VU is still the head's omission (mean, not slowest response)", () => {
+  // make test-workflows, the fork PR capping haproxy-ingress at 50m CPU: ~30% dropped on
+  // both sides, the base starved into 9-12 timeouts of 10 s (slowest response = the
+  // head's), mean 20 ms; the head's mean 3.2 s. Judged by the slowest response the base
+  // "could" hold every VU too and the PR came out inconclusive instead of red.
+  const cell = duetCell([2, 2, 2], { dropped: [2535, 2716, 3315] });
+  for (const r of cell.base) Object.assign(r, { meanMs: 20 }, { percentiles: { ...r.percentiles, max: 10002 } });
+  for (const r of cell.head) Object.assign(r, { meanMs: 3200 }, { percentiles: { ...r.percentiles, max: 10002 } });
+  const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  assert.ok(!v.reasons.some((r) => /could not deliver the rate even for the base/.test(r)), v.reasons.join('; '));
+  assert.ok(
+    v.warnings.some((w) => /the head held every VU of the duet's one k6/.test(w)),
+    v.warnings.join('; '),
+  );
+  assert.equal(v.verdict, 'regression', [...v.reasons, ...v.warnings].join('; '));
+});
+
 test("duet: shared drops neither side could cause alone stay the generator's (inconclusive above the shared limit)", () => {
   const cell = duetCell([1.05, 1.05, 1.05], { dropped: [1500, 1600, 1550] });
   const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
