@@ -10,8 +10,13 @@ OK=${OFFLINE_KIND_DIR:-$PWD/../shared/offline-kind}
 NODE_IMAGE=offline-kind/node:$(pin kubernetes)
 K6_IMAGE=localhost/tailgate-k6:$(pin k6)
 need=("$NODE_IMAGE" "localhost/traefik:$(pin traefik)" "localhost/haproxy-ingress:$(pin haproxy-ingress)")
+OK_LOCK=${OFFLINE_KIND_HOME:-/var/cache/offline-kind}/.build.lock
 if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
   KIND_SKIP="no offline-kind at $OK or no docker (see docs/targets.md, kind)"
+# A build in progress replaces images and runs its own containers: tests on a half-built
+# set would fail for reasons of their own, so they wait for the next run.
+elif [ -e "$OK_LOCK" ] && ! flock -n "$OK_LOCK" true 2>/dev/null; then
+  KIND_SKIP="an offline-kind build is running ($OK_LOCK is held): its images are not final yet"
 # The wrapper starts dockerd and the egress guard; where it cannot (no iptables, no
 # daemon), there are no offline images to use either.
 elif ! (source "$OK/env.sh") >/tmp/tailgate-kind-env.log 2>&1; then
