@@ -267,7 +267,7 @@ function errorTests(live, gate) {
 // p-value of the two-stage design (confirm.js); Holm over the family at α. Better:
 // a single look, Holm at α (an improvement never needs confirming). Advisory and
 // unreliable tests form families of their own and only ever warn.
-function decide(tests, alpha, second, upTo = () => alpha) {
+function decide(tests, alpha, second, upTo) {
   const inFamily = (t, dir) => familyMember(t, dir, alpha);
   for (const t of tests) {
     if (t.status === 'missing') continue;
@@ -301,9 +301,10 @@ function decide(tests, alpha, second, upTo = () => alpha) {
     // A confirmation must replicate: the fresh runs alone show a change worth a red PR
     // too (an extra condition can only make the test stricter).
     const replicated = t.look !== 'second' || big(t.second, +1);
-    // A cross-talk duet's size is the interleaved pairs' own: the duet's may understate it.
-    const sized = t.look === 'second' && crossTalkTest(t) ? replicated : big(t, +1) && replicated;
-    const worse = t.adjPWorse <= alpha && sized;
+    // A cross-talk duet's size is the interleaved pairs' own (replicated): the duet's may
+    // understate it.
+    const sized = big(t, +1) || (t.look === 'second' && crossTalkTest(t));
+    const worse = t.adjPWorse <= alpha && sized && replicated;
     // An improvement never fails anything, so it is only claimed on overwhelming evidence
     // (the first look's early level): noise must not hand out green ribbons either.
     const better = t.adjPBetter <= EARLY * alpha && big(t, -1);

@@ -86,25 +86,21 @@ export function dropCause(rep) {
   return bound >= vus ? 'system' : 'generator';
 }
 
-// Little's law: requests in flight = arrival rate × time in the system. With the
-// slowest response of the run, an upper bound on the VUs the system kept busy.
-function littleBound(rep) {
+// Little's law: requests in flight = arrival rate × time in the system (ms).
+function little(rep, ms) {
   const rate = rep.load.targetRate;
-  const max = rep.percentiles?.max;
-  if (!rate || !max) return null;
-  return Math.round(rate * (max / 1000));
+  return rate && ms ? Math.round(rate * (ms / 1000)) : null;
 }
 
-// Little's law with the mean response: the VUs a side kept busy on average. The duet
-// judgement uses it, not the slowest response: a base with a dozen 10 s timeouts (its
-// pods starved by a head capped at 50m CPU on the same node) has a slowest response as
-// long as the head's, and the cell came out "k6 could not deliver the rate even for the
-// base" again. Without a mean (older results): the slowest response, as before.
-function inFlight(rep) {
-  const rate = rep.load.targetRate;
-  if (!rate || !Number.isFinite(rep.meanMs)) return littleBound(rep);
-  return Math.round(rate * (rep.meanMs / 1000));
-}
+// With the slowest response of the run: an upper bound on the VUs the system kept busy.
+const littleBound = (rep) => little(rep, rep.percentiles?.max);
+
+// With the mean response: the VUs a side kept busy on average. The duet judgement uses
+// it, not the slowest response: a base with a dozen 10 s timeouts (its pods starved by a
+// head capped at 50m CPU on the same node) has a slowest response as long as the head's,
+// and the cell came out "k6 could not deliver the rate even for the base" again. Without
+// a mean (older results, baselines): the slowest response, as before.
+const inFlight = (rep) => little(rep, Number.isFinite(rep.meanMs) ? rep.meanMs : rep.percentiles?.max);
 
 function vusOf(rep) {
   return rep.meta?.scenario?.vus ?? null;

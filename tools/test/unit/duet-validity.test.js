@@ -31,6 +31,9 @@ function duetCell(ratios, { dropped = [], faults = false, requests = 13_500 } = 
   };
 }
 
+// Each side's own data plane CPU per 1,000 requests (results' `resources`).
+const cpu = (reps, x) => reps.forEach((r) => (r.resources = { cpuSeconds: x * 13.5, cpuPer1kRequests: x }));
+
 test('duet: iterations k6 dropped on both sides alike leave the pair valid (it was inconclusive before)', () => {
   // 20 and 179 dropped of 13,500 per side: 0.15% and 1.3% (the pod-kill A/A duets on kind).
   const cell = duetCell([1.02, 0.97, 1.01], { dropped: [20, 0, 179] });
@@ -92,7 +95,6 @@ test('duet: sides swap every other pair — base on side a in odd repetitions, o
 
 test('duet: a head that burns clearly more CPU per request than its base is named (cross-talk may hide its cost)', () => {
   const cell = duetCell([1.05, 1.02, 1.04]);
-  const cpu = (reps, x) => reps.forEach((r) => (r.resources = { cpuSeconds: x * 13.5, cpuPer1kRequests: x }));
   cpu(cell.base, 0.3);
   cpu(cell.head, 0.45);
   const [v] = gateCells([cell], gate, { mode: 'paired' }).cells;
@@ -106,7 +108,6 @@ test('duet: a cross-talk cell is confirmed as interleaved pairs, whose own ratio
   // The duet saw ×1.02 (its base slowed by the head's CPU too): no regression on its own,
   // but the cell is listed for a confirmation round run without the duet.
   const cell = duetCell([1.03, 1.01, 1.02]);
-  const cpu = (reps, x) => reps.forEach((r) => (r.resources = { cpuSeconds: x * 13.5, cpuPer1kRequests: x }));
   cpu(cell.base, 0.3);
   cpu(cell.head, 0.6);
   const first = gateCells([cell], gate, { mode: 'paired' });

@@ -127,8 +127,11 @@ async function gatePr(pr, { fork = false, duration = '15s' } = {}) {
 function failureExcerpt(log) {
   const lines = log.split('\n');
   const out = [];
+  let until = 0; // a match inside the last excerpt is already shown
   lines.forEach((l, i) => {
-    if (/INFRA ERROR|ERROR: |❌ {2}Failure - /.test(l)) out.push(...lines.slice(i, i + 40), '…');
+    if (i < until || !/INFRA ERROR|ERROR: |❌ {2}Failure - /.test(l)) return;
+    until = i + 40;
+    out.push(...lines.slice(i, until), '…');
   });
   return out.join('\n').slice(-6000);
 }

@@ -140,15 +140,16 @@ function setupSteps(u) {
   // Refusals first: nothing of a cluster is made for a run that cannot install.
   if (ctx.offline) offlineCharts(u);
   if (ctx.target === 'kind') {
+    const cluster = ctx.clusterName(controller);
     add({
       kind: 'create',
-      cluster: ctx.clusterName(controller),
+      cluster,
       timeoutMs: 600_000,
       retries: 2,
       title: `create kind cluster for ${controller} (${ctx.topology})`,
       // A failed attempt can leave a half-made cluster holding the host ports: removed
       // before the next one. When all fail, what holds ports and disk says why.
-      beforeRetry: ['kind', 'delete', 'cluster', '--name', ctx.clusterName(controller)],
+      beforeRetry: ['kind', 'delete', 'cluster', '--name', cluster],
       diagnose: [
         ['docker', 'ps', '-a', '--format', '{{.Names}}\t{{.Status}}\t{{.Ports}}'],
         ['df', '-h', '/', '/tmp'],
@@ -158,7 +159,7 @@ function setupSteps(u) {
         'create',
         'cluster',
         '--name',
-        ctx.clusterName(controller),
+        cluster,
         '--config',
         u.clusterConfig,
         '--image',
