@@ -40,20 +40,34 @@ test('kube steps: a wait on objects not made yet is asked again until they exist
 });
 
 test("kube steps: a cluster that cannot be created says kind's own reason in the message (the PR comment's line)", () => {
+  // What kind and the offline wrapper printed here with 127.0.0.1:18080 held by another process.
   const out = [
-    'Creating cluster "tailgate-x" ...',
-    ' ✗ Preparing nodes 📦',
-    'ERROR: failed to create cluster: command "docker run --name x" failed with error: exit status 125',
-    'Command Output: docker: Error response from daemon: Bind for 0.0.0.0:80 failed: port is already allocated.',
+    'Creating cluster "tgprobe" ...',
+    ' ✗ Preparing nodes 📦 ',
+    'Deleted nodes: ["tgprobe-control-plane"]',
+    'ERROR: failed to create cluster: command "docker run --name tgprobe-control-plane --hostname tgprobe-control-plane --privileged --publish=127.0.0.1:18080:80/TCP offline-kind/node:v1.33.13" failed with error: exit status 125',
+    '',
+    'Command Output: WARNING: IPv4 forwarding is disabled. Networking will not work.',
+    'f3a32433b18946b881053e9593d5fab518ad3671765f6d5dc66510046990bbf4',
+    'docker: Error response from daemon: driver failed programming external connectivity on endpoint tgprobe-control-plane (14b36cea288571fbd8be2e354057a3db50a60aa432533372ee2bccdd3156630c): Error starting userland proxy: listen tcp4 127.0.0.1:18080: bind: address already in use.',
+    '[offline-kind 22:04:32] ERROR: command failed (exit 1) at kind:70: "$REAL_KIND" create cluster --image "$image" "${args[@]}"',
   ].join('\n');
   assert.equal(
     createCause(out),
-    'failed to create cluster: command "docker run --name x" failed with error: exit status 125 (docker: Error response from daemon: Bind for 0.0.0.0:80 failed: port is already allocated.)',
+    'failed to create cluster: listen tcp4 127.0.0.1:18080: bind: address already in use (docker run tgprobe-control-plane, exit status 125)',
   );
+  assert.equal(
+    createCause(
+      'ERROR: failed to create cluster: failed to init node with kubeadm: command "docker exec --privileged x-control-plane kubeadm init --v=6" failed with error: exit status 1\n',
+    ),
+    'failed to create cluster: failed to init node with kubeadm: docker exec x-control-plane failed (exit status 1)',
+  );
+  // The wrapper's own reasons count; its "command failed at kind:70" never does.
   assert.equal(
     createCause('[offline-kind 19:02:11] ERROR: cluster x: nodes not Ready within 300 s\n'),
     'cluster x: nodes not Ready within 300 s',
   );
+  assert.equal(createCause('[offline-kind 19:02:11] ERROR: command failed (exit 1) at kind:70: "$REAL_KIND"'), null);
   assert.equal(createCause('nothing useful'), null);
   assert.equal(createCause(`ERROR: ${'\u001b[31m'}${'y'.repeat(500)}`).length, 300);
 });

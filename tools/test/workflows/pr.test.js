@@ -118,7 +118,7 @@ async function gatePr(pr, { fork = false, duration = '15s' } = {}) {
     meta: JSON.parse(art('tailgate-comment', 'meta.json') ?? 'null'),
     artifacts: run ? readdirSync(join(artifacts, run)) : [],
     logFile: join(artifacts, 'act.log'),
-    why: `${join(artifacts, 'act.log')}\n${failureExcerpt(r.log)}`,
+    why: `${join(artifacts, 'act.log')}\n${failureExcerpt(r.log)}\n${firstFailure(r.log)}`,
   };
 }
 
@@ -134,6 +134,19 @@ function failureExcerpt(log) {
     out.push(...lines.slice(i, until), '…');
   });
   return out.join('\n').slice(-6000);
+}
+
+// CI shows a failing message's last lines only: they are the log's first INFRA ERROR
+// (the step and its cause) and what its diagnose commands said, a few lines each.
+function firstFailure(log) {
+  const lines = log.split('\n').map((l) => l.replace(/^\[[^\]]*\]\s+\|?\s*/, ''));
+  const at = lines.findIndex((l) => /INFRA ERROR/.test(l));
+  if (at < 0) return '';
+  const out = ['first failure:', lines[at].slice(0, 600)];
+  for (let i = at + 1; i < Math.min(lines.length, at + 80) && !/INFRA ERROR/.test(lines[i]); i++)
+    if (/^why \(/.test(lines[i]) || (/^\| /.test(lines[i]) && /^(why \(|\| )/.test(out.at(-1) ?? '')))
+      out.push(lines[i].slice(0, 200));
+  return out.join('\n');
 }
 
 before(async () => {

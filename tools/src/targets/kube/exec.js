@@ -56,21 +56,55 @@ function stepError(step, result, whys = []) {
   return err;
 }
 
-// kind and its offline wrapper end a failed create with one line that says why ("ERROR:
-// failed to create cluster: …", "[offline-kind …] ERROR: …"): that line leads the
-// message, which is what a PR comment shows of an infrastructure error.
+// kind ends a failed create with "ERROR: failed to create cluster: …" and, when docker
+// refused, the docker command (hundreds of characters) and docker's own words under
+// "Command Output:". The offline wrapper then adds "[offline-kind …] ERROR: command
+// failed … at kind:70", which says nothing: kind's line, with docker's reason in place of
+// its command, leads the message, which is what a PR comment shows of an infra error.
 export function createCause(output) {
   const lines = (output ?? '').split('\n');
-  const at = lines.findLastIndex((l) => /\bERROR: /.test(l));
+  const kindAt = lines.findLastIndex((l) => /^ERROR: /.test(l));
+  const wrapperAt = lines.findLastIndex((l) => /\bERROR: /.test(l) && !/\bERROR: command failed \(exit \d+\) at /.test(l));
+  const at = kindAt >= 0 ? kindAt : wrapperAt;
   if (at < 0) return null;
-  // kind follows its ERROR line with the failed docker command's own words.
-  const next = lines[at + 1]?.startsWith('Command Output: ') ? ` (${lines[at + 1].slice(16)})` : '';
-  const line = lines[at].slice(lines[at].indexOf('ERROR: ') + 7) + next;
+  let line = lines[at].slice(lines[at].indexOf('ERROR: ') + 7);
+  if (at === kindAt) {
+    // docker's reason first, then the docker command by its container's name only.
+    const said = dockerSaid(lines.slice(at + 1));
+    line = line.replace(/command "docker (\w+)( [^"]*)" failed with error: (.*)/, (_, verb, rest, err) => {
+      const name = / --name (\S+)/.exec(rest)?.[1] ?? rest.split(' ').find((w) => w && !w.startsWith('-'));
+      const cmd = `docker ${verb}${name ? ` ${name}` : ''}`;
+      return said ? `${said} (${cmd}, ${err})` : `${cmd} failed (${err})`;
+    });
+  }
   // Printable ASCII only, bounded: it goes into a comment's line.
   return (
     line
       .replace(/[^\x20-\x7e]/g, '')
       .trim()
       .slice(0, 300) || null
+  );
+}
+
+// The line of kind's "Command Output:" block that says why (docker's error, not its
+// warnings or the container id it printed first).
+function dockerSaid(after) {
+  const block = [];
+  for (const l of after) {
+    if (/^\[offline-kind /.test(l) || /^ERROR: /.test(l)) break;
+    block.push(l.replace(/^Command Output: /, ''));
+  }
+  const why = block.filter((l) => /error|denied|no space|not found|failed/i.test(l) && !/^WARNING/.test(l)).at(-1);
+  // Docker's wrapping ("Error response from daemon: driver failed … on endpoint <id>:")
+  // says nothing a reader needs: its last three parts do.
+  return (
+    why
+      ?.replace(/^docker: /, '')
+      .replace(/ \(?[0-9a-f]{32,}\)?/g, '')
+      .replace(/\.$/, '')
+      .split(': ')
+      .slice(-3)
+      .join(': ')
+      .trim() ?? null
   );
 }

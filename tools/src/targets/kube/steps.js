@@ -153,6 +153,8 @@ function setupSteps(u) {
       diagnose: [
         ['docker', 'ps', '-a', '--format', '{{.Names}}\t{{.Status}}\t{{.Ports}}'],
         ['df', '-h', '/', '/tmp'],
+        // A process of the machine's own on a host port: docker cannot publish it.
+        ['ss', '-Htlnp', `( sport = :${u.hostPort}${u.duet ? ` or sport = :${HOST_PORT_B}` : ''} )`],
       ],
       argv: [
         'kind',
