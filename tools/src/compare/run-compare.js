@@ -112,6 +112,7 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
     confirm: gated.confirm,
     // An empty change is news too: the head changes nothing in the data plane.
     ...(duetChange ? { duetChange } : {}),
+    ...(existsSync(baseDir) ? {} : { headAlone: true }),
     ...(workloadChange ? { workloadChange } : {}),
   });
 }

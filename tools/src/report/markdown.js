@@ -90,6 +90,8 @@ function context(doc) {
   if (doc.refused) return 'Nothing was measured.';
   if (doc.overall === 'input-error')
     return 'Nothing was measured: the input was refused before any cluster started (below).';
+  if (doc.headAlone)
+    return 'The head ran alone: nothing ran for the base (its commit has no bench config), so nothing was compared.';
   const p = doc.procedure;
   if (!p) return how;
   if (!p.blockingTests)

@@ -69,6 +69,29 @@ test('an infrastructure failure before any cell stays an infra-error (exit 4)', 
   assert.equal(v.exitCode, 4);
 });
 
+// The PR that adds bench.yaml: only the head ran (paired-cell.sh). Its comment said
+// "Paired mode: base and head ran interleaved" when the head's cluster failed.
+test('the head alone (no base folder): the comment says so, whatever its cells came to', async () => {
+  const runDir = mkdtempSync(join(tmpdir(), 'tg-refusal-'));
+  const driver = {
+    start: async () => {
+      throw new InfraError('step failed: create kind cluster');
+    },
+  };
+  await assert.rejects(() =>
+    runPlan({ cells: [{ ...cell('steady', 0), concurrent: false }] }, { runDir, driver, log: () => {} }),
+  );
+  // A plain run's cells are the head's; no base folder beside them.
+  const v = comparePairedRuns({ baseDir: join(runDir, 'base'), headDir: runDir, gate: GATE });
+  assert.equal(v.headAlone, true);
+  assert.equal(v.overall, 'infra-error');
+  const md = renderMarkdown(v);
+  assert.match(md, /The head ran alone/);
+  assert.doesNotMatch(md, /Paired mode|interleaved/);
+  const both = comparePairedRuns({ baseDir: runDir, headDir: runDir, gate: GATE });
+  assert.equal(both.headAlone, undefined);
+});
+
 // The PR gate's compare (--out with results folders) never ends without a verdict: a head
 // bench.yaml that does not load is input-error (exit 2), no results at all infra-error
 // (exit 4), each with a comment that says so.
