@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { loadBench, parseBench } from '../../src/config/load.js';
@@ -11,6 +13,7 @@ import { planMatrix } from '../../src/plan/plan.js';
 import { planSteps } from '../../src/targets/kube/steps.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
 import { writeKindConfig } from '../../src/targets/kube/builtins.js';
+import { canListen, freeHostPorts } from '../../src/targets/kube/host-ports.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -126,6 +129,42 @@ test('interleave: one controller (a CI job per cell) keeps the plain layout — 
     const create = steps.find((s) => s.kind === 'create');
     assert.equal(create.argv[create.argv.indexOf('--config') + 1], 'clusters/single.yaml');
     assert.ok(steps.filter((s) => s.kind === 'measure').every((s) => s.url === 'http://127.0.0.1:18080'));
+  } finally {
+    process.chdir(cwd);
+  }
+});
+
+// A port some other process holds: docker would refuse the cluster half made (CI's failing
+// kind cases said only "create kind cluster … exit code 1"); the run takes free ones.
+test('host ports: a busy 18080 moves the ingress to the next free port, in a kind config of the run, and says so', async () => {
+  const held = new Set([18080, 18082]);
+  const isFree = async (p) => !held.has(p);
+  assert.deepEqual(await freeHostPorts(2, { isFree }), { ports: [18081, 18083], busy: [18080, 18082] });
+  assert.deepEqual(await freeHostPorts(1, { isFree: async () => true }), { ports: [18080], busy: [] });
+  await assert.rejects(
+    freeHostPorts(1, { isFree: async () => false }),
+    /no 1 free host ports on 127\.0\.0\.1 between 18080 and 18279/,
+  );
+  // The real probe: a port this test listens on is not free.
+  const srv = createServer().listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  assert.equal(await canListen(srv.address().port), false);
+  srv.close();
+
+  const cwd = process.cwd();
+  process.chdir(ROOT);
+  try {
+    const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
+    const p = planMatrix(cfg, 'e2e-migration', { controllers: ['haproxy-ingress'], repetitions: 1 });
+    const steps = planSteps(
+      p,
+      kubeContext({ target: 'kind', runId: 'x', runDir: join(ROOT, 'results', 'r1'), hostPorts: [18081] }),
+    );
+    const write = steps.find((s) => s.builtin === 'writeKindConfig');
+    assert.deepEqual([write.hostPort, write.to], [18081, 'results/r1/kind-haproxy-ingress.yaml']);
+    const create = steps.find((s) => s.kind === 'create');
+    assert.equal(create.argv[create.argv.indexOf('--config') + 1], 'results/r1/kind-haproxy-ingress.yaml');
+    assert.ok(steps.filter((s) => s.kind === 'measure').every((s) => s.url === 'http://127.0.0.1:18081'));
   } finally {
     process.chdir(cwd);
   }

@@ -7,14 +7,27 @@ import { ROOT } from '../../exec/tools.js';
 
 export const NAMESPACE = 'tailgate';
 export const INGRESS_NAMESPACE = 'tailgate-ingress';
+// clusters/*.yaml map the ingress node's port 80 to this host port; a run moves it to
+// the first free one from here (host-ports.js).
 export const HOST_PORT = 18080;
 // A duet's head: its own namespace, its data plane on the ingress node's port 81,
-// mapped to this host port (clusters/*.yaml map 80 -> HOST_PORT).
+// mapped to the next free host port.
 export const INGRESS_NAMESPACE_B = 'tailgate-ingress-b';
 export const DUET_NODE_PORT = 81;
-export const HOST_PORT_B = 18081;
 
-export function kubeContext({ target, runId, runDir, kubeconfig, targetUrl, cluster = 'single', env = process.env }) {
+export function kubeContext({
+  target,
+  runId,
+  runDir,
+  kubeconfig,
+  targetUrl,
+  cluster = 'single',
+  env = process.env,
+  hostPorts = null,
+}) {
+  // kind's host ports, in the order the plan hands them out (host-ports.js); a plan
+  // shown without running gets the default ones.
+  const ports = hostPorts ?? Array.from({ length: 16 }, (_, i) => HOST_PORT + i);
   const images = parse(readFileSync(join(ROOT, 'clusters', 'images.yaml'), 'utf8'));
   return {
     target,
@@ -30,7 +43,8 @@ export function kubeContext({ target, runId, runDir, kubeconfig, targetUrl, clus
     env,
     // kind maps the ingress node's port 80 to this port; an existing cluster says
     // where its ingress answers (a load balancer, a NodePort, a host port).
-    url: targetUrl ?? env.TAILGATE_TARGET_URL ?? (target === 'kind' ? `http://127.0.0.1:${HOST_PORT}` : null),
+    url: targetUrl ?? env.TAILGATE_TARGET_URL ?? (target === 'kind' ? `http://127.0.0.1:${ports[0]}` : null),
+    hostPorts: ports,
     clusterName: (controller) => `tailgate-${runId}-${controller}`.slice(0, 40).replace(/-+$/, ''),
   };
 }

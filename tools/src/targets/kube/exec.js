@@ -64,7 +64,9 @@ function stepError(step, result, whys = []) {
 export function createCause(output) {
   const lines = (output ?? '').split('\n');
   const kindAt = lines.findLastIndex((l) => /^ERROR: /.test(l));
-  const wrapperAt = lines.findLastIndex((l) => /\bERROR: /.test(l) && !/\bERROR: command failed \(exit \d+\) at /.test(l));
+  const wrapperAt = lines.findLastIndex(
+    (l) => /\bERROR: /.test(l) && !/\bERROR: command failed \(exit \d+\) at /.test(l),
+  );
   const at = kindAt >= 0 ? kindAt : wrapperAt;
   if (at < 0) return null;
   let line = lines[at].slice(lines[at].indexOf('ERROR: ') + 7);

@@ -17,7 +17,6 @@ import { PINS } from '../../version.js';
 import {
   DUET_NODE_PORT,
   HOST_PORT,
-  HOST_PORT_B,
   INGRESS_NAMESPACE,
   INGRESS_NAMESPACE_B,
   NAMESPACE,
@@ -85,7 +84,12 @@ export function planSteps(plan, ctx) {
 function controllerSteps({ ctx, controller, cells, index, interleave, duet, push }) {
   const cat = catalogEntry(controller, cells[0].controller);
   const f = targetFlags(ctx, controller);
-  const hostPort = HOST_PORT + (interleave ? index : 0);
+  // Host ports in turn: each interleaved cluster its own, a duet's head the next one.
+  const slot = interleave ? index * (duet ? 2 : 1) : 0;
+  const hostPort = ctx.hostPorts[slot];
+  const hostPortB = duet ? ctx.hostPorts[slot + 1] : null;
+  // The topology file maps the ingress to HOST_PORT: any other port is a config of the run's.
+  const ownConfig = interleave || duet || hostPort !== HOST_PORT;
   const u = {
     ctx,
     controller,
@@ -94,12 +98,14 @@ function controllerSteps({ ctx, controller, cells, index, interleave, duet, push
     duet,
     interleave,
     hostPort,
+    hostPortB,
+    ownConfig,
     add: (s) => push({ timeoutMs: 120_000, kind: 'setup', controller, ...s }),
     kubectl: (...a) => ['kubectl', ...f.kubectl, ...a],
     helm: (...a) => ['helm', ...a, ...f.helm],
     url: interleave ? `http://127.0.0.1:${hostPort}` : ctx.url,
-    urlB: duet ? `http://127.0.0.1:${HOST_PORT_B}` : null,
-    clusterConfig: interleave || duet ? join(ctx.runDirShown, `kind-${controller}.yaml`) : ctx.clusterConfig,
+    urlB: duet ? `http://127.0.0.1:${hostPortB}` : null,
+    clusterConfig: ownConfig ? join(ctx.runDirShown, `kind-${controller}.yaml`) : ctx.clusterConfig,
     head: duet ? duetHead(cells[0].concurrent, cat) : null,
     headTuning: null, // the tuning the head's release has now
     backendStep: null, // the backend's install, where it must follow the controller's
@@ -120,22 +126,22 @@ function controllerSteps({ ctx, controller, cells, index, interleave, duet, push
 // cluster needs, the Gateway API CRDs and the backend.
 function setupSteps(u) {
   const { ctx, controller, cat, add } = u;
-  if (ctx.target === 'kind' && (u.interleave || u.duet))
+  if (ctx.target === 'kind' && u.ownConfig)
     add({
-      title: `write the kind config for ${controller}: ${ctx.clusterConfig}, ingress on host port ${u.hostPort}${u.duet ? `, the head's on ${HOST_PORT_B}` : ''}`,
+      title: `write the kind config for ${controller}: ${ctx.clusterConfig}, ingress on host port ${u.hostPort}${u.duet ? `, the head's on ${u.hostPortB}` : ''}`,
       argv: [
         'tailgate-internal',
         'write-kind-config',
         ctx.clusterConfig,
         String(u.hostPort),
         u.clusterConfig,
-        ...(u.duet ? [`${DUET_NODE_PORT}:${HOST_PORT_B}`] : []),
+        ...(u.duet ? [`${DUET_NODE_PORT}:${u.hostPortB}`] : []),
       ],
       builtin: 'writeKindConfig',
       from: ctx.clusterConfig,
       hostPort: u.hostPort,
       to: u.clusterConfig,
-      extraPort: u.duet ? { containerPort: DUET_NODE_PORT, hostPort: HOST_PORT_B } : null,
+      extraPort: u.duet ? { containerPort: DUET_NODE_PORT, hostPort: u.hostPortB } : null,
     });
   // Refusals first: nothing of a cluster is made for a run that cannot install.
   if (ctx.offline) offlineCharts(u);
@@ -154,7 +160,7 @@ function setupSteps(u) {
         ['docker', 'ps', '-a', '--format', '{{.Names}}\t{{.Status}}\t{{.Ports}}'],
         ['df', '-h', '/', '/tmp'],
         // A process of the machine's own on a host port: docker cannot publish it.
-        ['ss', '-Htlnp', `( sport = :${u.hostPort}${u.duet ? ` or sport = :${HOST_PORT_B}` : ''} )`],
+        ['ss', '-Htlnp', `( sport = :${u.hostPort}${u.duet ? ` or sport = :${u.hostPortB}` : ''} )`],
       ],
       argv: [
         'kind',
