@@ -4,7 +4,7 @@
 // gated as PRs of 3 pairs with the next 3 as a PR's confirmation round (cyclically) —
 // every cell of a PR together, with the matrix's own gate. Counts pass / inconclusive /
 // fail (both of the last are red checks), and shows whether A/A pairs lean to a side.
-//   node tools/perf/init-prs.js run <controller> [pairs] [--canary steady-delay|pod-kill-errors]
+//   node tools/perf/init-prs.js run <controller> [pairs] [--canary steady-delay|steady-delay-2ms|steady-delay-3ms|pod-kill-errors]
 //   node tools/perf/init-prs.js gate <run dir> <controller> [bench.yaml]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -19,11 +19,15 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
 const PR_PAIRS = 3;
 
-// Canaries on the head's route at the pods (the backend chart's duet canaries): a ×1.2
-// steady p99 (1 ms on a quarter of requests) and twice the errors per pod kill (503s on the
-// head's route during pod-kill, over the base's own).
+// Canaries on the head's route at the pods (the backend chart's duet canaries): a slower
+// quarter of the steady cell's requests, and twice the errors per pod kill (503s on the
+// head's route during pod-kill, over the base's own). What a delay does to p99 depends on
+// the base's tail: 1 ms on a quarter was ×1.18 when this machine's steady p99 was low, but
+// ×1.06 at p99 ≈ 4–12 ms (2026-11-25), where 2 ms made ×1.17 and 3 ms ×1.29 (docs/duet.md).
 const CANARIES = {
   'steady-delay': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '25%' } },
+  'steady-delay-2ms': { scenario: 'steady', set: { headDelay: '2ms', headDelayShare: '25%' } },
+  'steady-delay-3ms': { scenario: 'steady', set: { headDelay: '3ms', headDelayShare: '25%' } },
   'pod-kill-errors': { scenario: 'pod-kill', set: { backendErrors: '0.1%', headErrors: '0.2%' } },
 };
 
