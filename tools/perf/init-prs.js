@@ -4,7 +4,7 @@
 // gated as PRs of 3 pairs with the next 3 as a PR's confirmation round (cyclically) —
 // every cell of a PR together, with the matrix's own gate. Counts pass / inconclusive /
 // fail (both of the last are red checks), and shows whether A/A pairs lean to a side.
-//   node tools/perf/init-prs.js run <controller> [pairs] [--canary steady-delay|steady-delay-2ms|steady-delay-3ms|pod-kill-errors]
+//   node tools/perf/init-prs.js run <controller> [pairs] [--canary <name of CANARIES below>]
 //   node tools/perf/init-prs.js gate <run dir> <controller> [bench.yaml]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
