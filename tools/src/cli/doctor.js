@@ -2,7 +2,7 @@ import { DEPENDENCIES, K6_VERSION, probe } from '../deps.js';
 import { EXIT } from '../errors.js';
 import { sweepDeadRuns } from '../exec/registry.js';
 import { deleteStaleClusters } from '../targets/kube/builtins.js';
-import { freeHostPorts } from '../targets/kube/host-ports.js';
+import { busyLine, freeHostPorts } from '../targets/kube/host-ports.js';
 
 export const summary = 'List every external tool tailgate uses, its version, or how to install it';
 export const usage = `Usage: tailgate doctor [--clean]
@@ -35,11 +35,11 @@ export async function run(opts = {}) {
     console.log(`${r.path && r.version ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`);
   }
   // kind publishes a duet's two ingresses here; a run moves past busy ones (host-ports.js).
-  const { ports, busy } = await freeHostPorts(2);
+  const hp = await freeHostPorts(2);
   console.log(
-    busy.length
-      ? `! kind host port${busy.length > 1 ? `s ${busy.join(', ')} are` : ` ${busy[0]} is`} in use on 127.0.0.1: kind runs take ${ports.join(', ')} instead`
-      : `✓ kind host ports ${ports.join(', ')} free on 127.0.0.1`,
+    hp.busy.length
+      ? `! kind ${busyLine(hp, 'kind runs take')}`
+      : `✓ kind host ports ${hp.ports.join(', ')} free on 127.0.0.1`,
   );
   const missing = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.version);
   if (missing.length) {

@@ -10,10 +10,10 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { loadBench, parseBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
-import { planSteps } from '../../src/targets/kube/steps.js';
+import { hostPortCount, planSteps } from '../../src/targets/kube/steps.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
 import { writeKindConfig } from '../../src/targets/kube/builtins.js';
-import { canListen, freeHostPorts } from '../../src/targets/kube/host-ports.js';
+import { busyLine, canListen, freeHostPorts } from '../../src/targets/kube/host-ports.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -141,6 +141,12 @@ test('host ports: a busy 18080 moves the ingress to the next free port, in a kin
   const isFree = async (p) => !held.has(p);
   assert.deepEqual(await freeHostPorts(2, { isFree }), { ports: [18081, 18083], busy: [18080, 18082] });
   assert.deepEqual(await freeHostPorts(1, { isFree: async () => true }), { ports: [18080], busy: [] });
+  assert.equal(
+    busyLine(await freeHostPorts(2, { isFree }), 'this run takes'),
+    'host ports 18080, 18082 are in use on 127.0.0.1: this run takes 18081, 18083 instead',
+  );
+  // As many as the plan publishes at once: three interleaved clusters, or one.
+  assert.equal(hostPortCount(plan().p), 3);
   await assert.rejects(
     freeHostPorts(1, { isFree: async () => false }),
     /no 1 free host ports on 127\.0\.0\.1 between 18080 and 18279/,
@@ -160,6 +166,7 @@ test('host ports: a busy 18080 moves the ingress to the next free port, in a kin
       p,
       kubeContext({ target: 'kind', runId: 'x', runDir: join(ROOT, 'results', 'r1'), hostPorts: [18081] }),
     );
+    assert.equal(hostPortCount(p), 1);
     const write = steps.find((s) => s.builtin === 'writeKindConfig');
     assert.deepEqual([write.hostPort, write.to], [18081, 'results/r1/kind-haproxy-ingress.yaml']);
     const create = steps.find((s) => s.kind === 'create');

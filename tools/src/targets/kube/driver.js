@@ -12,7 +12,7 @@ import { checkKubeletSysctls } from './sysctls.js';
 import { unpackChart } from './chart-archive.js';
 import { recordCluster } from '../../exec/registry.js';
 import { kubeContext, targetFlags } from './context.js';
-import { freeHostPorts } from './host-ports.js';
+import { busyLine, freeHostPorts } from './host-ports.js';
 import { renderDryRun } from './dry-run.js';
 import { run } from '../../exec/run.js';
 import { commandLine } from '../../exec/command.js';
@@ -23,7 +23,7 @@ import { runK6InCluster } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { captureEffectiveConfig } from './effective.js';
 import { checkTargetUnchanged, targetIdentity } from './identity.js';
-import { planSteps } from './steps.js';
+import { hostPortCount, planSteps } from './steps.js';
 
 export const name = 'kube';
 
@@ -40,18 +40,13 @@ export function dryRun(plan, opts) {
   });
 }
 
-// One host port per kind cluster, two for a duet's: the first free ones from 18080, said
-// when they are not the usual ones. A target URL given by hand keeps its port.
+// kind's host ports: the first free ones from 18080, said when they are not the usual
+// ones. A target URL given by hand keeps its port.
 async function hostPortsFor(plan, opts, log) {
   if (opts['target-url'] || process.env.TAILGATE_TARGET_URL) return null;
-  const controllers = new Set(plan.cells.map((c) => c.controllerName)).size;
-  const clusters = plan.matrix.interleave ? controllers : 1; // at once (steps.js)
-  const { ports, busy } = await freeHostPorts(clusters * (plan.cells.some((c) => c.concurrent) ? 2 : 1));
-  if (busy.length)
-    log(
-      `  host port${busy.length > 1 ? 's' : ''} ${busy.join(', ')} in use on 127.0.0.1: kind's ingress goes on ${ports.join(', ')}`,
-    );
-  return ports;
+  const hp = await freeHostPorts(hostPortCount(plan));
+  if (hp.busy.length) log(`  ${busyLine(hp, 'this run takes')}`);
+  return hp.ports;
 }
 
 export async function start(plan, { runDir, signal, log = console.log, opts = {} }) {

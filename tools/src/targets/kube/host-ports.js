@@ -25,5 +25,11 @@ export async function freeHostPorts(count, { from = HOST_PORT, isFree = canListe
     throw new InfraError(
       `no ${count} free host ports on 127.0.0.1 between ${from} and ${from + SPAN - 1} for kind's ingress port mappings`,
     );
-  return { ports, busy: busy.filter((p) => p < ports.at(-1)) };
+  return { ports, busy };
+}
+
+/** "host port 18080 is in use on 127.0.0.1: <taker> 18081, 18082 instead" (doctor, a run). */
+export function busyLine({ ports, busy }, taker) {
+  const which = busy.length > 1 ? `ports ${busy.join(', ')} are` : `port ${busy[0]} is`;
+  return `host ${which} in use on 127.0.0.1: ${taker} ${ports.join(', ')} instead`;
 }

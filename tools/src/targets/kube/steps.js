@@ -26,6 +26,16 @@ import {
 
 const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
 
+// One controller (a CI job per cell) has nothing to interleave with: the plain layout.
+const interleaved = (plan, byController) => Boolean(plan.matrix.interleave) && byController.size > 1;
+
+/** Host ports a kind run of the plan publishes at once: one per cluster, two for a duet's. */
+export function hostPortCount(plan) {
+  const byController = groupBy(plan.cells, (c) => c.controllerName);
+  const clusters = interleaved(plan, byController) ? byController.size : 1;
+  return clusters * (plan.cells.some((c) => c.concurrent) ? 2 : 1);
+}
+
 export function planSteps(plan, ctx) {
   const steps = [];
   const byController = groupBy(plan.cells, (c) => c.controllerName);
@@ -39,8 +49,7 @@ export function planSteps(plan, ctx) {
       builtin: 'deleteStaleClusters',
     });
   }
-  // One controller (a CI job per cell) has nothing to interleave with: the plain layout.
-  const interleave = Boolean(plan.matrix.interleave) && byController.size > 1;
+  const interleave = interleaved(plan, byController);
   const units = [...byController].map(([controller, cells], index) =>
     controllerSteps({
       ctx,
