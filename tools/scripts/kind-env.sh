@@ -18,8 +18,11 @@ if [ ! -x "$OK/kind" ] || ! command -v docker >/dev/null; then
 elif [ -e "$OK_LOCK" ] && ! flock -n "$OK_LOCK" true 2>/dev/null; then
   KIND_SKIP="an offline-kind build is running ($OK_LOCK is held): its images are not final yet"
 # The wrapper starts dockerd and the egress guard; where it cannot (no iptables, no
-# daemon), there are no offline images to use either.
-elif ! (source "$OK/env.sh") >/tmp/tailgate-kind-env.log 2>&1; then
+# daemon), there are no offline images to use either. TMPDIR=/tmp: a dockerd started
+# here keeps the TMPDIR it was started with for life and puts the console socket of
+# every --tty container (each kind node) in it; make's TMPDIR is removed when its test
+# run ends, and every kind node after that would fail with "stat <dir>: no such file".
+elif ! (export TMPDIR=/tmp; source "$OK/env.sh") >/tmp/tailgate-kind-env.log 2>&1; then
   KIND_SKIP="offline-kind could not start dockerd and its egress guard here ($(tail -1 /tmp/tailgate-kind-env.log))"
 else
   # shellcheck source=/dev/null

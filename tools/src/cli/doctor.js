@@ -3,6 +3,7 @@ import { EXIT } from '../errors.js';
 import { sweepDeadRuns } from '../exec/registry.js';
 import { deleteStaleClusters } from '../targets/kube/builtins.js';
 import { busyLine, freeHostPorts } from '../targets/kube/host-ports.js';
+import { daemonTmpdirs } from '../targets/kube/dockerd-tmpdir.js';
 
 export const summary = 'List every external tool tailgate uses, its version, or how to install it';
 export const usage = `Usage: tailgate doctor [--clean]
@@ -41,6 +42,8 @@ export async function run(opts = {}) {
       ? `! kind ${busyLine(hp, 'kind runs take')}`
       : `✓ kind host ports ${hp.ports.join(', ')} free on 127.0.0.1`,
   );
+  for (const d of daemonTmpdirs().filter((x) => !x.exists))
+    console.log(`! ${d.name} (pid ${d.pid}) was started with TMPDIR=${d.dir}, which is gone: kind nodes cannot start (a kind run makes it again)`);
   const missing = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.version);
   if (missing.length) {
     console.log(`\nThe local target cannot run: missing ${missing.map((r) => r.name).join(', ')}. Run: make setup`);

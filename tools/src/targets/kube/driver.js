@@ -13,6 +13,7 @@ import { unpackChart } from './chart-archive.js';
 import { recordCluster } from '../../exec/registry.js';
 import { kubeContext, targetFlags } from './context.js';
 import { busyLine, freeHostPorts } from './host-ports.js';
+import { repairDaemonTmpdirs } from './dockerd-tmpdir.js';
 import { renderDryRun } from './dry-run.js';
 import { run } from '../../exec/run.js';
 import { commandLine } from '../../exec/command.js';
@@ -65,6 +66,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     cluster: plan.matrix.cluster,
     hostPorts: plan.matrix.target === 'kind' ? await hostPortsFor(plan, opts, log) : null,
   });
+  if (ctx.target === 'kind') for (const line of repairDaemonTmpdirs()) log(`  ${line}`);
   if (ctx.target === 'cluster' && !ctx.kubeconfig) throw new InputError('target "cluster" needs --kubeconfig <file>');
   if (!ctx.url)
     throw new InputError(
