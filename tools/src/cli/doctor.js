@@ -43,7 +43,9 @@ export async function run(opts = {}) {
       : `✓ kind host ports ${hp.ports.join(', ')} free on 127.0.0.1`,
   );
   for (const d of daemonTmpdirs().filter((x) => !x.exists))
-    console.log(`! ${d.name} (pid ${d.pid}) was started with TMPDIR=${d.dir}, which is gone: kind nodes cannot start (a kind run makes it again)`);
+    console.log(
+      `! ${d.name} (pid ${d.pid}) was started with TMPDIR=${d.dir}, which is gone: kind nodes cannot start (a kind run makes it again)`,
+    );
   const missing = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.version);
   if (missing.length) {
     console.log(`\nThe local target cannot run: missing ${missing.map((r) => r.name).join(', ')}. Run: make setup`);

@@ -57,7 +57,8 @@ test('dockerd-tmpdir: a TMPDIR that is not a plain absolute path is never made',
   ]);
   const lines = repairDaemonTmpdirs({ proc: root });
   assert.equal(lines.length, 3);
-  for (const l of lines) assert.match(l, /^! dockerd's TMPDIR is gone and is not a plain path: not made again; restart dockerd$/);
+  for (const l of lines)
+    assert.match(l, /^! dockerd's TMPDIR is gone and is not a plain path: not made again; restart dockerd$/);
   assert.ok(!existsSync(join(root, 'b')) && !existsSync(join(root, 'sp ace')));
 });
 

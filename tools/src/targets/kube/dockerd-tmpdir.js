@@ -51,7 +51,11 @@ export function daemonTmpdirs({ proc = '/proc' } = {}) {
 /** Makes each missing daemon TMPDIR again; returns one line per folder made or left. */
 export function repairDaemonTmpdirs(opts = {}) {
   const lines = [];
-  for (const dir of new Set(daemonTmpdirs(opts).filter((d) => !d.exists).map((d) => d.dir))) {
+  for (const dir of new Set(
+    daemonTmpdirs(opts)
+      .filter((d) => !d.exists)
+      .map((d) => d.dir),
+  )) {
     if (!SAFE_DIR.test(dir) || dir.split('/').includes('..')) {
       lines.push(`! dockerd's TMPDIR is gone and is not a plain path: not made again; restart dockerd`);
       continue;
