@@ -23,9 +23,11 @@ const PR_PAIRS = 3;
 // quarter of the steady cell's requests, and twice the errors per pod kill (503s on the
 // head's route during pod-kill, over the base's own). What a delay does to p99 depends on
 // the base's tail: 1 ms on a quarter was ×1.18 when this machine's steady p99 was low, but
-// ×1.06 at p99 ≈ 4–12 ms (2026-11-25), where 2 ms made ×1.17 and 3 ms ×1.29 (docs/duet.md).
+// ×1.06 at p99 ≈ 4–12 ms (2026-11-25), where 2 ms made ×1.17 and 3 ms ×1.29 (docs/duet.md);
+// 1 ms on half of them sits between.
 const CANARIES = {
   'steady-delay': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '25%' } },
+  'steady-delay-half': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '50%' } },
   'steady-delay-2ms': { scenario: 'steady', set: { headDelay: '2ms', headDelayShare: '25%' } },
   'steady-delay-3ms': { scenario: 'steady', set: { headDelay: '3ms', headDelayShare: '25%' } },
   'pod-kill-errors': { scenario: 'pod-kill', set: { backendErrors: '0.1%', headErrors: '0.2%' } },
@@ -169,7 +171,7 @@ if (cmd === 'run') {
   console.log(JSON.stringify(gate(dir, controller, config), null, 1));
 } else if (cmd) {
   console.error(
-    'usage: init-prs.js run <controller> [pairs] [--canary steady-delay|pod-kill-errors] | gate <run dir> <controller> [bench.yaml]',
+    `usage: init-prs.js run <controller> [pairs] [--canary ${Object.keys(CANARIES).join('|')}] | gate <run dir> <controller> [bench.yaml]`,
   );
   process.exit(2);
 }

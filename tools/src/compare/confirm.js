@@ -46,6 +46,22 @@ export function stagewise(p1, alpha, second, upTo = alpha) {
   };
 }
 
+/** The combined z = (Φ⁻¹(1−p1) + Φ⁻¹(1−p2)) / √2 a candidate's two looks need for an
+ *  overall p-value ≤ level (Infinity when no second look can get there). */
+export function combinedZFor(alpha, level, upTo = alpha) {
+  const band = Math.max(alpha, BAND, upTo);
+  const overall = (z) => EARLY * alpha + continuationTail(z, alpha, band);
+  let lo = -8;
+  let hi = 12;
+  if (overall(hi) > level) return Infinity;
+  for (let i = 0; i < 50; i++) {
+    const mid = (lo + hi) / 2;
+    if (overall(mid) <= level) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
 // P₀(EARLY·α < P1 ≤ band and (Z1 + Z2)/√2 ≥ z) = ∫ φ(z1) · P(Z2 ≥ √2·z − z1) dz1 over
 // the continuation band of z1 (Simpson's rule; the integrand is smooth).
 function continuationTail(z, alpha, band) {

@@ -15,6 +15,7 @@ import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
 import { latencyEvidence, latencyNoise } from './latency.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
+import { decisionRule, ratioCaught } from './power.js';
 import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
 import { checkRun, comparabilityProblems, headHeldRuns, sharedDropRuns } from './validity.js';
@@ -285,14 +286,16 @@ function decide(tests, alpha, second, upTo) {
     adjust(side, key, `adjP${dir}`);
     for (const t of tests) t[`family${dir}`] = inFamily(t, dir) ? family.length : side.length;
   }
-  // What this noise lets the gate see: the ratio caught 80% of the time at the family's
-  // level (Bonferroni's first step, one look — a conservative guide), and how many runs
-  // per side would see ×1.5.
+  // What this noise lets the gate catch: the true ratio that fails a PR 80% of the time
+  // under the whole rule — significance, the threshold and floor, the confirmation round
+  // (power.js) — and how many runs per side a significance-only look needs to see ×1.5.
   for (const t of tests.filter((x) => x.kind === 'latency' && x.se && inFamily(x, 'Worse'))) {
     const m = Math.max(1, t.familyWorse);
     const need = normalQuantile(1 - alpha / m) + normalQuantile(0.8);
+    const minLog = Math.max(Math.log1p(t.threshold), t.base > 0 ? Math.log1p(t.floorMs / t.base) : 0);
+    const ratio80 = ratioCaught(decisionRule({ se: t.se, df: t.df ?? Infinity, alpha, m, minLog }));
     t.detectable = {
-      ratio80: round(Math.exp(need * t.se), 3),
+      ratio80: ratio80 === null ? null : round(ratio80, 3),
       runsFor1_5: Math.ceil(t.n * ((need * t.se) / Math.log(1.5)) ** 2),
     };
   }

@@ -54,7 +54,8 @@ export function tCdf(t, df) {
 export function tQuantile(p, df) {
   let lo = -1e3;
   let hi = 1e3;
-  for (let i = 0; i < 200; i++) {
+  // 2e3 / 2^64 is below a double's resolution of any quantile worth asking for.
+  for (let i = 0; i < 64; i++) {
     const mid = (lo + hi) / 2;
     if (tCdf(mid, df) < p) lo = mid;
     else hi = mid;

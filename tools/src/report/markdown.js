@@ -115,7 +115,7 @@ function table(cells, hidden) {
   if (cells.some((c) => metric(c, 'p99')?.detectable))
     rows.push(
       '',
-      "⁽†⁾ the p99 change this cell's noise lets the gate catch 80% of the time (a cell with faults is noisier than a steady one).",
+      "⁽†⁾ the p99 change this cell's noise and the gate's rule (significant, over the threshold, confirmed) catch 80% of the time (a cell with faults is noisier than a steady one).",
     );
   return rows.join('\n');
 }
@@ -166,9 +166,15 @@ function notes(cells) {
 function sensitivity(cells) {
   const seen = cells.map((c) => ({ c, d: metric(c, 'p99')?.detectable })).filter((x) => x.d);
   if (!seen.length) return '';
-  const worst = seen.reduce((a, b) => (b.d.ratio80 > a.d.ratio80 ? b : a));
-  if (worst.d.ratio80 <= 1.5) return '';
-  return `_Sensitivity: with this run-to-run noise a p99 change of about ×${Number(worst.d.ratio80.toPrecision(2))} would be caught 80% of the time (${code(worst.c.cell)}, the noisiest cell); ×1.5 needs about ${worst.d.runsFor1_5} runs per side (repetitions), or confirmation rounds._`;
+  // null: not even ×100 would be caught 80% of the time.
+  const size = (d) => d.ratio80 ?? Infinity;
+  const worst = seen.reduce((a, b) => (size(b.d) > size(a.d) ? b : a));
+  if (size(worst.d) <= 1.5) return '';
+  const caught =
+    worst.d.ratio80 === null
+      ? 'no p99 change up to ×100 would be caught 80% of the time'
+      : `a p99 change of about ×${Number(worst.d.ratio80.toPrecision(2))} would be caught 80% of the time`;
+  return `_Sensitivity: with this run-to-run noise ${caught} (${code(worst.c.cell)}, the noisiest cell); ×1.5 needs about ${worst.d.runsFor1_5} runs per side (repetitions), or confirmation rounds._`;
 }
 
 // Mermaid xychart-beta renders natively on GitHub: no image host needed. One bar
