@@ -13,8 +13,9 @@ import { liveClusters } from '../../exec/registry.js';
 // not stale: two runs at once must not delete each other's clusters.
 export async function deleteStaleClusters(prefix, log) {
   const r = await run(['kind', 'get', 'clusters'], { timeoutMs: 30_000 });
-  if (r.code !== 0) return; // the create step reports a missing kind/docker clearly
+  if (r.code !== 0) return 0; // the create step reports a missing kind/docker clearly
   const live = liveClusters();
+  let deleted = 0;
   for (const name of r.stdout
     .split('\n')
     .map((s) => s.trim())
@@ -25,7 +26,9 @@ export async function deleteStaleClusters(prefix, log) {
     }
     log(`deleting stale kind cluster ${name}`);
     await run(['kind', 'delete', 'cluster', '--name', name], { timeoutMs: 120_000 });
+    deleted++;
   }
+  return deleted;
 }
 
 /** Polls until the URL answers 200 with the Host header (Ingress programmed), or fails. */
