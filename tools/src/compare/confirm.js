@@ -24,7 +24,7 @@
 // only interleaved pairs can tell. Its overall p-value is that design's — continuation
 // over the whole band — so it stays valid on its own and Holm still holds.
 import { normalQuantile } from '../result/histogram.js';
-import { normalSf } from './stats.js';
+import { normalPdf, normalSf } from './stats.js';
 
 export const EARLY = 0.02;
 export const BAND = 0.3;
@@ -73,11 +73,12 @@ function continuationTail(z, alpha, band) {
   for (let i = 0; i <= steps; i++) {
     const z1 = lo + i * h;
     const w = i === 0 || i === steps ? 1 : i % 2 ? 4 : 2;
-    acc += w * (Math.exp((-z1 * z1) / 2) / Math.sqrt(2 * Math.PI)) * normalSf(Math.SQRT2 * z - z1);
+    acc += w * normalPdf(z1) * normalSf(Math.SQRT2 * z - z1);
   }
   return (acc * h) / 3;
 }
 
-function zOf(p) {
+/** The z of a one-sided p-value, Φ⁻¹(1−p), kept finite at p = 0 and 1. */
+export function zOf(p) {
   return normalQuantile(1 - Math.min(Math.max(p, 1e-300), 1 - 1e-16));
 }

@@ -7,15 +7,11 @@
 // init's pr matrix caught it in 1 PR of 5 (docs/duet.md). The model: the test's t
 // statistic is the true shift in standard errors plus a standard normal, each look
 // independent, with the family's Bonferroni share of α (Holm's first step).
-import { normalQuantile } from '../result/histogram.js';
-import { EARLY, combinedZFor } from './confirm.js';
-import { normalSf, tQuantileOrNormal, tSf } from './stats.js';
+import { EARLY, combinedZFor, zOf } from './confirm.js';
+import { normalPdf, normalSf, tQuantileOrNormal, tSf } from './stats.js';
 
 const STEPS = 40; // Simpson over the candidates' band of first-look statistics
 const MAX_LOG = Math.log(100);
-
-const phi = (x) => Math.exp((-x * x) / 2) / Math.sqrt(2 * Math.PI);
-const zOf = (p) => normalQuantile(1 - Math.min(Math.max(p, 1e-300), 1 - 1e-16));
 
 /**
  * The decision rule of one latency test on the t scale, for power at any true change:
@@ -46,7 +42,7 @@ export function decisionRule({ se, df, alpha, m, minLog }) {
 export function powerAt(rule, mu) {
   const shift = mu / rule.se;
   let p = normalSf(rule.first - shift);
-  for (const b of rule.band) p += b.w * phi(b.t1 - shift) * normalSf(b.t2 - shift);
+  for (const b of rule.band) p += b.w * normalPdf(b.t1 - shift) * normalSf(b.t2 - shift);
   return Math.min(1, p);
 }
 

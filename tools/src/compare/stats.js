@@ -101,6 +101,11 @@ export function tSf(t, df) {
   return 1 - tCdf(t, df);
 }
 
+/** The standard normal density. */
+export function normalPdf(z) {
+  return Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
+}
+
 /** P(Z > z) for a standard normal (Abramowitz–Stegun 7.1.26 via erfc, |error| < 1.5e-7). */
 export function normalSf(z) {
   const x = Math.abs(z) / Math.SQRT2;

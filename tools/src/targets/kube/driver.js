@@ -45,11 +45,11 @@ export function dryRun(plan, opts) {
 // ones. A target URL given by hand keeps its port.
 async function hostPortsFor(plan, opts, log) {
   if (opts['target-url'] || process.env.TAILGATE_TARGET_URL) return null;
-  let hp = await freeHostPorts(hostPortCount(plan));
+  const count = hostPortCount(plan);
+  let hp = await freeHostPorts(count);
   // A dead run's cluster holds its ports until the plan's sweep step: sweep first, so the
   // run keeps 18080 rather than moving past a cluster about to be deleted.
-  if (hp.busy.length && (await deleteStaleClusters('tailgate-', (m) => log(`  ${m}`))))
-    hp = await freeHostPorts(hostPortCount(plan));
+  if (hp.busy.length && (await deleteStaleClusters('tailgate-', (m) => log(`  ${m}`)))) hp = await freeHostPorts(count);
   if (hp.busy.length) log(`  ${busyLine(hp, 'this run takes')}`);
   return hp.ports;
 }
