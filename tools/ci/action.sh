@@ -4,7 +4,9 @@
 # variables only, and names are kept to their character set before any use.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-fail() { echo "::error::tailgate action: $*"; exit 2; }
+# shellcheck source=gh.sh
+source "$here/gh.sh"
+fail() { gh_error "tailgate action: $*"; exit 2; }
 for v in MATRIX CONTROLLER TUNING SCENARIO; do
   [[ -z "${!v:-}" || "${!v}" =~ ^[a-z0-9][a-z0-9.,-]*$ ]] || fail "${v,,} must be names from bench.yaml, got '${!v}'"
 done

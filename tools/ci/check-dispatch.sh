@@ -6,7 +6,7 @@
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
-fail() { echo "::error::$*"; exit 2; }
+fail() { gh_error "$*"; exit 2; }
 case "${TARGET:?}" in local|kind) ;; *) fail "target must be local or kind, got '$TARGET'" ;; esac
 case "${COMPARE:?}" in baseline|paired|none) ;; *) fail "compare must be baseline, paired or none" ;; esac
 for v in CONTROLLERS TUNINGS SCENARIOS; do

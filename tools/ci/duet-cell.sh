@@ -21,7 +21,7 @@ if [ "$why" = duet ] && [ -x "$base_dir/tools/ci/bench-cell.sh" ] &&
 fi
 if [ "$why" != duet ]; then
   line="tailgate: ${why#interleaved: } — base and head run as interleaved pairs, not as a duet"
-  echo "::notice::$line"
+  gh_notice "$line"
   [ -n "${GITHUB_STEP_SUMMARY:-}" ] && echo "$line" >> "$GITHUB_STEP_SUMMARY"
   exec "$(dirname "$0")/paired-cell.sh"
 fi

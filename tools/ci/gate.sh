@@ -31,14 +31,14 @@ else
 fi
 code=$?
 if [ ! -f "$out/verdict.json" ]; then
-  echo "::error::tailgate compare wrote no verdict (exit $code): bad input or infrastructure error"
+  gh_error "tailgate compare wrote no verdict (exit $code): bad input or infrastructure error"
   [ "$code" -ne 0 ] || code=4
   exit "$code"
 fi
 # After the verdict nothing may turn it green: a step that fails keeps the verdict's
 # exit code, or makes a passing one an infrastructure error (4). Never 0.
 closed() {
-  echo "::error::$1 — the gate fails closed (verdict exit $code$([ "$code" -ne 0 ] || echo ', reported as 4'))"
+  gh_error "$1 — the gate fails closed (verdict exit $code$([ "$code" -ne 0 ] || echo ', reported as 4'))"
   [ "$code" -ne 0 ] && exit "$code"
   exit 4
 }
@@ -61,7 +61,7 @@ if [ -z "${CONFIRM_RESULTS:-}" ]; then
 fi
 step_output "confirm=$matrix" || closed "could not write the step output"
 if [ "$matrix" != '{"include":[]}' ]; then
-  echo "::notice::a confirmation round with fresh runs is needed before the verdict: $matrix"
+  gh_notice "a confirmation round with fresh runs is needed before the verdict: $matrix"
   exit 0
 fi
 exit "$code"

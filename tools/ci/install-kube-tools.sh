@@ -7,12 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=../scripts/pin.sh
 source tools/scripts/pin.sh
+# shellcheck source=gh.sh
+source tools/ci/gh.sh
 KIND_VERSION=$(pin kind)
 HELM_VERSION=$(pin helm)
 mkdir -p .tools/bin
 export GOBIN="$PWD/.tools/bin" GOFLAGS=-mod=mod
 if [ -n "${OFFLINE_KIND_DIR:-}" ]; then
-  [ -x "$OFFLINE_KIND_DIR/kind" ] || { echo "::error::OFFLINE_KIND_DIR=$OFFLINE_KIND_DIR holds no kind wrapper (kind)"; exit 2; }
+  [ -x "$OFFLINE_KIND_DIR/kind" ] || { gh_error "OFFLINE_KIND_DIR=$OFFLINE_KIND_DIR holds no kind wrapper (kind)"; exit 2; }
   ln -sfn "$OFFLINE_KIND_DIR/kind" .tools/bin/kind
   echo "kind: the offline wrapper in $OFFLINE_KIND_DIR"
 else

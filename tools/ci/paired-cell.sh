@@ -20,7 +20,7 @@ first=${FIRST_PAIR:-1}
 # with. The head runs alone and the gate says there is no base to compare with.
 if [ ! -f "$base_dir/$TAILGATE_CONFIG" ]; then
   line="tailgate: the base commit has no $TAILGATE_CONFIG — the head runs alone, nothing to compare with"
-  echo "::notice::$line"
+  gh_notice "$line"
   [ -n "${GITHUB_STEP_SUMMARY:-}" ] && echo "$line" >> "$GITHUB_STEP_SUMMARY"
   OUT="$out/head" exec "$TG_HOME/tools/ci/bench-cell.sh"
 fi

@@ -9,7 +9,10 @@ import { ROOT } from '../src/exec/tools.js';
 
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
 
-function store(dir, cells, points) {
+// shape: 'noise' (a nightly series, some cells with a +15% step at 70%), or 'ramp': p99
+// rising by a constant factor each night — every split of it is significant, which made
+// the unbounded change-point search cost O(n²) per level for n/minSize levels.
+function store(dir, cells, points, shape = 'noise') {
   let seed = 7;
   const rnd = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
   const normal = () => Math.sqrt(-2 * Math.log(rnd() || 1e-12)) * Math.cos(2 * Math.PI * rnd());
@@ -18,7 +21,10 @@ function store(dir, cells, points) {
     mkdirSync(join(dir, 'bench', ctl, 'default'), { recursive: true });
     const lines = [];
     for (let i = 0; i < points; i++) {
-      const p99 = 4 * Math.exp(0.06 * normal()) * (i >= points * 0.7 && c % 5 === 0 ? 1.15 : 1);
+      const p99 =
+        shape === 'ramp'
+          ? 4 * Math.exp(i / points)
+          : 4 * Math.exp(0.06 * normal()) * (i >= points * 0.7 && c % 5 === 0 ? 1.15 : 1);
       lines.push(
         JSON.stringify({
           schemaVersion: 1,
@@ -78,7 +84,25 @@ function measure(dir, cells, points) {
     ['report --png', png, [0]],
   ])
     if (!ok.includes(x.code)) throw new Error(`history ${name} exited ${x.code}`);
-  return { cells, points, append, detect, page, png };
+  return { cells, points, append, detect, page, png, ...atLimit(dir) };
+}
+
+// The store's bounds (HISTORY_LIMITS: 20,000 records a series): detect over 50 ordinary
+// cells of that length, and over one ramp of it — the cost must not depend on the values.
+function atLimit(dir) {
+  const big = join(dir, 'at-limit');
+  store(big, 50, 20_000);
+  const detectAtLimit = timed(['history', 'detect', '--store', big, '--out', join(dir, 'big.json')]);
+  rmSync(big, { recursive: true, force: true });
+  const ramp = join(dir, 'ramp');
+  store(ramp, 1, 20_000, 'ramp');
+  const detectRamp = timed(['history', 'detect', '--store', ramp, '--out', join(dir, 'ramp.json')]);
+  for (const [name, x] of [
+    ['detect at the limit', detectAtLimit],
+    ['detect of a ramp', detectRamp],
+  ])
+    if (![0, 1].includes(x.code)) throw new Error(`history ${name} exited ${x.code}`);
+  return { detectAtLimit, detectRamp };
 }
 
 if (process.argv[1] === new URL(import.meta.url).pathname) console.log(JSON.stringify(historyBench(), null, 1));

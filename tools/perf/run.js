@@ -197,6 +197,8 @@ if (only.includes('history')) {
     ['detect (every cell × p99, p99.99, errors)', h.detect],
     ['report: the page', h.page],
     ['report --png: the page + 50 gnuplot charts', h.png],
+    ['detect at the store limit: 50 cells × 20,000 records', h.detectAtLimit],
+    ['detect of one 20,000-record ramp (every split significant)', h.detectRamp],
   ])
     say(`| ${name} | ${x.seconds} s | ${x.peakMb} MB |`);
   say('');

@@ -51,7 +51,9 @@ export function run(opts, positionals) {
   }
   // All or nothing: every baseline is built and staged before any replaces an old one.
   const olds = planned.map((p) => (existsSync(p.file) ? toReps(readJsonFile(p.file), p.file).doc : null));
-  writeAllAtomic(planned.map((p) => ({ file: p.file, text: `${JSON.stringify(p.doc, null, 1)}\n` })));
+  writeAllAtomic(
+    planned.map((p) => ({ file: p.file, root: opts.baselines, text: `${JSON.stringify(p.doc, null, 1)}\n` })),
+  );
   planned.forEach(({ c, file, doc }, i) => {
     console.log(`${file}: ${doc.repetitions.length} rep(s), ${doc.merged.requests} requests — ${change(olds[i], doc)}`);
     if (c.reps.some((r) => r.load.droppedIterations > 0))

@@ -2,13 +2,13 @@ import { appendRecord, historyRecord, readStore } from '../history/store.js';
 import { DETECT_DEFAULTS, HISTORY_METRICS, seriesChanges } from '../history/detect.js';
 import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
-import { writeJsonAtomic } from '../result/write.js';
+import { makeDirIn, writeJsonAtomic } from '../result/write.js';
 import { list } from './options.js';
 import { historyPage } from '../history/page.js';
 import { changesMarkdown } from '../history/issue.js';
+import { code, md } from '../report/gfm.js';
 import { writeTextAtomic } from '../result/write.js';
-import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { drawHistory } from '../report/charts.js';
 
 export const summary = 'history append | detect: main over time, and the commits where a cell shifted';
@@ -118,13 +118,13 @@ function report(opts) {
     ...s,
     changes: HISTORY_METRICS.flatMap((m) => seriesChanges(s.records, m, DETECT_DEFAULTS)),
   }));
-  mkdirSync(opts.site, { recursive: true });
+  makeDirIn(dirname(resolve(opts.site)), opts.site);
   const file = join(opts.site, 'index.html');
-  writeTextAtomic(file, historyPage(series, { repoUrl: opts['repo-url'] }), { force: true });
+  writeTextAtomic(file, historyPage(series, { repoUrl: opts['repo-url'] }), { force: true, root: opts.site });
   console.log(`${file}: ${series.length} cells`);
   if (opts.png) {
     const md = historySummary(series, opts.site, opts['pages-url']);
-    writeTextAtomic(join(opts.site, 'summary.md'), md, { force: true });
+    writeTextAtomic(join(opts.site, 'summary.md'), md, { force: true, root: opts.site });
     console.log(`${join(opts.site, 'summary.md')}: job summary; charts in ${join(opts.site, 'png')}`);
   }
   return 0;
@@ -146,27 +146,21 @@ function historySummary(series, site, pagesUrl) {
       .map((c) => s.records.findIndex((r) => r.commit === c.commit && r.time === c.time))
       .filter((x) => x > 0);
     const rows = s.records.map((r) => ({ p99: r.latencyMs?.p99, p9999: r.latencyMs?.['p99.99'] }));
-    drawHistory(join(site, 'png', `cell-${i}`), rows, cuts, `${s.profile} ${s.cell}`);
+    drawHistory(makeDirIn(site, join(site, 'png', `cell-${i}`)), rows, cuts, `${s.profile} ${s.cell}`);
     const said = changes.length
       ? changes
           .map(
             (c) =>
-              `${c.metric} ${fmt(c.before, c.metric)} → ${fmt(c.after, c.metric)} (${c.direction}) at \`${String(
-                c.commit,
-              )
-                .slice(0, 12)
-                .replace(/[^0-9a-f]/gi, '')}\``,
+              `${md(c.metric)} ${fmt(c.before, c.metric)} → ${fmt(c.after, c.metric)} (${md(c.direction)}) at ${code(String(c.commit).slice(0, 12))}`,
           )
           .join('; ')
       : 'none';
     const png = `png/cell-${i}/history.png`;
-    const chart = base ? `![${mdText(s.cell)}](${base}/${png})` : `\`${png}\` in the site`;
-    lines.push(`| \`${mdText(s.profile)} ${mdText(s.cell)}\` | ${s.records.length} | ${said} | ${chart} |`);
+    const chart = base ? `![${md(s.cell)}](${base}/${png})` : `${code(png)} in the site`;
+    lines.push(`| ${code(`${s.profile} ${s.cell}`)} | ${s.records.length} | ${said} | ${chart} |`);
   });
   return `${lines.join('\n')}\n`;
 }
-
-const mdText = (t) => String(t).replace(/[^\w./:-]/g, '');
 
 function number(text, flag, dflt, min, max) {
   if (text === undefined) return dflt;

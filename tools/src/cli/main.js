@@ -2,6 +2,7 @@
 // so every stage can also be called from tests and from the publish module.
 import { parseArgs } from 'node:util';
 import { EXIT, TailgateError } from '../errors.js';
+import { neutralizeCommands } from '../publish/workflow-commands.js';
 import * as doctor from './doctor.js';
 import * as ingest from './ingest.js';
 import * as validate from './validate.js';
@@ -42,7 +43,7 @@ export async function main(argv) {
       strict: true,
     });
   } catch (err) {
-    console.error(`tailgate ${name}: ${err.message}\n\n${cmd.usage}`);
+    console.error(neutralizeCommands(`tailgate ${name}: ${err.message}\n\n${cmd.usage}`));
     return EXIT.BAD_INPUT;
   }
   if (args.values.help) {
@@ -58,11 +59,12 @@ export async function main(argv) {
 
 function report(name, err) {
   if (err instanceof TailgateError) {
-    console.error(`tailgate ${name}: ${err.message}`);
-    for (const d of err.details) console.error(`  ${d}`);
+    // Messages quote values from files and flags: none may start a workflow command.
+    console.error(neutralizeCommands(`tailgate ${name}: ${err.message}`));
+    for (const d of err.details) console.error(neutralizeCommands(`  ${d}`));
     return err.exitCode;
   }
-  console.error(`tailgate ${name}: internal error: ${err.stack ?? err}`);
+  console.error(neutralizeCommands(`tailgate ${name}: internal error: ${err.stack ?? err}`));
   return EXIT.INFRA;
 }
 

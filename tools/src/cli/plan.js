@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { setOutputs } from '../publish/workflow-commands.js';
 import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
 import { describeCost, estimateCost, jobsOf } from '../plan/cost.js';
@@ -46,9 +46,10 @@ export function run(opts) {
   // controller, its tunings and scenarios as lists (one cluster runs them all).
   const matrix = () => JSON.stringify({ include: jobsOf(plan).flatMap(jobEntries) });
   if (opts['github-output']) {
-    const lines = `matrix=${matrix()}\ncompare=${cfg.matrices[opts.matrix].compare}\n`;
-    if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, lines);
-    else process.stdout.write(lines);
+    setOutputs([
+      ['matrix', matrix()],
+      ['compare', cfg.matrices[opts.matrix].compare],
+    ]);
     return;
   }
   if (opts.json) {

@@ -13,46 +13,65 @@ import { mean, tSf, variance } from '../compare/stats.js';
 // (history.test.js, 100 seeded series each). A nightly job watches many cells × metrics.
 export const DETECT_DEFAULTS = Object.freeze({ pValue: 0.0001, minSize: 5 });
 const WINDOW = 50;
+// Bounded work, whatever the values (docs/results.md, "Inputs from elsewhere"): the search over the whole
+// series goes at most this deep (each level splits a part of the series: at most n points
+// per level, O(n log n) per split), so a series that splits off minSize points at a time
+// — which made the unbounded search O(n³) — costs no more than a balanced one. 2^16
+// parts is far past what a nightly series of 20,000 points holds; shorter-lived shifts
+// are what the windows below are for.
+export const MAX_SEARCH_DEPTH = 16;
 
 /**
  * [{ index, p, before, after }] for a numeric series: index = first point after the shift.
  * As Otava: a first pass proposes splits at a relaxed level (10 × pValue); then the
  * weakest change point — its t-test between its neighbouring change points — is dropped
- * until every one left is below pValue.
+ * until every one left is below pValue. `stats.examined` counts the points the splits read.
  */
-export function changePoints(values, { pValue = DETECT_DEFAULTS.pValue, minSize = DETECT_DEFAULTS.minSize } = {}) {
-  const cps = [];
-  const search = (lo, hi) => {
-    if (hi - lo < 2 * minSize) return;
+export function changePoints(
+  values,
+  { pValue = DETECT_DEFAULTS.pValue, minSize = DETECT_DEFAULTS.minSize } = {},
+  stats = { examined: 0 },
+) {
+  const found = new Set();
+  const search = (lo, hi, depth) => {
+    if (hi - lo < 2 * minSize || depth > MAX_SEARCH_DEPTH) return;
+    stats.examined += hi - lo; // the points one split reads (make perf times the worst)
     const tau = bestSplit(values, lo, hi, minSize);
     if (tau === null) return;
     if (!(studentP(values.slice(lo, tau), values.slice(tau, hi)) < 10 * pValue)) return;
-    cps.push(tau);
-    search(lo, tau);
-    search(tau, hi);
+    found.add(tau);
+    search(lo, tau, depth + 1);
+    search(tau, hi, depth + 1);
   };
-  search(0, values.length);
+  search(0, values.length, 0);
   // And within windows of 50 points, as Otava's first pass: a short bump (up, then down a
   // few commits later) hides from a split of the whole series.
   for (let lo = 0; lo + 2 * minSize <= values.length; lo += WINDOW / 2)
-    search(lo, Math.min(values.length, lo + WINDOW));
-  cps.splice(0, cps.length, ...[...new Set(cps)].sort((a, b) => a - b));
+    search(lo, Math.min(values.length, lo + WINDOW), 0);
+  const cps = [...found].sort((a, b) => a - b);
+  // Dropping the weakest one at a time: each segment's sums come from prefix sums, and a
+  // drop changes only its two neighbours' p — O(k²) comparisons, O(k) t-tests for k
+  // candidates, not O(k · n).
+  const seg = segmentStats(values);
   const pOf = (i) => {
     const lo = i === 0 ? 0 : cps[i - 1];
     const hi = i === cps.length - 1 ? values.length : cps[i + 1];
-    return studentP(values.slice(lo, cps[i]), values.slice(cps[i], hi));
+    return studentPFromStats(seg(lo, cps[i]), seg(cps[i], hi));
   };
-  for (;;) {
-    if (!cps.length) break;
-    const ps = cps.map((_, i) => pOf(i));
-    const weakest = ps.indexOf(Math.max(...ps));
+  const ps = cps.map((_, i) => pOf(i));
+  while (cps.length) {
+    let weakest = 0;
+    for (let i = 1; i < ps.length; i++) if (ps[i] > ps[weakest]) weakest = i;
     if (ps[weakest] < pValue) break;
     cps.splice(weakest, 1);
+    ps.splice(weakest, 1);
+    if (weakest > 0) ps[weakest - 1] = pOf(weakest - 1);
+    if (weakest < cps.length) ps[weakest] = pOf(weakest);
   }
   const bounds = [0, ...cps, values.length];
   return cps.map((index, i) => ({
     index,
-    p: pOf(i),
+    p: ps[i],
     before: mean(values.slice(bounds[i], bounds[i + 1])),
     after: mean(values.slice(bounds[i + 1], bounds[i + 2])),
   }));
@@ -60,26 +79,61 @@ export function changePoints(values, { pValue = DETECT_DEFAULTS.pValue, minSize 
 
 // E-Divisive means (α = 1): the split τ maximising (mn/(m+n)) · (2/(mn) Σ|x−y| − 1/m² Σ|x−x'|
 // − 1/n² Σ|y−y'|) over i<j pairs. Moving τ by one moves one point from the right side to
-// the left: the three sums are updated in O(n), O(n²) per segment.
+// the left. Its distance to the left side comes from two Fenwick trees over the
+// segment's ranks (count and sum of the left side's values below and above it), its
+// distance to the whole segment from the sorted prefix sums: O(n log n) per segment.
 function bestSplit(x, lo, hi, minSize) {
   const n = hi - lo;
-  const d = (i, j) => Math.abs(x[i] - x[j]);
-  // Start with everything on the right, then move points left one by one.
+  const order = Array.from({ length: n }, (_, k) => lo + k).sort((a, b) => x[a] - x[b]);
+  const rank = new Int32Array(n);
+  const sorted = new Float64Array(n);
+  order.forEach((i, r) => {
+    rank[i - lo] = r;
+    sorted[r] = x[i];
+  });
+  const prefix = new Float64Array(n + 1);
+  for (let r = 0; r < n; r++) prefix[r + 1] = prefix[r] + sorted[r];
+  // Σ_j |x_i − x_j| over the whole segment, for the point of rank r.
+  const toAll = (r) => r * sorted[r] - prefix[r] + (prefix[n] - prefix[r + 1]) - (n - r - 1) * sorted[r];
+  const cnt = new Float64Array(n + 1);
+  const sum = new Float64Array(n + 1);
+  const add = (r, v) => {
+    for (let k = r + 1; k <= n; k += k & -k) {
+      cnt[k] += 1;
+      sum[k] += v;
+    }
+  };
+  const below = (r) => {
+    let c = 0;
+    let s = 0;
+    for (let k = r; k > 0; k -= k & -k) {
+      c += cnt[k];
+      s += sum[k];
+    }
+    return [c, s];
+  };
+  let wr = 0;
+  for (let r = 0; r < n; r++) wr += toAll(r);
+  wr /= 2;
   let between = 0;
   let wl = 0;
-  let wr = 0;
-  for (let i = lo; i < hi; i++) for (let j = i + 1; j < hi; j++) wr += d(i, j);
+  let leftCount = 0;
+  let leftSum = 0;
   let best = null;
   let bestQ = -Infinity;
   for (let tau = lo + 1; tau <= hi - minSize; tau++) {
     const moved = tau - 1; // x[moved] joins the left side
-    let toLeft = 0;
-    let toRight = 0;
-    for (let i = lo; i < moved; i++) toLeft += d(i, moved);
-    for (let j = moved + 1; j < hi; j++) toRight += d(moved, j);
+    const r = rank[moved - lo];
+    const v = x[moved];
+    const [cb, sb] = below(r);
+    const toLeft = cb * v - sb + (leftSum - sb) - (leftCount - cb) * v;
+    const toRight = toAll(r) - toLeft;
     between += toRight - toLeft;
     wl += toLeft;
     wr -= toRight;
+    add(r, v);
+    leftCount += 1;
+    leftSum += v;
     const m = tau - lo;
     const k = hi - tau;
     if (m < minSize) continue;
@@ -97,14 +151,39 @@ function bestSplit(x, lo, hi, minSize) {
  * ttest_ind_from_stats given numpy's population standard deviations).
  */
 export function studentP(a, b) {
-  const [n1, n2] = [a.length, b.length];
+  const stats = (xs) => ({ n: xs.length, mean: xs.length ? mean(xs) : 0, ss: variance(xs) * (xs.length - 1) });
+  return studentPFromStats(stats(a), stats(b));
+}
+
+/** The same from each side's count, mean and sum of squared deviations. */
+function studentPFromStats(a, b) {
+  const [n1, n2] = [a.n, b.n];
   if (n1 + n2 <= 2) return 1;
-  const pop = (xs) => (xs.length > 1 ? (variance(xs) * (xs.length - 1)) / xs.length : 0);
+  // numpy's population variance (ss/n), weighted by n−1 as scipy does with what it is given.
+  const pop = (s) => (s.n > 1 ? Math.max(0, s.ss) / s.n : 0);
   const df = n1 + n2 - 2;
   const pooled = ((n1 - 1) * pop(a) + (n2 - 1) * pop(b)) / df;
   const se = Math.sqrt(pooled * (1 / n1 + 1 / n2));
-  if (!(se > 0)) return mean(a) === mean(b) ? 1 : 0;
-  return Math.min(1, 2 * tSf(Math.abs((mean(b) - mean(a)) / se), df));
+  const same = Math.abs(b.mean - a.mean) <= 1e-12 * Math.max(1, Math.abs(a.mean), Math.abs(b.mean));
+  if (!(se > 1e-12 * Math.max(1, Math.abs(a.mean), Math.abs(b.mean)))) return same ? 1 : 0;
+  return Math.min(1, 2 * tSf(Math.abs((b.mean - a.mean) / se), df));
+}
+
+// (lo, hi) -> {n, mean, ss} of values[lo..hi) in O(1), from prefix sums of the values
+// taken about the series' mean (which keeps Σx² − (Σx)²/n clear of cancellation).
+function segmentStats(values) {
+  const c = values.length ? mean(values) : 0;
+  const s1 = new Float64Array(values.length + 1);
+  const s2 = new Float64Array(values.length + 1);
+  values.forEach((v, i) => {
+    s1[i + 1] = s1[i] + (v - c);
+    s2[i + 1] = s2[i] + (v - c) ** 2;
+  });
+  return (lo, hi) => {
+    const n = hi - lo;
+    const d1 = s1[hi] - s1[lo];
+    return { n, mean: c + d1 / n, ss: s2[hi] - s2[lo] - (d1 * d1) / n };
+  };
 }
 
 const METRICS = {

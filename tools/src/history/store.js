@@ -2,12 +2,14 @@
 // <store>/<profile>/<controller>/<tuning>/<scenario>.jsonl. The store is a folder: in an
 // adopter's repository, an append-only branch that only workflows on the default branch
 // write (docs/history.md). Reads are bounded; names are checked before they become paths.
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { checkCellKey, checkName, under } from '../names.js';
+import { NAME, checkCellKey, checkName, under } from '../names.js';
+import { schemaProblems } from '../config/schema.js';
 import { readTextFile } from '../result/read.js';
 import { workloadOf } from '../result/workload.js';
+import { makeDirIn, writeFileIn } from '../result/write.js';
 import { createHash } from 'node:crypto';
 
 export const HISTORY_LIMITS = Object.freeze({ bytesPerSeries: 16 << 20, recordsPerSeries: 20_000 });
@@ -68,47 +70,79 @@ export function historyRecord(cell, { commit, time, runUrl = null }) {
 
 export function appendRecord(store, record) {
   const file = seriesPath(store, record.profile, record.cell);
-  mkdirSync(dirname(file), { recursive: true });
-  appendFileSync(file, `${JSON.stringify(record)}\n`);
+  // The store's own folder counts too: on the history branch it is a committed path.
+  const root = dirname(resolve(store));
+  makeDirIn(root, dirname(file));
+  writeFileIn(root, file, `${JSON.stringify(record)}\n`, { append: true });
   return file;
 }
 
-/** Every series in the store: [{ file, profile, cell, records }], records in time order. */
-export function readStore(store) {
+/**
+ * Every series in the store: [{ file, profile, cell, records, skipped }], records in time
+ * order. A line that is not a valid record (schemas/history.schema.json) or names
+ * another cell is skipped with a warning naming file:line, not refused: the store is
+ * append-only, so a refused line would fail every later nightly run until someone
+ * rewrote the history the append-only check protects. `warn` receives each warning.
+ */
+export function readStore(store, { warn = (line) => console.error(line) } = {}) {
   if (!existsSync(store)) throw new InputError(`${store}: no history store here`);
   const out = [];
-  const walk = (dir, depth) => {
+  const walk = (dir, depth, names) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isSymbolicLink()) continue; // reads stay in the store
-      if (e.isDirectory() && depth < 3) walk(p, depth + 1);
-      else if (e.isFile() && depth === 3 && e.name.endsWith('.jsonl')) out.push(readSeries(store, p));
+      const name = depth === 3 ? e.name.replace(/\.jsonl$/, '') : e.name;
+      if (!(e.isDirectory() && depth < 3) && !(e.isFile() && depth === 3 && e.name.endsWith('.jsonl'))) continue;
+      // Folder and file names become the profile and cell a page and an issue show.
+      if (!NAME.test(name) || name.includes('..')) {
+        warn(`warning: ${safeShown(p)}: skipped; its name is not a valid name (${NAME.source})`);
+        continue;
+      }
+      if (depth < 3) walk(p, depth + 1, [...names, name]);
+      else out.push(readSeries(p, [...names, name], warn));
     }
   };
-  walk(store, 0);
+  walk(store, 0, []);
   return out.filter((s) => s.records.length);
 }
 
-function readSeries(store, file) {
+const MAX_WARNINGS = 10;
+
+function readSeries(file, [profile, controller, tuning, scenario], warn) {
   if (lstatSync(file).size > HISTORY_LIMITS.bytesPerSeries)
     throw new InputError(
       `${file}: over ${HISTORY_LIMITS.bytesPerSeries} bytes; a series this long is not one tailgate wrote`,
     );
-  const [profile, controller, tuning, scenario] = relative(store, file)
-    .replace(/\.jsonl$/, '')
-    .split(sep);
-  const records = readTextFile(file, { maxBytes: HISTORY_LIMITS.bytesPerSeries })
-    .split('\n')
-    .filter(Boolean)
-    .slice(0, HISTORY_LIMITS.recordsPerSeries)
-    .map((line, i) => {
-      try {
-        return JSON.parse(line);
-      } catch {
-        throw new InputError(`${file}:${i + 1}: not a JSON record`);
-      }
-    })
-    .filter((r) => r?.kind === 'tailgate.history')
-    .sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
-  return { file, profile, cell: `${controller}/${tuning}/${scenario}`, records };
+  const cell = `${controller}/${tuning}/${scenario}`;
+  const lines = readTextFile(file, { maxBytes: HISTORY_LIMITS.bytesPerSeries }).split('\n');
+  const records = [];
+  let skipped = 0;
+  const skip = (i, why) => {
+    if (skipped++ < MAX_WARNINGS) warn(`warning: ${file}:${i + 1}: skipped, ${safeShown(why).slice(0, 160)}`);
+  };
+  for (let i = 0; i < lines.length && records.length < HISTORY_LIMITS.recordsPerSeries; i++) {
+    if (!lines[i]) continue;
+    let r;
+    try {
+      r = JSON.parse(lines[i]);
+    } catch {
+      skip(i, 'not a JSON record');
+      continue;
+    }
+    const problems = schemaProblems('history', r);
+    if (problems.length) {
+      const [p] = problems;
+      skip(i, `${p.path.join('.') || '(record)'}: ${p.message} (schemas/history.schema.json)`);
+    } else if (r.profile !== profile || r.cell !== cell) skip(i, `a record of another cell or profile than its file's`);
+    else records.push(r);
+  }
+  if (skipped > MAX_WARNINGS) warn(`warning: ${file}: ${skipped - MAX_WARNINGS} more lines skipped`);
+  records.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  return { file, profile, cell, records, skipped };
 }
+
+// A path for a warning: its characters outside the printable ASCII range shown as '?'.
+const safeShown = (p) =>
+  String(p)
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 300);

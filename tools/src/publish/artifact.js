@@ -69,12 +69,76 @@ export function checkBody(body, repoUrl) {
   if (/@[A-Za-z0-9]/.test(body)) problems.push('comment.md contains an @-mention');
   if (/&(?!(amp|lt|gt);)[#A-Za-z0-9]+;?/.test(body))
     problems.push('comment.md contains a character reference other than &amp; &lt; &gt;');
-  for (const [, url] of body.matchAll(/\]\(([^)]*)\)/g)) {
-    if (!url.startsWith(`${repoUrl}/`)) problems.push(`comment.md links outside ${repoUrl}: ${url.slice(0, 80)}`);
-  }
+  for (const dest of linkDestinations(body))
+    if (!linkStaysIn(dest, repoUrl))
+      problems.push(
+        `comment.md links outside ${repoUrl}: ${JSON.stringify(dest.slice(0, 80)).replace(/[^\x20-\x7e]/g, '?')}`,
+      );
   // Autolinks: bare http(s):// and www. become links without any bracket.
   const withoutLinks = body.replace(/\]\(([^)]*)\)/g, '](…)');
   if (/\b(https?|ftp):\/\/|\bwww\./i.test(withoutLinks)) problems.push('comment.md contains a bare URL');
   if (/\]\s*\[|^[\s>*+\-\d.]*\[[^\]]+\]:/m.test(body)) problems.push('comment.md contains reference-style links');
   if (problems.length) throw new InputError('comment artifact rejected', { details: problems });
+}
+
+/**
+ * Every inline link or image destination, read as cmark reads one after "](": <…>, or up
+ * to whitespace or the ')' that balances it, backslash escapes kept for linkStaysIn.
+ */
+export function linkDestinations(body) {
+  const out = [];
+  for (let at = body.indexOf(']('); at >= 0; at = body.indexOf('](', at + 2)) {
+    let i = at + 2;
+    while (body[i] === ' ' || body[i] === '\t' || body[i] === '\n') i++;
+    let dest = '';
+    if (body[i] === '<') {
+      const end = body.indexOf('>', i);
+      dest = body.slice(i + 1, end < 0 ? undefined : end);
+    } else {
+      let depth = 0;
+      for (; i < body.length && !/\s/.test(body[i]); i++) {
+        if (body[i] === '\\' && i + 1 < body.length) {
+          dest += body[i] + body[i + 1];
+          i++;
+          continue;
+        }
+        if (body[i] === '(') depth++;
+        if (body[i] === ')' && depth-- === 0) break;
+        dest += body[i];
+      }
+    }
+    out.push(dest);
+  }
+  return out;
+}
+
+/**
+ * Whether a link destination, followed as a browser follows it, stays in the repository:
+ * Markdown's backslash escapes and the character references tailgate writes undone, then
+ * resolved by the WHATWG URL parser (which reads '\\' as '/' and %2e%2e as '..' and
+ * removes dot segments). A prefix match is not enough: ${repoUrl}/../../other/repo
+ * starts with the repository's URL and is another repository.
+ */
+export function linkStaysIn(dest, repoUrl) {
+  const raw = dest
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+  let url;
+  let repo;
+  try {
+    url = new URL(raw); // relative links resolve against whatever page shows them: refused
+    repo = new URL(`${repoUrl.replace(/\/+$/, '')}/`);
+  } catch {
+    return false;
+  }
+  return (
+    url.protocol === 'https:' &&
+    url.protocol === repo.protocol &&
+    url.host === repo.host &&
+    !url.username &&
+    !url.password &&
+    url.pathname.toLowerCase().startsWith(repo.pathname.toLowerCase())
+  );
 }

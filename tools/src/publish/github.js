@@ -2,7 +2,7 @@
 // actions/github-script provides, or a fake in tests).
 import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
 
-const BOT = 'github-actions[bot]';
+export const BOT = 'github-actions[bot]';
 
 /**
  * The open PR of this repository whose head is this commit; never a number from the

@@ -1,11 +1,11 @@
 // What `tailgate run` (and so `make bench`) prints at the end: the cells side by
 // side, charts, and a verdict against committed baselines when this profile has any.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePairedRuns, compareRunToBaselines } from '../compare/run-compare.js';
 import { collectRun } from '../result/run-dir.js';
 import { EXIT } from '../errors.js';
-import { writeJsonAtomic } from '../result/write.js';
+import { writeFileIn, writeJsonAtomic } from '../result/write.js';
 import { chartsForCell } from './cell-charts.js';
 import { renderMarkdown } from './markdown.js';
 import { runTable } from './run-table.js';
@@ -48,8 +48,8 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
     const confirmDir = await confirm(doc.confirm.map((c) => c.cell));
     doc = compareRunToBaselines({ runDir, gate, baselinesDir, confirmDir });
   }
-  writeJsonAtomic(join(runDir, 'verdict.json'), doc);
-  writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc));
+  writeJsonAtomic(join(runDir, 'verdict.json'), doc, { root: runDir });
+  writeFileIn(runDir, join(runDir, 'comment.md'), renderMarkdown(doc));
   console.log(`\n${renderTerminal(doc)}`);
   return doc.exitCode;
 }
@@ -82,8 +82,12 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
       changes: doc.duetChange ?? [],
       ...(doc.workloadChange ? { workload: doc.workloadChange } : {}),
     });
-  writeJsonAtomic(join(runDir, 'verdict.json'), doc);
-  writeFileSync(join(runDir, 'comment.md'), renderMarkdown(doc, { lead: duetDiffText(change, { markdown: true }) }));
+  writeJsonAtomic(join(runDir, 'verdict.json'), doc, { root: runDir });
+  writeFileIn(
+    runDir,
+    join(runDir, 'comment.md'),
+    renderMarkdown(doc, { lead: duetDiffText(change, { markdown: true }) }),
+  );
   console.log(`\n${renderTerminal(doc)}`);
   return doc.exitCode;
 }

@@ -7,7 +7,8 @@
 // code: gnuplot runs inside the chart folder and names only fixed file names; numbers
 // pass num() (finite, or the file is bad input); strings pass text() (a strict character
 // set, quoted). Data reaches gnuplot only through .dat files of numbers.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writablePath, writeFileIn } from '../result/write.js';
 import { join } from 'node:path';
 import { InfraError, InputError } from '../errors.js';
 import { check, runSync } from '../exec/run.js';
@@ -48,7 +49,11 @@ function seriesPlots(dir, prefix, series, style, field = 'value') {
   return series
     .map((s, i) => {
       const name = `${prefix}-${i}.dat`;
-      writeFileSync(join(dir, name), s.points.map(([x, y]) => `${num(x, field)} ${num(y, field)}`).join('\n') + '\n');
+      writeFileIn(
+        dir,
+        join(dir, name),
+        s.points.map(([x, y]) => `${num(x, field)} ${num(y, field)}`).join('\n') + '\n',
+      );
       return `${text(name)} using 1:2 with ${style} lw 2 dt ${i + 1} title ${text(s.label)}`;
     })
     .join(', \\\n  ');
@@ -60,7 +65,7 @@ export function drawTimeline(dir, result, title) {
     [r.t, r.p50, r.p99, r.max, r.requests, r.errors]
       .map((v, i) => (i >= 1 && i <= 3 && v === null ? 'NaN' : num(v, 'timeline')))
       .join(' ');
-  writeFileSync(join(dir, 'timeline.dat'), result.timeline.map(row).join('\n') + '\n');
+  writeFileIn(dir, join(dir, 'timeline.dat'), result.timeline.map(row).join('\n') + '\n');
   const arrows = eventArrows(result.events);
   return draw(
     dir,
@@ -72,7 +77,8 @@ export function drawTimeline(dir, result, title) {
 export function drawErrors(dir, result, title) {
   mkdirSync(dir, { recursive: true });
   const present = ERROR_CLASSES.filter((c) => result.timeline.some((r) => r.errorsByClass?.[c]));
-  writeFileSync(
+  writeFileIn(
+    dir,
     join(dir, 'errors.dat'),
     result.timeline
       .map((r) => [r.t, ...present.map((c) => r.errorsByClass?.[c] ?? 0)].map((v) => num(v, 'timeline')).join(' '))
@@ -149,7 +155,11 @@ function eventArrows(events = []) {
 export function drawHistory(dir, rows, cuts, title) {
   mkdirSync(dir, { recursive: true });
   const v = (x) => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? num(x, 'history') : 'NaN');
-  writeFileSync(join(dir, 'history.dat'), rows.map((r, i) => `${i + 1} ${v(r.p99)} ${v(r.p9999)}`).join('\n') + '\n');
+  writeFileIn(
+    dir,
+    join(dir, 'history.dat'),
+    rows.map((r, i) => `${i + 1} ${v(r.p99)} ${v(r.p9999)}`).join('\n') + '\n',
+  );
   const arrows = [...new Set(cuts)]
     .slice(0, 200)
     .map(
@@ -189,8 +199,10 @@ function draw(dir, name, script) {
   ]) {
     const out = join(dir, `${name}.${ext}`);
     const gp = join(dir, `${name}.${ext}.gp`);
-    // Run inside the chart folder: the script names only fixed relative file names.
-    writeFileSync(gp, `set terminal ${term}\nset output '${name}.${ext}'\n${script}`);
+    // Run inside the chart folder: the script names only fixed relative file names;
+    // gnuplot's `set output` would follow a link, so none may stand at its name.
+    writablePath(out, { root: dir });
+    writeFileIn(dir, gp, `set terminal ${term}\nset output '${name}.${ext}'\n${script}`);
     check(runSync([gnuplot, `${name}.${ext}.gp`], { cwd: dir, timeoutMs: 60_000 }), `gnuplot failed on ${gp}`);
     outputs.push(out);
   }

@@ -2,7 +2,7 @@
 // TAILGATE_JOB_STARTED in its first tailgate step) or from this process's start, to the
 // first request, and how much of the wall time was load. Printed, kept as timing.json
 // and, on GitHub, added to the job summary.
-import { appendFileSync } from 'node:fs';
+import { appendSummary } from '../publish/workflow-commands.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeJsonAtomic } from '../result/write.js';
@@ -28,5 +28,5 @@ export function reportTiming(t, runDir, { env = process.env, log = console.log }
   const line = `Time to verdict: ${t.beforeFirstRequestS} s from ${t.from} to the first request; load ${t.loadS} s of ${t.wallS} s (${t.loadShare}%).`;
   log(`\n${line}`);
   writeJsonAtomic(join(runDir, 'timing.json'), { kind: 'tailgate.timing', ...t }, { force: true });
-  if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, `\n${line}\n`);
+  appendSummary(line, { env });
 }

@@ -58,6 +58,8 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
           title: call.body.title,
           body: call.body.body,
           labels: (call.body.labels ?? []).map((name) => ({ name })),
+          // The workflow token's identity, as GitHub records the issue's author.
+          user: { login: 'github-actions[bot]', type: 'Bot' },
         };
         state.issues.push(i);
         return send(201, i);

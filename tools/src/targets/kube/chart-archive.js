@@ -4,11 +4,13 @@
 // same name and version come from the chart's official repository (steps.js chartSource):
 // one pin, two paths.
 import { createHash } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, rmSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ROOT } from '../../exec/tools.js';
-import { InfraError, InputError } from '../../errors.js';
-import { runSync } from '../../exec/run.js';
+import { InputError } from '../../errors.js';
+import { under } from '../../names.js';
+import { writeFileIn } from '../../result/write.js';
 
 // A chart archive is tens of KiB; nothing near this is one.
 const MAX_ARCHIVE_BYTES = 16 * 1024 * 1024;
@@ -92,28 +94,104 @@ function sha256Of(file, size) {
   return hash.digest('hex');
 }
 
+// What an unpacked chart may hold (docs/results.md, "Inputs from elsewhere"): the largest pinned chart
+// (Traefik 41.3.0) is 1.3 MiB in 128 entries; these leave room for growth and none for
+// a bomb. Checked while the archive is read, before anything is written.
+export const UNPACK_LIMITS = Object.freeze({ bytes: 32 << 20, entries: 5_000, pathBytes: 1_000 });
+
 /**
  * The archive unpacked into `into` as helm packages a chart folder: helm applies the
  * chart's .helmignore only to a folder (the archives here are the chart folder at the
  * tag, so Traefik's crds/kustomization.yaml, which its .helmignore leaves out of a
  * release, is inside; installed from the archive, helm tries to apply it as a CRD).
- * Links are removed — helm does not follow them in an archive, and none may leave the
- * folder. Returns the chart's folder.
+ * Read here, not by tar: gunzip stops at UNPACK_LIMITS.bytes, entries are counted, only
+ * regular files and folders are written (links are left out — helm does not follow them
+ * in an archive, and none may leave the folder; a device or fifo refuses the archive),
+ * and every name stays inside `into`. Returns the chart's folder.
  */
 export function unpackChart(archive, into, name) {
+  const entries = tarEntries(archive);
   rmSync(into, { recursive: true, force: true });
   mkdirSync(into, { recursive: true });
-  const r = runSync(['tar', '--no-same-owner', '--no-same-permissions', '-xzf', archive, '-C', into], {
-    timeoutMs: 60_000,
-  });
-  if (r.code !== 0) throw new InfraError(`cannot unpack ${archive}: ${r.output.trim().split('\n').at(-1)}`);
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isSymbolicLink()) rmSync(p);
-      else if (e.isDirectory()) walk(p);
+  for (const e of entries) {
+    const path = under(into, e.path);
+    if (e.type === 'dir') mkdirSync(path, { recursive: true });
+    else {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileIn(into, path, e.data);
     }
-  };
-  walk(into);
+  }
   return join(into, name);
+}
+
+/** [{path, type: file|dir, data}] of a .tgz, refused (InputError naming the archive) past the bounds. */
+export function tarEntries(archive, limits = UNPACK_LIMITS) {
+  const bad = (why) => new InputError(`chart archive ${archive}: ${why}; not unpacked`);
+  let tar;
+  try {
+    tar = gunzipSync(readFileSync(archive), { maxOutputLength: limits.bytes });
+  } catch (err) {
+    if (err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
+      throw bad(`expands to more than ${limits.bytes} bytes`);
+    throw bad(`not a gzip archive (${err.code ?? 'unreadable'})`);
+  }
+  const out = [];
+  let longName = null;
+  let paxPath = null;
+  for (let off = 0; off + 512 <= tar.length;) {
+    const h = tar.subarray(off, off + 512);
+    if (h.every((b) => b === 0)) break; // end of archive
+    const size = octal(h.subarray(124, 136));
+    if (size === null) throw bad(`entry ${out.length + 1} has no valid size`);
+    const type = String.fromCharCode(h[156] || 0x30);
+    const body = off + 512;
+    if (body + size > tar.length) throw bad('an entry runs past the end of the archive');
+    off = body + Math.ceil(size / 512) * 512;
+    const data = tar.subarray(body, body + size);
+    if (type === 'L') {
+      longName = cstring(data);
+      continue;
+    }
+    if (type === 'x') {
+      paxPath = paxValue(data, 'path') ?? paxPath;
+      continue;
+    }
+    if (type === 'g') continue; // global pax header: nothing a chart needs
+    const prefix = cstring(h.subarray(345, 500));
+    const raw =
+      paxPath ?? longName ?? (prefix ? `${prefix}/${cstring(h.subarray(0, 100))}` : cstring(h.subarray(0, 100)));
+    paxPath = longName = null;
+    if (out.length >= limits.entries) throw bad(`more than ${limits.entries} entries`);
+    if (Buffer.byteLength(raw) > limits.pathBytes || /(^|\/)\.\.(\/|$)|^\/|\0/.test(raw))
+      throw bad(`entry ${out.length + 1} has a name that leaves the folder or is too long`);
+    const path = raw.replace(/\/+$/, '');
+    if (!path || path === '.') continue;
+    if (type === '0' || type === '7') out.push({ path, type: 'file', data });
+    else if (type === '5') out.push({ path, type: 'dir', data: null });
+    else if (type === '1' || type === '2')
+      continue; // links: left out, as before
+    else throw bad(`entry ${out.length + 1} is of type '${type.replace(/[^\x21-\x7e]/g, '?')}', not a file or folder`);
+  }
+  return out;
+}
+
+function octal(field) {
+  const t = cstring(field).trim();
+  if (!/^[0-7]{1,12}$/.test(t)) return null;
+  return parseInt(t, 8);
+}
+
+const cstring = (buf) => {
+  const z = buf.indexOf(0);
+  return buf.subarray(0, z < 0 ? buf.length : z).toString('utf8');
+};
+
+// A pax record is "<len> <key>=<value>\n".
+function paxValue(data, key) {
+  const text = data.toString('utf8');
+  for (const line of text.split('\n')) {
+    const m = /^\d+ ([^=]+)=(.*)$/s.exec(line);
+    if (m && m[1] === key) return m[2];
+  }
+  return null;
 }
