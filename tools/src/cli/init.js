@@ -1,6 +1,7 @@
 // A starter bench.yaml for a repository that adopts tailgate: the local matrix (real
 // nginx/HAProxy on this machine, `make bench`-style) and a `pr` matrix for one catalog
-// controller on kind, paired, with the gate's defaults. Never overwrites a file.
+// controller on kind — a duet where the controller's catalog entry supports one, else base
+// and head interleaved — with the gate's defaults. Never overwrites a file.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
@@ -13,12 +14,20 @@ export const summary = 'Write a starter bench.yaml for a catalog controller (nev
 export const usage = `Usage: tailgate init [--controller traefik] [--dir .]
 
 Writes <dir>/bench.yaml: a local matrix (real nginx and HAProxy on this machine) and a
-"pr" matrix for the chosen controller on kind, paired base/head, steady + pod-kill.
-Controllers: ${catalog().join(', ')}`;
+"pr" matrix for the chosen controller on kind, steady + pod-kill: a duet (the base's and
+the head's configuration as two releases in one cluster, in front of the same pods, under
+one k6) where the controller supports one, else base and head interleaved.
+Controllers: ${catalog().join(', ')} (duet: ${catalog()
+  .filter((n) => duetCapable(n))
+  .join(', ')})`;
 export const options = {
   controller: { type: 'string', default: 'traefik' },
   dir: { type: 'string', default: '.' },
 };
+
+function duetCapable(name) {
+  return Boolean(parse(readFileSync(join(CATALOG_DIR, name, 'controller.yaml'), 'utf8'))?.duet);
+}
 
 function catalog() {
   return readdirSync(CATALOG_DIR, { withFileTypes: true })

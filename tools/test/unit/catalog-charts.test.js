@@ -83,6 +83,30 @@ function chartsOf(name, entry) {
   return [{ dir: c.dir, args: ARGS, schema: localizeSchema(c.dir) }];
 }
 
+// A tuning switch is a rollout. On a one-node kind cluster a Deployment whose pods hold a
+// hostPort can replace its pod only if the old one goes first: no surge (Kubernetes'
+// default 25%/25% rounds to surge 1, unavailable 0 for one replica — the new pod stays
+// Pending on the taken port and `helm upgrade --wait` hangs), or Recreate.
+function rolloutProblem(doc) {
+  if (doc.kind !== 'Deployment') return null;
+  const ports = (doc.spec?.template?.spec?.containers ?? []).flatMap((c) => c.ports ?? []);
+  if (!ports.some((p) => p.hostPort)) return null;
+  const s = doc.spec.strategy ?? {};
+  if (s.type === 'Recreate') return null;
+  const replicas = doc.spec.replicas ?? 1;
+  const count = (v, dflt, round) =>
+    v === undefined
+      ? count(dflt, 0, round)
+      : /%$/.test(String(v))
+        ? round((parseFloat(v) / 100) * replicas)
+        : Number(v);
+  const surge = count(s.rollingUpdate?.maxSurge, '25%', Math.ceil);
+  const unavailable = count(s.rollingUpdate?.maxUnavailable, '25%', Math.floor);
+  return surge === 0 && unavailable >= 1
+    ? null
+    : `${doc.metadata?.name}: hostPort with maxSurge ${surge} / maxUnavailable ${unavailable} on ${replicas} replica(s)`;
+}
+
 for (const name of NAMES) {
   const entry = parse(readFileSync(join(CATALOG, name, 'controller.yaml'), 'utf8'));
 
@@ -113,6 +137,11 @@ for (const name of NAMES) {
           .filter((d) => d?.kind);
         assert.ok(docs.length, `${name} with ${label}: renders objects`);
         assertValid(docs);
+        assert.deepEqual(
+          docs.map(rolloutProblem).filter(Boolean),
+          [],
+          `${name} with ${label}: cannot roll out on one node`,
+        );
       }
     });
 
