@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by tools/ci/*.sh (lib.sh sources it).
 # Values in workflow commands (::error::, ::notice::) go through gh_escape: GitHub reads
 # %25 %0D %0A back, and a raw line break would start a command of its own (the same
@@ -9,3 +10,8 @@ gh_escape() {
 }
 gh_error() { echo "::error::$(gh_escape "$*")"; }
 gh_notice() { echo "::notice::$(gh_escape "$*")"; }
+# A line for the log (as a notice) and the job summary.
+summary_line() {
+  gh_notice "$1"
+  [ -z "${GITHUB_STEP_SUMMARY:-}" ] || echo "$1" >> "$GITHUB_STEP_SUMMARY"
+}

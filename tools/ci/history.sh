@@ -15,7 +15,7 @@ tree=$out/branch
 history_worktree "$branch" "$tree"
 # Regular files only: a link committed to the branch would send the append or the page
 # outside the worktree (tailgate refuses to write through one; this names every one).
-links=$( (git -C "$tree" ls-files -s -- history site | awk '$1 == "120000" {print $4}'; cd "$tree" && find history site -type l 2>/dev/null || true) | sort -u | head -5 | tr '\n' ' ')
+links=$( (git -C "$tree" ls-files -s -- history site | awk '$1 == "120000" {print $4}'; find "$tree/history" "$tree/site" -type l -printf "%P\n" 2>/dev/null || true) | sort -u | head -5 | tr '\n' ' ')
 [ -z "$links" ] || { gh_error "history: symbolic links in $branch: $links— the history holds regular files only"; exit 2; }
 tailgate history append --results "${RESULTS:?}" --commit "${COMMIT:?}" --store "$tree/history" ${RUN_URL:+--run-url "$RUN_URL"}
 # Append-only: every tracked file only grows (a rewritten history is not history).

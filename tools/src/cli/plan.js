@@ -3,6 +3,8 @@ import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
 import { describeCost, estimateCost, jobsOf } from '../plan/cost.js';
 import { duetRefusal } from '../plan/duet.js';
+import { pairOrder, pairingMode } from '../plan/pairing.js';
+import { ROOT } from '../exec/tools.js';
 import { InputError } from '../errors.js';
 import { configOption, planOverrides } from './options.js';
 
@@ -11,12 +13,20 @@ export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml]
                     [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                     [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)
                     [--duet-base <base bench.yaml> [--duet-check]]
+       tailgate plan --matrix <name> --base-dir <checkout of the PR's base> --pairing
+       tailgate plan --pair-order --repetitions N [--first-pair 1]
 
   --json           the GitHub Actions matrix: {"include":[{controller,tuning,scenario}]}
   --github-output  the lines matrix=<json> and compare=<baseline|paired|concurrent>, appended
                    to $GITHUB_OUTPUT when it is set (else printed)
   --duet-check     with --duet-base: print "duet" when this checkout's matrix can run beside the
-                   base checkout's as duets on one cluster, else "interleaved: <why not>"`;
+                   base checkout's as duets on one cluster, else "interleaved: <why not>"
+  --pairing        how a PR's cell runs base against head, one line: "duet", "interleaved:
+                   <why>" or "alone: <why>" (the base commit has no bench config) — the
+                   duet check plus: a base that is tailgate itself with other code runs
+                   interleaved, each side with its own code
+  --pair-order     the interleaved runs, a line "<base|head> <pair>" each: A B, B A, A B…
+                   (--first-pair: a confirmation round continues the numbering)`;
 export const options = {
   ...configOption,
   matrix: { type: 'string', default: 'local' },
@@ -30,10 +40,32 @@ export const options = {
   repetitions: { type: 'string' },
   'duet-base': { type: 'string' },
   'duet-check': { type: 'boolean', default: false },
+  'base-dir': { type: 'string' },
+  pairing: { type: 'boolean', default: false },
+  'pair-order': { type: 'boolean', default: false },
+  'first-pair': { type: 'string' },
 };
 
 export function run(opts) {
+  if (opts['pair-order']) {
+    const int = (v, dflt) => (v === undefined ? dflt : /^\d{1,7}$/.test(v) ? Number(v) : NaN);
+    for (const { side, pair } of pairOrder(int(opts.repetitions, 3), int(opts['first-pair'], 1)))
+      console.log(`${side} ${pair}`);
+    return;
+  }
   const cfg = loadBench(opts.config);
+  if (opts.pairing) {
+    if (!opts['base-dir']) throw new InputError('--pairing needs --base-dir <checkout of the base commit>');
+    const { mode, why } = pairingMode({
+      headCfg: cfg,
+      matrix: opts.matrix,
+      baseDir: opts['base-dir'],
+      configName: opts.config,
+      tailgateHome: ROOT,
+    });
+    console.log(why ? `${mode}: ${why}` : mode);
+    return;
+  }
   // Can this PR's cells run as duets? One line: "duet", or "interleaved: <why not>".
   if (opts['duet-check']) {
     if (!opts['duet-base']) throw new InputError('--duet-check needs --duet-base <base checkout bench.yaml>');

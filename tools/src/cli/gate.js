@@ -1,0 +1,169 @@
+// The PR gate as one command: compare → report → the comment artifact, the job summary,
+// the confirmation matrix, and an exit code that fails closed. tools/ci/gate.sh only maps
+// the workflow's environment to these flags; a laptop runs the same thing.
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXIT } from '../errors.js';
+import { InputError } from '../errors.js';
+import { commandValue, setOutputs } from '../publish/workflow-commands.js';
+import { makeDirIn } from '../result/write.js';
+
+export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';
+export const usage = `Usage: tailgate gate --results <dir> [--mode baseline|paired|concurrent] [--base-ref <sha>]
+                     [--base-results <dir>] [--confirm-results <dir>] [--matrix <name>]
+                     [--run-url URL] [--out gate-out]
+
+Compares every cell of --results against baselines read from the base commit (--mode
+baseline, the default: --base-ref is required) or base against head from one runner
+(paired, or concurrent: a duet leaves base/ and head/ the same way; the base commit's
+gate rules apply when --base-ref names it, so a PR cannot loosen them). Without
+--base-results, paired reads <results>/base and <results>/head. --confirm-results: the
+confirmation round's results, laid out like --results.
+
+Writes <out>/verdict.json, <out>/comment/{comment.md,meta.json} (the artifact the
+commenting workflow posts), <out>/charts/, <out>/confirm.json; appends the comment to
+$GITHUB_STEP_SUMMARY and confirm=<matrix> to $GITHUB_OUTPUT (printed where unset).
+
+Exit: the verdict's (0 pass · 1 regression · 3 inconclusive), 2/4 when no verdict could
+be made. When cells need a confirmation round, 0 with a non-empty confirm matrix: the
+verdict of record is the round's. Fails closed: once a verdict exists, a step that fails
+keeps a failing verdict's code and turns a passing one into 4 — never 0.`;
+export const options = {
+  results: { type: 'string' },
+  mode: { type: 'string', default: 'baseline' },
+  'base-ref': { type: 'string' },
+  'base-results': { type: 'string' },
+  'confirm-results': { type: 'string' },
+  matrix: { type: 'string' },
+  'run-url': { type: 'string' },
+  out: { type: 'string', default: 'gate-out' },
+};
+
+const MODES = ['baseline', 'paired', 'concurrent'];
+const NO_CONFIRM = '{"include":[]}';
+
+export async function run(opts, positionals, { log = console.log, env = process.env } = {}) {
+  if (positionals.length) throw new InputError(`gate takes no positional arguments\n\n${usage}`);
+  if (!opts.results) throw new InputError(`gate needs --results <dir>\n\n${usage}`);
+  if (!MODES.includes(opts.mode))
+    throw new InputError(`--mode: "${String(opts.mode).slice(0, 40)}" is not one of ${MODES.join(', ')}`);
+  if (opts.mode === 'baseline' && !opts['base-ref'])
+    throw new InputError('--mode baseline needs --base-ref <sha>: the baselines are read from the base commit');
+  const out = opts.out;
+  makeDirIn(join(out, '..'), out);
+  makeDirIn(out, join(out, 'comment'));
+  makeDirIn(out, join(out, 'charts'));
+  const { main } = await import('./main.js');
+  const verdictFile = join(out, 'verdict.json');
+  const code = await main(compareArgs(opts, verdictFile));
+  if (!isFile(verdictFile)) {
+    log(command('error', `tailgate compare wrote no verdict (exit ${code}): bad input or infrastructure error`));
+    return code === EXIT.OK ? EXIT.INFRA : code;
+  }
+  // After the verdict nothing may turn it green.
+  const closed = (why) => {
+    log(
+      command(
+        'error',
+        `${why} — the gate fails closed (verdict exit ${code}${code === EXIT.OK ? ', reported as 4' : ''})`,
+      ),
+    );
+    return code === EXIT.OK ? EXIT.INFRA : code;
+  };
+  const comment = join(out, 'comment', 'comment.md');
+  const confirmFile = join(out, 'confirm.json');
+  // report exits with the verdict's own code when it worked (2 or 4 when it did not); its
+  // terminal table is not the gate's output.
+  const rc = await quietly(() =>
+    main([
+      'report',
+      verdictFile,
+      '--markdown',
+      comment,
+      '--charts',
+      join(out, 'charts'),
+      ...(opts['run-url'] ? ['--run-url', opts['run-url']] : []),
+      '--meta',
+      join(out, 'comment', 'meta.json'),
+      '--confirm-matrix',
+      confirmFile,
+      '--force',
+    ]),
+  );
+  if (rc !== code) return closed(`tailgate report failed after the verdict (exit ${rc})`);
+  if (!isFile(comment) || statSync(comment).size === 0) return closed('tailgate report wrote no comment');
+  const body = readFileSync(comment, 'utf8');
+  if (env.GITHUB_STEP_SUMMARY) {
+    try {
+      appendFileSync(env.GITHUB_STEP_SUMMARY, body);
+    } catch {
+      return closed('could not append the job summary');
+    }
+  }
+  let matrix = NO_CONFIRM;
+  if (!opts['confirm-results']) {
+    if (!isFile(confirmFile) || statSync(confirmFile).size === 0)
+      return closed('tailgate report wrote no confirmation matrix');
+    try {
+      const m = JSON.parse(readFileSync(confirmFile, 'utf8'));
+      if (!Array.isArray(m?.include)) throw new Error();
+      matrix = JSON.stringify(m);
+    } catch {
+      return closed('the confirmation matrix is not {"include": [...]}');
+    }
+  }
+  try {
+    setOutputs([['confirm', matrix]], { env, write: (t) => log(t.trimEnd()) });
+  } catch {
+    return closed('could not write the step output');
+  }
+  if (matrix !== NO_CONFIRM) {
+    log(command('notice', `a confirmation round with fresh runs is needed before the verdict: ${matrix}`));
+    return EXIT.OK;
+  }
+  return code;
+}
+
+/** The compare command the mode asks for. */
+export function compareArgs(opts, verdictFile) {
+  const matrix = opts.matrix ? ['--matrix', opts.matrix] : [];
+  const tail = ['--out', verdictFile, '--force'];
+  if (opts.mode === 'baseline') {
+    const confirm = opts['confirm-results'] ? ['--confirm-results', opts['confirm-results']] : [];
+    return ['compare', ...matrix, '--results', opts.results, '--base-ref', opts['base-ref'], ...confirm, ...tail];
+  }
+  // paired-cell.sh and duet-cell.sh write <results>/base and <results>/head.
+  const base = opts['base-results'] ?? join(opts.results, 'base');
+  const head = opts['base-results'] ? opts.results : join(opts.results, 'head');
+  const c = opts['confirm-results'];
+  const confirm = c ? ['--confirm-base-results', join(c, 'base'), '--confirm-head-results', join(c, 'head')] : [];
+  return [
+    'compare',
+    ...matrix,
+    // The gate's rules come from the base commit when there is one (a PR cannot loosen them).
+    ...(opts['base-ref'] ? ['--gate-ref', opts['base-ref']] : []),
+    '--paired',
+    '--base-results',
+    base,
+    '--head-results',
+    head,
+    ...confirm,
+    ...tail,
+  ];
+}
+
+const command = (kind, message) => `::${kind}::${commandValue(message)}`;
+
+function isFile(f) {
+  return existsSync(f) && statSync(f).isFile();
+}
+
+async function quietly(fn) {
+  const saved = console.log;
+  console.log = () => {};
+  try {
+    return await fn();
+  } finally {
+    console.log = saved;
+  }
+}
