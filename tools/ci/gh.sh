@@ -2,7 +2,7 @@
 # Sourced by tools/ci/*.sh (lib.sh sources it).
 # Values in workflow commands (::error::, ::notice::) go through gh_escape: GitHub reads
 # %25 %0D %0A back, and a raw line break would start a command of its own (the same
-# encoding as tools/src/publish/workflow-commands.js).
+# encoding as tools/src/github-output.js).
 gh_escape() {
   local s=${1//%/%25}
   s=${s//$'\r'/%0D}

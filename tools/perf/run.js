@@ -19,7 +19,7 @@ const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan', 'history',
 const only = process.env.PERF_ONLY?.split(',') ?? ALL;
 const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
-const figures = { date: new Date().toISOString(), machine: (await import('../src/ingest/machine.js')).machineInfo() };
+const figures = { date: new Date().toISOString(), machine: (await import('../src/result/machine.js')).machineInfo() };
 const lines = [];
 const say = (s) => {
   console.log(s);

@@ -30,3 +30,11 @@ export class InfraError extends TailgateError {
     super(message, { ...opts, exitCode: EXIT.INFRA });
   }
 }
+
+// One of several k6 runners of a cell failed or disagrees: the cell is inconclusive, naming it.
+export class RunnerProblem extends TailgateError {
+  constructor(message, details = []) {
+    super(message, { details });
+    this.inconclusive = true;
+  }
+}

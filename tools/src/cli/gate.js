@@ -5,7 +5,7 @@ import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT } from '../errors.js';
 import { InputError } from '../errors.js';
-import { commandValue, setOutputs } from '../publish/workflow-commands.js';
+import { commandValue, setOutputs } from '../github-output.js';
 import { makeDirIn } from '../result/write.js';
 
 export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';

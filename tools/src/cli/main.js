@@ -2,7 +2,7 @@
 // so every stage can also be called from tests and from the publish module.
 import { parseArgs } from 'node:util';
 import { EXIT, TailgateError } from '../errors.js';
-import { neutralizeCommands } from '../publish/workflow-commands.js';
+import { neutralizeCommands } from '../github-output.js';
 import * as doctor from './doctor.js';
 import * as ingest from './ingest.js';
 import * as validate from './validate.js';

@@ -1,7 +1,7 @@
 // Flags shared by several commands; every flag can also come from TAILGATE_* env.
 import { InputError } from '../errors.js';
 import { loadBench } from '../config/load.js';
-import { isDuration, MAX_RUN_MS, parseDuration } from '../config/units.js';
+import { isDuration, MAX_RUN_MS, parseDuration } from '../units.js';
 
 export const configOption = { config: { type: 'string', default: process.env.TAILGATE_CONFIG ?? 'bench.yaml' } };
 

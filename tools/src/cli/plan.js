@@ -1,4 +1,4 @@
-import { setOutputs } from '../publish/workflow-commands.js';
+import { setOutputs } from '../github-output.js';
 import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
 import { describeCost, estimateCost, jobsOf } from '../plan/cost.js';

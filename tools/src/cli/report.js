@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { writeTextAtomic } from '../result/write.js';
 import { checkName, under } from '../names.js';
-import { schemaProblems } from '../config/schema.js';
+import { schemaProblems } from '../schema.js';
 import { readJsonFile } from '../result/read.js';
 import { readBaseline } from '../compare/baselines.js';
 import { collectRun } from '../result/run-dir.js';

@@ -1,17 +1,9 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { loadBench } from '../config/load.js';
 import { EXIT, InputError } from '../errors.js';
 import { planMatrix } from '../plan/plan.js';
-import { estimateCost } from '../plan/cost.js';
-import { newRunDir } from '../run/results-dir.js';
-import { runPlan } from '../run/runner.js';
-import { reportTiming, timing } from '../run/timing.js';
-import { afterRun } from '../report/after-run.js';
+import { runPipeline } from '../pipeline/run.js';
 import { target } from '../targets/index.js';
 import { configOption, int, planOverrides } from './options.js';
-import { sweepDeadRuns } from '../exec/registry.js';
-import { k6Cpus } from '../run/k6.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
@@ -59,52 +51,6 @@ export async function run(opts) {
     process.stdout.write(driver.dryRun(plan, opts));
     return EXIT.OK;
   }
-  k6Cpus(); // a CPU list this machine lacks is refused before any process starts
-  const swept = sweepDeadRuns();
-  if (swept) console.log(swept);
-  // Absolute, so generated configs and process command lines name real paths.
-  const runDir = newRunDir(resolve(opts.out));
-  writeFileSync(
-    join(runDir, 'plan.json'),
-    `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`,
-  );
-  console.log(
-    `tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan, { cfg, oneProcess: true }).longestJobS / 60)} min; results in ${runDir}`,
-  );
-
-  const abort = new AbortController();
-  const onSigint = () => {
-    if (abort.signal.aborted) return;
-    console.error('\ntailgate: interrupted; stopping load and cleaning up every started process…');
-    abort.abort();
-  };
-  // A second Ctrl-C is the user's hard stop (the next run sweeps what it leaves); a
-  // repeated SIGTERM (a runner cancelling, then its process group) must not cut the
-  // cleanup short, so it is absorbed.
-  process.once('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
-  let outcomes;
-  try {
-    const pair = int(opts.pair, 'pair', { min: 1, max: 10_000 });
-    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair });
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-    process.removeListener('SIGTERM', onSigint);
-  }
-  if (abort.signal.aborted) {
-    console.error('tailgate: interrupted; cleanup done. Partial results kept in', runDir);
-    return 130;
-  }
-  const confirm = async (keys) => {
-    const cells = plan.cells.filter((c) => keys.includes(c.key)).map((c, index) => ({ ...c, index }));
-    const confirmDir = `${runDir}.confirm`;
-    mkdirSync(confirmDir);
-    await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal: abort.signal, opts });
-    return confirmDir;
-  };
-  const code = await afterRun({ cfg, plan, runDir, confirm: opts['no-confirm'] ? null : confirm });
-  reportTiming(timing(outcomes), runDir);
-  const infra = outcomes.filter((o) => o.error).length;
-  console.log(`\nResults: ${runDir}`);
-  return infra ? EXIT.INFRA : code;
+  const pair = int(opts.pair, 'pair', { min: 1, max: 10_000 });
+  return runPipeline({ cfg, plan, driver, opts, pair });
 }

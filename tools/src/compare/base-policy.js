@@ -4,7 +4,7 @@
 import { relative } from 'node:path';
 import { parse } from 'yaml';
 import { gateOf } from '../config/defaults.js';
-import { schemaProblems } from '../config/schema.js';
+import { schemaProblems } from '../schema.js';
 import { InputError } from '../errors.js';
 import { runSync } from '../exec/run.js';
 

@@ -8,7 +8,7 @@
 //   4. one-sided p-values; Holm over every blocking test of the comparison
 //   5. a test fails the gate only if significant after Holm *and* larger than the
 //      rule's relative threshold and absolute floor (a change worth a red PR)
-import { parseDuration, parsePercent } from '../config/units.js';
+import { parseDuration, parsePercent } from '../units.js';
 import { normalQuantile } from '../result/histogram.js';
 import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';

@@ -11,7 +11,7 @@
 //   worse         the ratio is above 1 + margin beyond noise (the mirror test)
 //   inconclusive  neither: the interval spans the margin; `pairsNeeded` says how many
 //                 pairs would decide if the ratio is what it looks like
-import { parsePercent } from '../config/units.js';
+import { parsePercent } from '../units.js';
 import { normalQuantile } from '../result/histogram.js';
 import { ERROR_GROUPS, errorEvidence } from './errors.js';
 import { latencyEvidence, latencyNoise } from './latency.js';

@@ -2,10 +2,10 @@
 // each with file:line:col, the field and the rule.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InputError } from '../errors.js';
+import { InfraError, InputError } from '../errors.js';
 import { under } from '../names.js';
 import { applyDefaults } from './defaults.js';
-import { schemaProblems } from './schema.js';
+import { schemaProblems } from '../schema.js';
 import { semanticProblems } from './validate.js';
 import { parseWithPositions, positionOf } from './yaml-positions.js';
 
@@ -26,7 +26,8 @@ export function loadBench(file) {
   return parseBench(text, file);
 }
 
-export function parseBench(text, file = 'bench.yaml') {
+/** checks: the cross-reference rules (a test passes one that throws). */
+export function parseBench(text, file = 'bench.yaml', { checks = semanticProblems } = {}) {
   const { doc, lineCounter } = parseWithPositions(text);
   if (doc.errors.length) {
     const details = doc.errors.map((e) => {
@@ -50,7 +51,7 @@ export function parseBench(text, file = 'bench.yaml') {
   const tooMany = sizeProblems(raw);
   if (tooMany.length) throw new InputError(`${file}: too large to be a bench config`, { details: tooMany.map(where) });
   const problems = schemaProblems('bench', raw);
-  const { config, semantic } = defaultAndCheck(raw, file);
+  const { config, semantic } = defaultAndCheck(raw, file, { schemaValid: !problems.length, checks });
   problems.push(...semantic);
   if (problems.length) {
     const more = problems.length - MAX_SHOWN;
@@ -96,18 +97,28 @@ function resolveFiles(config, file) {
 
 // Cross-reference rules run even when the schema failed, so a user sees every
 // problem at once; a config too broken to default is reported by the schema alone.
-// Files are resolved first: the catalog rules read a controller's values file.
-function defaultAndCheck(raw, file) {
+// Files are resolved first: the catalog rules read a controller's values file. On a
+// schema-valid file a check that throws is tailgate's bug, never a pass: exit 4, naming it.
+function defaultAndCheck(raw, file, { schemaValid, checks }) {
   let config;
   try {
     config = applyDefaults(raw);
-  } catch {
+  } catch (err) {
+    if (schemaValid) throw crashed('applying the defaults', file, err);
     return { config: undefined, semantic: [] };
   }
   const files = resolveFiles(config, file);
   try {
-    return { config, semantic: [...files, ...semanticProblems(config)] };
-  } catch {
+    return { config, semantic: [...files, ...checks(config)] };
+  } catch (err) {
+    if (schemaValid) throw crashed('the cross-reference checks (config/validate.js)', file, err);
     return { config, semantic: files };
   }
 }
+
+const crashed = (what, file, err) =>
+  new InfraError(
+    `${file}: ${what} failed on a schema-valid config (${String(err?.message ?? err)
+      .split('\n')[0]
+      .slice(0, 160)}); this is a tailgate bug — please report it with the file`,
+  );

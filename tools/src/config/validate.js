@@ -1,9 +1,9 @@
 // Rules that a JSON Schema cannot say: cross-references, per-script requirements,
 // target/controller compatibility. Runs on the defaulted config; returns every problem.
-import { MAX_RUN_MS, parseDuration } from './units.js';
-import { TARGETS } from '../targets/index.js';
+import { MAX_RUN_MS, parseDuration } from '../units.js';
+import { TARGET_RULES as TARGETS } from '../targets/rules.js';
 import { samplesNeeded } from '../result/histogram.js';
-import { matrixSizeProblems } from '../plan/plan.js';
+import { matrixSizeProblems } from './matrix-limits.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
 const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'backendErrors'];

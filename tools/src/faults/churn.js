@@ -1,6 +1,6 @@
 // Scale between two replica counts every `every` (the OpenShift router test:
 // 4 <-> 2 every 10 s). Scale-down deletes pods gracefully, as `kubectl scale` does.
-import { parseDuration } from '../config/units.js';
+import { parseDuration } from '../units.js';
 
 export function kubeCommand(f, kubectl) {
   return { every: f.every, argv: kubectl('scale', 'deployment/backend', `--replicas=<${f.between.join('|')}>`) };

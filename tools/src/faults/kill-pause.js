@@ -1,7 +1,7 @@
 // The AKS report's test 3: delete a random pod, pause (500 ms), repeat, while a
 // sequential client sends one request at a time. Deletion is graceful (kubectl
 // delete pod); the replacement starts at once, as a ReplicaSet would.
-import { parseDuration } from '../config/units.js';
+import { parseDuration } from '../units.js';
 
 export function kubeCommand(f, kubectl) {
   return { every: f.pause ?? '500ms', argv: kubectl('delete', 'pod', '<random backend pod>', '--wait=false') };

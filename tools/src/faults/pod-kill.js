@@ -1,6 +1,6 @@
 // SIGKILL a random pod every `every`; a replacement starts after `replaceAfter`,
 // like a ReplicaSet noticing the loss (the AKS report's pod deletions, abruptly).
-import { parseDuration } from '../config/units.js';
+import { parseDuration } from '../units.js';
 
 export function kubeCommand(f, kubectl) {
   return { every: f.every, argv: kubectl('delete', 'pod', '<random backend pod>', '--grace-period=0', '--force') };

@@ -1,6 +1,6 @@
 // A Deployment rollout: replace every pod, maxSurge new ones ahead of the old or
 // maxUnavailable old ones ahead of the new (Shopify's report: deploys under load).
-import { parseDuration } from '../config/units.js';
+import { parseDuration } from '../units.js';
 
 export function kubeCommand(f, kubectl) {
   return { every: f.every ?? 'once', argv: kubectl('rollout', 'restart', 'deployment/backend') };

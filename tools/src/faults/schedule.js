@@ -1,7 +1,7 @@
 // Runs a scenario's fault schedule beside k6 on the same clock. Faults act on a
 // "pods" object (the local PodSet, or kubectl on a cluster) with the same small
 // interface, so one schedule in bench.yaml means the same thing on every target.
-import { parseDuration } from '../config/units.js';
+import { parseDuration } from '../units.js';
 import * as churn from './churn.js';
 import * as killPause from './kill-pause.js';
 import * as podKill from './pod-kill.js';

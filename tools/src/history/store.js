@@ -6,7 +6,7 @@ import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { NAME, checkCellKey, checkName, under } from '../names.js';
-import { schemaProblems } from '../config/schema.js';
+import { schemaProblems } from '../schema.js';
 import { readTextFile } from '../result/read.js';
 import { workloadOf } from '../result/workload.js';
 import { makeDirIn, writeFileIn } from '../result/write.js';

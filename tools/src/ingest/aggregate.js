@@ -7,7 +7,7 @@
 // A sample later than that still counts in the row, just not in its percentiles.
 import { classify, emptyCounts } from './classify.js';
 import { newHistogram, recordMs, summarize, valueAtMs } from '../result/histogram.js';
-import { MAX_RUN_MS } from '../config/units.js';
+import { MAX_RUN_MS } from '../units.js';
 
 const WINDOW_GRACE_S = 10;
 // What one run's output can hold, checked as samples arrive (k6 output comes from a

@@ -4,7 +4,7 @@ import { Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
 import { encode, summarize } from '../result/histogram.js';
-import { machineInfo } from './machine.js';
+import { machineInfo } from '../result/machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 import { round } from '../numbers.js';
 import { InputError } from '../errors.js';

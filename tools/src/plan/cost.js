@@ -6,8 +6,8 @@
 // tools and images (this one: 59 s from start to the first request of a duet, both
 // releases installed; 2.5–2.7 s between the runs of 15- and 30-pair duets). `make perf`
 // checks the local part and a kind duet's against real runs.
-import { parseDuration } from '../config/units.js';
-import { target } from '../targets/index.js';
+import { parseDuration } from '../units.js';
+import { targetRules as target } from '../targets/rules.js';
 
 // headInstallS: a duet's second release (its install, rollout and route wait) in the
 // cluster that is already up.

@@ -5,36 +5,9 @@
 // recreate); repetitions stay interleaved within it — or, with `interleave` on kind,
 // every controller's cluster stays up and controllers alternate too.
 import { InputError } from '../errors.js';
-import { target } from '../targets/index.js';
+import { targetRules as target } from '../targets/rules.js';
 import { applyDuetBase } from './duet.js';
-
-// How large a matrix may grow, checked before any cell is made (validate says the same
-// at the matrix's line). The largest in our bench.yaml is 12 cells × 10 repetitions; a
-// comment lists 900 cells within GitHub's size limit; 10,000 measurements of the
-// shortest sensible cell (30 s) are 4 days of runner time. A typo or a generated file
-// beyond these would otherwise allocate a cell object per combination — millions.
-export const MATRIX_LIMITS = Object.freeze({ cells: 1000, measurements: 10_000 });
-
-/** Problems with the size of a matrix: [{field, message}], empty when it fits. */
-export function matrixSizeProblems({ controllers, tunings, scenarios, repetitions = 1 }) {
-  const cells = controllers.length * tunings.length * scenarios.length;
-  const shape = `${controllers.length} controllers × ${tunings.length} tunings × ${scenarios.length} scenarios`;
-  if (cells > MATRIX_LIMITS.cells)
-    return [
-      {
-        field: 'scenarios',
-        message: `${shape} = ${cells} cells, over the limit of ${MATRIX_LIMITS.cells}: split it into several matrices (a CI job each)`,
-      },
-    ];
-  if (cells * repetitions > MATRIX_LIMITS.measurements)
-    return [
-      {
-        field: 'repetitions',
-        message: `${shape} × ${repetitions} repetitions = ${cells * repetitions} measurements, over the limit of ${MATRIX_LIMITS.measurements}: at most ${Math.floor(MATRIX_LIMITS.measurements / cells)} repetitions for ${cells} cells, or fewer cells`,
-      },
-    ];
-  return [];
-}
+import { matrixSizeProblems } from '../config/matrix-limits.js';
 
 export function planMatrix(cfg, matrixName, overrides = {}) {
   const matrix = Object.hasOwn(cfg.matrices, matrixName) ? cfg.matrices[matrixName] : null;

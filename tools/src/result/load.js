@@ -1,7 +1,7 @@
 // Reads what the gate compares — result files (one repetition each) or baseline
 // files (several) — and refuses anything inconsistent: a wrong schema version, a
 // histogram that does not decode, counts that disagree with the histogram.
-import { schemaProblems } from '../config/schema.js';
+import { schemaProblems } from '../schema.js';
 import { InputError } from '../errors.js';
 import { decode, QUANTILES, summarize, valueAtMs } from './histogram.js';
 import { readJsonFile } from './read.js';

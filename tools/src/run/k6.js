@@ -1,7 +1,7 @@
 // Runs one k6 scenario script with the scenario's knobs as environment variables,
 // raw output gzipped next to k6's own summary. Shared by every target driver.
 import { join } from 'node:path';
-import { parseDuration } from '../config/units.js';
+import { parseDuration } from '../units.js';
 import { commandLine } from '../exec/command.js';
 import { startProcess } from '../exec/start.js';
 import { ROOT, toolEnv, which } from '../exec/tools.js';

@@ -1,21 +1,21 @@
-// plan -> run -> ingest, cell by cell. A harness failure in one cell is recorded
-// (cell-error.json, later an infra-error verdict) and the run goes on; it is never
-// retried, because a retried measurement is a selected measurement.
+// plan -> run, cell by cell, each measurement handed to the ingest stage the pipeline
+// passes in (pipeline/run.js: the run stage does not import a later one). A harness
+// failure in one cell is recorded (cell-error.json, later an infra-error verdict) and the
+// run goes on; it is never retried, because a retried measurement is a selected one.
 import { join } from 'node:path';
-import { parseDuration } from '../config/units.js';
+import { parseDuration } from '../units.js';
 import { InfraError, TailgateError } from '../errors.js';
-import { ingest } from '../ingest/ingest.js';
-import { machineInfo } from '../ingest/machine.js';
+import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { probe, DEPENDENCIES } from '../deps.js';
 import { cellDir as makeCellDir } from './results-dir.js';
-import { ingestRunners } from './runners.js';
 import { gitSha } from './git.js';
 import { duetSides } from './k6.js';
 import { workloadRecord } from '../result/workload.js';
 import { round } from '../numbers.js';
 
-export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null }) {
+/** stages: { ingest, ingestRunners } of the ingest stage. */
+export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null, stages }) {
   // A driver may hold state across cells (a cluster per controller): start() gives
   // a session, teardown() always runs.
   let session;
@@ -28,7 +28,7 @@ export async function runPlan(plan, { runDir, driver, signal, log = console.log,
     throw err;
   }
   try {
-    return await runCells(plan, { runDir, session, signal, log, pair });
+    return await runCells(plan, { runDir, session, signal, log, pair, stages });
   } finally {
     await session.teardown?.();
   }
@@ -57,7 +57,7 @@ function recordRefusal(plan, runDir, err) {
       writeCellError(makeCellDir(root, cell), cell, err);
 }
 
-async function runCells(plan, { runDir, session, signal, log, pair }) {
+async function runCells(plan, { runDir, session, signal, log, pair, stages: { ingest, ingestRunners } }) {
   const machine = machineInfo();
   const k6Version = probe(DEPENDENCIES.find((d) => d.name === 'k6')).version;
   const sha = gitSha();

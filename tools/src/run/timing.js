@@ -2,7 +2,7 @@
 // TAILGATE_JOB_STARTED in its first tailgate step) or from this process's start, to the
 // first request, and how much of the wall time was load. Printed, kept as timing.json
 // and, on GitHub, added to the job summary.
-import { appendSummary } from '../publish/workflow-commands.js';
+import { appendSummary } from '../github-output.js';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeJsonAtomic } from '../result/write.js';

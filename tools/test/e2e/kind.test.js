@@ -294,7 +294,7 @@ test(
   "kind e2e: Envoy Gateway's own controller (built here from its module; Envoy itself cannot be) turns the plan's data plane into the Envoy Deployment tailgate expects, through a tuning switch",
   { timeout: 15 * 60_000 },
   async () => {
-    const { planSteps } = await import('../../src/targets/kube/steps.js');
+    const { planSteps } = await import('../../src/targets/kube/steps/layout.js');
     const { kubeContext } = await import('../../src/targets/kube/context.js');
     const { checkKubeletSysctls } = await import('../../src/targets/kube/sysctls.js');
     const { runStep } = await import('../../src/targets/kube/exec.js');

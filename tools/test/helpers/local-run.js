@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultRep } from '../../src/result/load.js';
-import { parseDuration } from '../../src/config/units.js';
+import { parseDuration } from '../../src/units.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from './cells.js';

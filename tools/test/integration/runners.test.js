@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ingest } from '../../src/ingest/ingest.js';
-import { ingestRunners } from '../../src/run/runners.js';
+import { ingestRunners } from '../../src/ingest/runners.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from '../helpers/cells.js';
 

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { afterRun } from '../../src/report/after-run.js';
+import { afterRun } from '../../src/pipeline/after-run.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';

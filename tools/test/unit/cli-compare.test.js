@@ -213,7 +213,7 @@ test('cli compare: paired folders hold one run per repetition (A B A B); cells a
 });
 
 test('tailgate run with baselines: candidate cells are re-run and the verdict made with the fresh runs', async () => {
-  const { afterRun } = await import('../../src/report/after-run.js');
+  const { afterRun } = await import('../../src/pipeline/after-run.js');
   const { applyDefaults } = await import('../../src/config/defaults.js');
   const cwd = process.cwd();
   const work = mkdtempSync(join(tmpdir(), 'tg-confirm-'));

@@ -175,3 +175,23 @@ test('config: a rate the schema refuses is one problem, not also NaN samples und
   assert.equal(details.length, 1, details.join('\n'));
   assert.match(details[0], /:4:\d+: scenarios\.steady\.rate: must be integer/);
 });
+
+test('config: a cross-reference check that throws on a schema-valid file is exit 4 naming the check, never a pass', () => {
+  const text = readFileSync(new URL('../../../bench.yaml', import.meta.url), 'utf8');
+  const boom = () => {
+    throw new TypeError("Cannot read properties of undefined (reading 'x')");
+  };
+  assert.throws(
+    () => parseBench(text, 'bench.yaml', { checks: boom }),
+    (e) =>
+      e.exitCode === 4 &&
+      /bench\.yaml: the cross-reference checks \(config\/validate\.js\) failed on a schema-valid config/.test(
+        e.message,
+      ),
+  );
+  // On a file the schema already refuses, a crash is the broken file's: its problems are reported (exit 2).
+  assert.throws(
+    () => parseBench(`${text}\nbogus: 1\n`, 'bench.yaml', { checks: boom }),
+    (e) => e.exitCode === 2 && /bogus: unknown field/.test(e.details.join('\n')),
+  );
+});

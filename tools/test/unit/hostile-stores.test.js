@@ -12,7 +12,7 @@ import { changePoints } from '../../src/history/detect.js';
 import { ISSUE_LABEL, ISSUE_MARKER, changesMarkdown, issueBody, upsertChangeIssue } from '../../src/history/issue.js';
 import { checkBody } from '../../src/publish/artifact.js';
 import { MARKER } from '../../src/report/markdown.js';
-import { neutralizeCommands, outputLines } from '../../src/publish/workflow-commands.js';
+import { neutralizeCommands, outputLines } from '../../src/github-output.js';
 import { UNPACK_LIMITS, unpackChart } from '../../src/targets/kube/chart-archive.js';
 import { runCli } from '../helpers/cli.js';
 

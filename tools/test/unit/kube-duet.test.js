@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
 import { duetRefusal } from '../../src/plan/duet.js';
-import { planSteps } from '../../src/targets/kube/steps.js';
+import { planSteps } from '../../src/targets/kube/steps/layout.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { parse } from 'yaml';
 import { loadBench, parseBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
-import { hostPortCount, planSteps } from '../../src/targets/kube/steps.js';
+import { hostPortCount, planSteps } from '../../src/targets/kube/steps/layout.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
 import { writeKindConfig } from '../../src/targets/kube/builtins.js';
 import { busyLine, canListen, freeHostPorts } from '../../src/targets/kube/host-ports.js';

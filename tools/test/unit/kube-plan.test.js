@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
 import { dryRun } from '../../src/targets/kube/driver.js';
-import { planSteps } from '../../src/targets/kube/steps.js';
+import { planSteps } from '../../src/targets/kube/steps/layout.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
 import { catalogEntry } from '../../src/targets/kube/catalog.js';
 import { runCli } from '../helpers/cli.js';

@@ -24,6 +24,7 @@ export function kubeContext({
   cluster = 'single',
   env = process.env,
   hostPorts = null,
+  goModCache = undefined,
 }) {
   // kind's host ports, in the order the plan hands them out (host-ports.js); a plan
   // shown without running gets the default ones.
@@ -45,6 +46,8 @@ export function kubeContext({
     // where its ingress answers (a load balancer, a NodePort, a host port).
     url: targetUrl ?? env.TAILGATE_TARGET_URL ?? (target === 'kind' ? `http://127.0.0.1:${ports[0]}` : null),
     hostPorts: ports,
+    // Where upstream charts and the Gateway API CRDs are offline (go-env.js; the driver's).
+    goModCache,
     clusterName: (controller) => `tailgate-${runId}-${controller}`.slice(0, 40).replace(/-+$/, ''),
   };
 }

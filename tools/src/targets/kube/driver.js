@@ -24,9 +24,23 @@ import { runK6InCluster } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
 import { captureEffectiveConfig } from './effective.js';
 import { checkTargetUnchanged, targetIdentity } from './identity.js';
-import { hostPortCount, planSteps } from './steps.js';
+import { hostPortCount, planSteps } from './steps/layout.js';
+import { goModCache } from './go-env.js';
 
 export const name = 'kube';
+
+// Steps that are not a command (a step's `builtin`): what each one does with the step.
+const BUILTINS = {
+  // Run by preflight before any cluster (and marked done); here for completeness.
+  checkValues: (step, log) => checkValues(step, log),
+  deleteStaleClusters: (step, log) => deleteStaleClusters('tailgate-', log),
+  waitHttp: (step) => waitHttp(step.url, step.host),
+  waitRoute: (step) => waitRoute(step.getArgv),
+  unpackChart: (step) => unpackChart(step.archive, step.into, step.name),
+  writeKindConfig: (step) => writeKindConfig(step.from, step.hostPort, step.to, step.extraPort),
+  checkSysctls: (step, log) =>
+    checkKubeletSysctls((...a) => [...step.kubectlArgv, ...a], step.sysctls, { tuning: step.tuning, log }),
+};
 
 export function dryRun(plan, opts) {
   const ctx = kubeContext({
@@ -35,6 +49,7 @@ export function dryRun(plan, opts) {
     kubeconfig: opts.kubeconfig,
     targetUrl: opts['target-url'] ?? (plan.matrix.target === 'cluster' ? 'http://<ingress-address>' : undefined),
     cluster: plan.matrix.cluster,
+    goModCache: goModCache(),
   });
   return renderDryRun(planSteps(plan, ctx), {
     header: `tailgate plan: matrix "${plan.matrixName}", target ${plan.matrix.target}, ${plan.cells.length} cells`,
@@ -84,13 +99,10 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   const execute = async (step) => {
     if (step.builtin) log(`  ${step.title} …`);
     if (step.kind === 'create' && step.cluster) recordCluster(step.cluster);
-    if (step.builtin === 'deleteStaleClusters') return deleteStaleClusters('tailgate-', log);
-    if (step.builtin === 'waitHttp') return waitHttp(step.url, step.host);
-    if (step.builtin === 'waitRoute') return waitRoute(step.getArgv);
-    if (step.builtin === 'unpackChart') return unpackChart(step.archive, step.into, step.name);
-    if (step.builtin === 'writeKindConfig') return writeKindConfig(step.from, step.hostPort, step.to, step.extraPort);
-    if (step.builtin === 'checkSysctls')
-      return checkKubeletSysctls((...a) => [...step.kubectlArgv, ...a], step.sysctls, { tuning: step.tuning, log });
+    if (step.builtin) {
+      if (!Object.hasOwn(BUILTINS, step.builtin)) throw new Error(`no builtin step "${step.builtin}"`);
+      return BUILTINS[step.builtin](step, log);
+    }
     return runStep(step, { signal, log: (m) => log(`  ${m}`) });
   };
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { ROOT } from '../../exec/tools.js';
 import { InfraError } from '../../errors.js';
 import { k6Args, k6Budget, k6Env, k6Files } from '../../run/k6.js';
-import { RunnerProblem } from '../../run/runners.js';
+import { RunnerProblem } from '../../errors.js';
 import { NAMESPACE } from './context.js';
 import { PINS } from '../../version.js';
 import { failure, run, runToFile } from '../../exec/run.js';

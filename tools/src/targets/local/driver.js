@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDuration } from '../../config/units.js';
+import { parseDuration } from '../../units.js';
 import { InfraError } from '../../errors.js';
 import { cellLoad, runK6Segments, sideUrls } from '../../run/k6.js';
 import { EndpointController } from './endpoint-controller.js';

@@ -1,7 +1,7 @@
 // bench.yaml tuning knobs -> nginx and HAProxy settings. "default" means the
 // proxy's own compiled-in defaults (stock nginx: 1 worker, no upstream keep-alive),
 // so a tuning set shows exactly what the tuning guide's knobs buy.
-import { parseDuration } from '../../config/units.js';
+import { parseDuration } from '../../units.js';
 import { runSync } from '../../exec/run.js';
 
 // HAProxy refuses to start when maxconn needs more descriptors than the process

@@ -3,7 +3,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../../errors.js';
-import { parseDuration } from '../../../config/units.js';
+import { parseDuration } from '../../../units.js';
 import { renderTemplate } from '../template.js';
 import { nginxTls } from '../tls.js';
 import { nginxSettings } from '../tuning.js';

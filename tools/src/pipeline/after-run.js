@@ -6,12 +6,12 @@ import { comparePairedRuns, compareRunToBaselines } from '../compare/run-compare
 import { collectRun } from '../result/run-dir.js';
 import { EXIT } from '../errors.js';
 import { writeFileIn, writeJsonAtomic } from '../result/write.js';
-import { chartsForCell } from './cell-charts.js';
-import { renderMarkdown } from './markdown.js';
-import { runTable } from './run-table.js';
-import { duetDiff, duetDiffText, renderTuningDiffs, tuningDiffs } from './effective-config.js';
+import { chartsForCell } from '../report/cell-charts.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { runTable } from '../report/run-table.js';
+import { duetDiff, duetDiffText, renderTuningDiffs, tuningDiffs } from '../report/effective-config.js';
 import { DUET_CHANGE_FILE } from '../result/duet-change.js';
-import { renderTerminal } from './terminal.js';
+import { renderTerminal } from '../report/terminal.js';
 
 export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
   if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir });

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 
-const SCHEMA_DIR = new URL('../../../schemas/', import.meta.url);
+const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
 const ajv = new Ajv({ allErrors: true, strict: false });
 const cache = new Map();
 

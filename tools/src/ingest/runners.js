@@ -3,19 +3,12 @@
 // is missing or truncated, whose own count disagrees with its k6 summary, or that did
 // not run at the same time as the others makes the cell inconclusive, naming it.
 import { existsSync } from 'node:fs';
-import { TailgateError } from '../errors.js';
-import { ingest } from '../ingest/ingest.js';
-import { k6RequestCount } from '../ingest/k6-summary.js';
+import { RunnerProblem } from '../errors.js';
+import { ingest } from './ingest.js';
+import { k6RequestCount } from './k6-summary.js';
 import { readJsonFile } from '../result/read.js';
 
 const OK = new Set([0, 99]);
-
-export class RunnerProblem extends TailgateError {
-  constructor(message, details = []) {
-    super(message, { details });
-    this.inconclusive = true;
-  }
-}
 
 export async function ingestRunners(runners, { events, meta }) {
   const n = runners.length;

@@ -1,0 +1,68 @@
+// What `tailgate run` sequences, in the flow's one direction: run (the target's driver,
+// each measurement handed to ingest) → compare → report (pipeline/after-run.js). The
+// stages do not import later ones; this module is where they meet.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { EXIT } from '../errors.js';
+import { estimateCost } from '../plan/cost.js';
+import { newRunDir } from '../run/results-dir.js';
+import { runPlan } from '../run/runner.js';
+import { reportTiming, timing } from '../run/timing.js';
+import { sweepDeadRuns } from '../exec/registry.js';
+import { k6Cpus } from '../run/k6.js';
+import { ingest } from '../ingest/ingest.js';
+import { ingestRunners } from '../ingest/runners.js';
+import { afterRun } from './after-run.js';
+
+const INGEST = { ingest, ingestRunners };
+
+/** A planned matrix run end to end; the exit code of `tailgate run`. */
+export async function runPipeline({ cfg, plan, driver, opts, pair = null }) {
+  k6Cpus(); // a CPU list this machine lacks is refused before any process starts
+  const swept = sweepDeadRuns();
+  if (swept) console.log(swept);
+  // Absolute, so generated configs and process command lines name real paths.
+  const runDir = newRunDir(resolve(opts.out));
+  writeFileSync(
+    join(runDir, 'plan.json'),
+    `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`,
+  );
+  console.log(
+    `tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan, { cfg, oneProcess: true }).longestJobS / 60)} min; results in ${runDir}`,
+  );
+
+  const abort = new AbortController();
+  const onSigint = () => {
+    if (abort.signal.aborted) return;
+    console.error('\ntailgate: interrupted; stopping load and cleaning up every started process…');
+    abort.abort();
+  };
+  // A second Ctrl-C is the user's hard stop (the next run sweeps what it leaves); a
+  // repeated SIGTERM (a runner cancelling, then its process group) must not cut the
+  // cleanup short, so it is absorbed.
+  process.once('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  let outcomes;
+  try {
+    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair, stages: INGEST });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigint);
+  }
+  if (abort.signal.aborted) {
+    console.error('tailgate: interrupted; cleanup done. Partial results kept in', runDir);
+    return 130;
+  }
+  const confirm = async (keys) => {
+    const cells = plan.cells.filter((c) => keys.includes(c.key)).map((c, index) => ({ ...c, index }));
+    const confirmDir = `${runDir}.confirm`;
+    mkdirSync(confirmDir);
+    await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal: abort.signal, opts, stages: INGEST });
+    return confirmDir;
+  };
+  const code = await afterRun({ cfg, plan, runDir, confirm: opts['no-confirm'] ? null : confirm });
+  reportTiming(timing(outcomes), runDir);
+  const infra = outcomes.filter((o) => o.error).length;
+  console.log(`\nResults: ${runDir}`);
+  return infra ? EXIT.INFRA : code;
+}

@@ -1,0 +1,85 @@
+// The backend every controller routes to: its chart, its image offline, the routing a
+// controller's catalog asks for, and a duet head's canary ports.
+import { join } from 'node:path';
+import { parseDuration, parsePercent } from '../../../units.js';
+import { ROOT } from '../../../exec/tools.js';
+import { INGRESS_NAMESPACE, NAMESPACE, rel } from '../context.js';
+export const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
+export function backendStep(u) {
+  const { cat, head } = u;
+  return {
+    timeoutMs: 360_000,
+    title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
+    argv: u.helm(
+      'upgrade',
+      '--install',
+      'backend',
+      BACKEND_CHART,
+      '-n',
+      NAMESPACE,
+      '--create-namespace',
+      '--set',
+      `replicas=${u.cells[0].scenario.replicas}`,
+      '--set',
+      `ingress.className=${cat.ingressClass}`,
+      ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
+      ...headCanary(u.cells),
+      ...backendRouting(cat),
+      ...offlineBackend(u.ctx),
+      '--wait',
+      '--timeout',
+      '5m',
+    ),
+  };
+}
+export const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
+export function backendRouting(cat) {
+  if (!cat.gateway) return [];
+  return [
+    '--set',
+    'ingress.enabled=false',
+    '--set',
+    'httpRoute.enabled=true',
+    '--set',
+    `httpRoute.gatewayName=${cat.gateway.name}`,
+    '--set',
+    `httpRoute.gatewayNamespace=${INGRESS_NAMESPACE}`,
+  ];
+}
+// Duet canaries (scenario headDelay [× headDelayShare], headErrors, backendErrors): the
+// head's Ingress reaches the pods on a port that sleeps first or fails a share with 503, over the
+// backend's own error share on both routes (the backend chart's extraClassDelayMs,
+// extraClassErrorPercent, errorPercent; Lua, as in the offline image).
+export function headCanary(cells) {
+  const most = (key, parse) =>
+    Math.max(0, ...cells.map((c) => (c.concurrent && c.scenario[key] ? parse(c.scenario[key]) : 0)));
+  const percent = (text) => Number((100 * parsePercent(text)).toPrecision(6));
+  const values = [
+    ['ingress.extraClassDelayMs', most('headDelay', parseDuration)],
+    ['ingress.extraClassDelayPercent', most('headDelayShare', percent)],
+    ['ingress.extraClassErrorPercent', most('headErrors', percent)],
+    ['errorPercent', most('backendErrors', percent)],
+  ].filter(([, v]) => v > 0);
+  if (!values.length) return [];
+  return [
+    ...values.flatMap(([k, v]) => ['--set', `${k}=${v}`]),
+    '--set',
+    'lua.enabled=true',
+    '--set',
+    'lua.loadModules={/usr/lib/nginx/modules/ndk_http_module.so,/usr/lib/nginx/modules/ngx_http_lua_module.so}',
+  ];
+}
+export function offlineBackend(ctx) {
+  if (!ctx.offline) return [];
+  const [repository, tag] = OFFLINE_BACKEND_IMAGE.split(/:(?=[^:]+$)/);
+  return [
+    '--set',
+    `image.repository=${repository}`,
+    '--set',
+    `image.tag=${tag}`,
+    '--set',
+    'image.pullPolicy=Never',
+    '--set',
+    'image.command={/usr/sbin/nginx,-g,daemon off;,-c,/etc/tailgate/nginx.conf}',
+  ];
+}

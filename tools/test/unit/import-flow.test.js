@@ -1,0 +1,114 @@
+// One direction of flow: config → plan → run → ingest → compare → report → publish, and
+// history, the pipeline and the CLI above them. A module may import its own stage or an
+// earlier one, never a later one, and no module imports itself back through others. The
+// table is the architecture (docs/architecture.md): a file that does not fit it fails
+// here, naming the import.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { test } from 'node:test';
+
+const SRC = new URL('../../src/', import.meta.url).pathname;
+
+// [path prefix under tools/src, stage]; the longest matching prefix decides.
+const STAGES = [
+  ['', 'foundation'], // errors, names, numbers, units, schema, github-output, version…
+  ['exec/', 'foundation'], // processes
+  ['result/', 'foundation'], // the files every stage exchanges: read, write, their shapes
+  ['faults/', 'registry'], // what a fault is: config checks it, run drives it, ingest reads it
+  ['targets/rules.js', 'registry'], // what config and plan need of a target
+  ['targets/kube/catalog.js', 'registry'],
+  ['targets/kube/chart-archive.js', 'registry'],
+  ['config/', 'config'],
+  ['plan/', 'plan'],
+  ['run/', 'run'],
+  ['targets/', 'run'], // the drivers
+  ['ingest/', 'ingest'],
+  ['compare/', 'compare'],
+  ['report/', 'report'],
+  ['publish/', 'publish'],
+  ['history/', 'history'],
+  ['pipeline/', 'pipeline'],
+  ['cli/', 'cli'],
+];
+const ORDER = [
+  'foundation',
+  'registry',
+  'config',
+  'plan',
+  'run',
+  'ingest',
+  'compare',
+  'report',
+  'publish',
+  'history',
+  'pipeline',
+  'cli',
+];
+
+// '' is the top of tools/src only (files in no folder).
+const stageOf = (rel) =>
+  STAGES.filter(([p]) => (p === '' ? !rel.includes('/') : rel.startsWith(p))).sort(
+    (x, y) => y[0].length - x[0].length,
+  )[0]?.[1];
+
+function modules() {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.js')) out.push(p);
+    }
+  };
+  walk(SRC);
+  return out;
+}
+
+// Static and literal dynamic imports (a template with ${} is a plugin lookup: none here).
+function importsOf(file) {
+  const text = readFileSync(file, 'utf8');
+  const specs = [
+    ...text.matchAll(/(?:import|export)[^'"`;]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+  ];
+  return specs.map((m) => resolve(dirname(file), m[1] ?? m[2]));
+}
+
+test('import flow: no module imports a later stage', () => {
+  const against = [];
+  for (const f of modules()) {
+    const from = relative(SRC, f);
+    const a = stageOf(from);
+    assert.ok(a, `${from}: in no stage of the table`);
+    for (const to of importsOf(f)) {
+      const b = stageOf(relative(SRC, to));
+      if (ORDER.indexOf(b) > ORDER.indexOf(a)) against.push(`${from} (${a}) → ${relative(SRC, to)} (${b})`);
+    }
+  }
+  assert.deepEqual(against, [], 'imports against the flow');
+});
+
+test('import flow: no import cycle', () => {
+  const graph = new Map(modules().map((f) => [f, importsOf(f).filter((t) => t.startsWith(SRC))]));
+  const state = new Map();
+  const cycles = [];
+  const visit = (f, path) => {
+    if (state.get(f) === 'done') return;
+    if (state.get(f) === 'open') {
+      cycles.push([...path.slice(path.indexOf(f)), f].map((x) => relative(SRC, x)).join(' → '));
+      return;
+    }
+    state.set(f, 'open');
+    for (const t of graph.get(f) ?? []) visit(t, [...path, f]);
+    state.set(f, 'done');
+  };
+  for (const f of graph.keys()) visit(f, []);
+  assert.deepEqual(cycles, [], 'import cycles');
+});
+
+test('import flow: the check can fail — a report module importing the pipeline is named', () => {
+  assert.ok(ORDER.indexOf(stageOf('pipeline/run.js')) > ORDER.indexOf(stageOf('report/markdown.js')));
+  assert.equal(stageOf('targets/kube/steps/layout.js'), 'run');
+  assert.equal(stageOf('targets/rules.js'), 'registry');
+  assert.equal(stageOf('units.js'), 'foundation');
+});
