@@ -19,3 +19,9 @@ test('docs/cli.md names every command and every flag of each', async () => {
   }
   assert.deepEqual(missing, [], 'docs/cli.md or a usage text is behind the CLI');
 });
+
+test('docs/config.md carries every field of schemas/bench.schema.json with its description (node tools/scripts/config-doc.js)', async () => {
+  const { rendered } = await import('../../scripts/config-doc.js');
+  const { text, next } = rendered();
+  assert.ok(text === next, 'docs/config.md is behind the schema: run node tools/scripts/config-doc.js');
+});
