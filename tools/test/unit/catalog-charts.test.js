@@ -36,8 +36,18 @@ function valueSets(name, entry) {
       : []),
     ...(entry.duet ? [join(dir, entry.duet.a), join(dir, entry.duet.b)] : []),
     ...(entry.gateway?.values ? [join(dir, entry.gateway.values)] : []),
+    ...(entry.duet?.gatewayA ? [join(dir, entry.duet.gatewayA), join(dir, entry.duet.gatewayB)] : []),
   ];
-  return [base, ...extras.map((e) => [...base, e])].map((files) => ({
+  // A Gateway API duet's two sides as a run installs them.
+  const duetGateway = entry.duet?.gatewayA
+    ? ['a', 'b'].map((s) => [
+        ...base,
+        join(dir, entry.gateway.values),
+        join(dir, entry.duet[s]),
+        join(dir, entry.duet[`gateway${s.toUpperCase()}`]),
+      ])
+    : [];
+  return [base, ...extras.map((e) => [...base, e]), ...duetGateway].map((files) => ({
     label: files.map((f) => f.slice(dir.length + 1)).join(' + '),
     values: mergeValues(...files.map(readYaml)),
   }));

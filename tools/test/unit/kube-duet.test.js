@@ -92,9 +92,53 @@ test("duet: a PR's duet installs each cell's controller from the base checkout's
   assert.match(traefik[3], /--install traefik-b .*traefik-head\.yaml .*overlays\/tuned\.yaml/);
 });
 
-test('duet: a controller that cannot duet yet (Gateway API routing) is refused with the reason', () => {
+test('duet: sides that route differently (Ingress beside Gateway API) are refused with the reason', () => {
   const plan = planMatrix(loadBench(FIXTURE), 'e2e-duet', { abHead: 'traefik-gateway' });
-  assert.throws(() => steps(plan), /routes through Ingress only/);
+  assert.throws(
+    () => steps(plan),
+    /a duet routes both sides alike: "traefik" routes through Ingress, "traefik-gateway" through Gateway API/,
+  );
+});
+
+test('duet: Gateway API routing — each side its own GatewayClass (by label) and Gateway, a route each, both Programmed and Accepted before load', () => {
+  const plan = planMatrix(loadBench(FIXTURE), 'e2e-duet', {
+    controllers: ['traefik-gateway'],
+    abHead: 'traefik-gateway:tuned',
+  });
+  const s = steps(plan);
+  const argv = (re) => s.filter((x) => re.test(x.title)).map((x) => x.argv.join(' '));
+  const [base] = argv(/^install traefik-gateway /);
+  assert.match(
+    base,
+    /-f charts\/controllers\/traefik\/gateway\.yaml .*-f charts\/controllers\/traefik\/duet-a\.yaml -f charts\/controllers\/traefik\/duet-gateway-a\.yaml/,
+  );
+  assert.match(base, /-n tailgate-ingress /);
+  const [head] = argv(/^install the head traefik-gateway-b/);
+  assert.match(
+    head,
+    /-n tailgate-ingress-b .*-f charts\/controllers\/traefik\/duet-b\.yaml -f charts\/controllers\/traefik\/duet-gateway-b\.yaml/,
+  );
+  assert.match(
+    argv(/install the backend/)[0],
+    /--set httpRoute\.extraGateways\[0\]\.name=traefik-gateway-b --set httpRoute\.extraGateways\[0\]\.namespace=tailgate-ingress-b .*--set httpRoute\.gatewayName=traefik-gateway --set httpRoute\.gatewayNamespace=tailgate-ingress/,
+  );
+  assert.deepEqual(argv(/is Programmed/), [
+    'kubectl --context kind-tailgate-x-traefik-gateway wait --for=condition=Programmed -n tailgate-ingress gateway/traefik-gateway --timeout=120s',
+    'kubectl --context kind-tailgate-x-traefik-gateway wait --for=condition=Programmed -n tailgate-ingress-b gateway/traefik-gateway-b --timeout=120s',
+  ]);
+  const routes = s.filter((x) => x.builtin === 'waitRoute').map((x) => x.getArgv.join(' '));
+  assert.ok(
+    routes.some((r) => / get httproute backend -o json$/.test(r)),
+    routes.join('\n'),
+  );
+  assert.ok(
+    routes.some((r) => / get httproute backend-traefik-gateway-b -o json$/.test(r)),
+    routes.join('\n'),
+  );
+  // The head's route is awaited after the head is installed, before any load.
+  const at = (re) => s.findIndex((x) => re.test(x.title));
+  assert.ok(at(/HTTPRoute backend-traefik-gateway-b is Accepted/) > at(/^install the head/));
+  assert.ok(at(/HTTPRoute backend-traefik-gateway-b is Accepted/) < s.findIndex((x) => x.kind === 'measure'));
 });
 
 test('duet: what a PR changes that cannot run side by side falls back to interleaved pairs, with why', () => {

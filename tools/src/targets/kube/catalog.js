@@ -50,9 +50,19 @@ export function catalogEntry(name, controller) {
     // EnvoyProxy and policies its controller turns into Envoy pods).
     dataplane: entry.dataplane ? join(dir, entry.dataplane) : null,
     // Two releases in one cluster (a duet): controller.yaml `duet: {a, b, ingressClassB}`
-    // — values that keep side a to its own IngressClass, and side b's class and host port.
+    // — values that keep side a to its own IngressClass, and side b's class and host port;
+    // with routing: gateway also `gatewayA`, `gatewayB` (each side its own GatewayClass and
+    // Gateway) and `gatewayNameB`, the head's Gateway.
     duet: entry.duet
-      ? { a: join(dir, entry.duet.a), b: join(dir, entry.duet.b), ingressClassB: entry.duet.ingressClassB }
+      ? {
+          a: join(dir, entry.duet.a),
+          b: join(dir, entry.duet.b),
+          ingressClassB: entry.duet.ingressClassB,
+          gateway:
+            entry.duet.gatewayA && entry.duet.gatewayB && entry.duet.gatewayNameB
+              ? { a: join(dir, entry.duet.gatewayA), b: join(dir, entry.duet.gatewayB), nameB: entry.duet.gatewayNameB }
+              : null,
+        }
       : null,
   };
 }
@@ -86,6 +96,11 @@ function routingOf(name, controller, entry) {
 // `crds: chart` — the chart installs the Gateway API CRDs of its own release.
 function gatewayOf(name, controller, entry, dir) {
   const g = entry.gateway;
+  if (entry.gatewayUnsupported)
+    throw Object.assign(
+      new InputError(`controller "${name}": routing: gateway is not possible here: ${entry.gatewayUnsupported}`),
+      { field: 'routing' },
+    );
   if (!g?.name || !(g.values || entry.dataplane))
     throw new InputError(
       `controller "${name}": routing: gateway, but the catalog entry ${controller.catalog ?? name} has no gateway section (the Gateway's name, and a values file or a data plane chart that creates it) in its controller.yaml`,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseDuration, parsePercent } from '../../../units.js';
 import { ROOT } from '../../../exec/tools.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel } from '../context.js';
+
 export const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
 export function backendStep(u) {
   const { cat, head } = u;
@@ -24,7 +25,7 @@ export function backendStep(u) {
       `ingress.className=${cat.ingressClass}`,
       ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
       ...headCanary(u.cells),
-      ...backendRouting(cat),
+      ...backendRouting(cat, head),
       ...offlineBackend(u.ctx),
       '--wait',
       '--timeout',
@@ -32,10 +33,21 @@ export function backendStep(u) {
     ),
   };
 }
+
 export const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
-export function backendRouting(cat) {
+export function backendRouting(cat, head = null) {
   if (!cat.gateway) return [];
+  // A duet's head: a second HTTPRoute to the same pods, on its own Gateway.
+  const extra = head?.gateway
+    ? [
+        '--set',
+        `httpRoute.extraGateways[0].name=${head.gateway.name}`,
+        '--set',
+        `httpRoute.extraGateways[0].namespace=${head.gateway.namespace}`,
+      ]
+    : [];
   return [
+    ...extra,
     '--set',
     'ingress.enabled=false',
     '--set',
@@ -46,6 +58,7 @@ export function backendRouting(cat) {
     `httpRoute.gatewayNamespace=${INGRESS_NAMESPACE}`,
   ];
 }
+
 // Duet canaries (scenario headDelay [× headDelayShare], headErrors, backendErrors): the
 // head's Ingress reaches the pods on a port that sleeps first or fails a share with 503, over the
 // backend's own error share on both routes (the backend chart's extraClassDelayMs,
@@ -69,6 +82,7 @@ export function headCanary(cells) {
     'lua.loadModules={/usr/lib/nginx/modules/ndk_http_module.so,/usr/lib/nginx/modules/ngx_http_lua_module.so}',
   ];
 }
+
 export function offlineBackend(ctx) {
   if (!ctx.offline) return [];
   const [repository, tag] = OFFLINE_BACKEND_IMAGE.split(/:(?=[^:]+$)/);

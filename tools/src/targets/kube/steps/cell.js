@@ -5,6 +5,7 @@ import { cellLoad, k6Args, k6Budget, k6Env } from '../../../run/k6.js';
 import { faultModule } from '../../../faults/schedule.js';
 import { jobManifestFor } from '../k6-job.js';
 import { INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
+
 export function cellSteps(u, cell) {
   const { add, kubectl, url, urlB, head } = u;
   const s = cell.scenario;
@@ -58,15 +59,18 @@ export function cellSteps(u, cell) {
     ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
   });
 }
+
 // The dry run shows the very command run/k6.js executes (same builder), with the
 // results folder and the script path written relative.
 export function k6Argv(cell) {
   const cellDir = `results/<run>/${cell.id}`;
   return ['k6', ...k6Args(cell.scenario, cellDir).map((a) => (a.startsWith(ROOT) ? rel(a) : a))];
 }
+
 export function k6EnvShown(cell, url, urlB) {
   return k6Env(cellLoad(cell), { url, urlB, host: 'bench.local', summary: `results/<run>/${cell.id}/k6-summary.json` });
 }
+
 // Faults are driven live (random pods, on a clock); the dry run shows the kubectl
 // command each action uses so a user can reproduce one by hand — from the fault's own
 // module, so a new fault type cannot be shown as another.

@@ -6,6 +6,7 @@ import { verifiedArchive } from '../chart-archive.js';
 import { DUET_NODE_PORT, INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 import { backendStep, OFFLINE_BACKEND_IMAGE } from './backend.js';
 import { gatewayCrdSteps } from './gateway.js';
+
 // Before any tuning: the cluster (kind) or the namespaces (cluster), what an offline
 // cluster needs, the Gateway API CRDs and the backend.
 export function setupSteps(u) {
@@ -77,6 +78,7 @@ export function setupSteps(u) {
     u.backendStep = null;
   }
 }
+
 // Offline, every side's chart is checked before a cluster starts: a controller that
 // cannot run here says why (controller.yaml `offline:`), and an archive that is missing
 // or not the pinned one is one line naming it (chart-archive.js).
@@ -87,6 +89,7 @@ export function offlineCharts(u) {
     if (!cat.upstream) verifiedArchive(cat.chart, { env: u.ctx.env, where: `${rel(cat.pinFile)} chart.sha256` });
   }
 }
+
 export function offlineLoadSteps(u) {
   const { cat, head, cells, ctx, controller } = u;
   if (cat.upstream)
@@ -112,6 +115,7 @@ export function offlineLoadSteps(u) {
     ],
   });
 }
+
 export function teardownSteps(u) {
   const { ctx, controller, cat, head, helm } = u;
   const add = (s) => u.add({ kind: 'teardown', ...s });

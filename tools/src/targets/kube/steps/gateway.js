@@ -3,6 +3,7 @@
 import { PINS } from '../../../version.js';
 import { INGRESS_NAMESPACE, NAMESPACE } from '../context.js';
 import { upstreamChartDir } from './module-path.js';
+
 // tools/scripts/build-backend-image.sh: the host's Debian nginx, Lua module included.
 // Gateway API CRDs at the pinned version: the official release manifest where it can be
 // downloaded, the same files from the Go module proxy's copy of the module offline.
@@ -38,27 +39,34 @@ export function gatewayCrdSteps(ctx, kubectl) {
     },
   ];
 }
+
 // Load only starts on a programmed Gateway and an accepted route: a route the Gateway
-// refuses fails here with the condition's own message, never as a run of 404s.
-export function gatewayReadySteps(cat, kubectl, { programmed = true } = {}) {
+// refuses fails here with the condition's own message, never as a run of 404s. `gateway`:
+// which Gateway and route (a duet's head has its own); the catalog's by default.
+export function gatewayReadySteps(cat, kubectl, { programmed = true, gateway = null } = {}) {
+  const gw = gateway ?? { name: cat.gateway.name, namespace: INGRESS_NAMESPACE, route: 'backend' };
   return [
-    ...(programmed ? [programmedStep(cat, kubectl)] : []),
+    ...(programmed ? [programmedStep(cat, kubectl, [], gw)] : []),
     {
       kind: 'preflight',
       timeoutMs: 90_000,
-      title: 'wait until the HTTPRoute is Accepted with its references resolved',
-      argv: ['tailgate-internal', 'wait-route', `${NAMESPACE}/backend`, '60s'],
+      title: gateway
+        ? `wait until the HTTPRoute ${gw.route} is Accepted by Gateway ${gw.name} with its references resolved`
+        : 'wait until the HTTPRoute is Accepted with its references resolved',
+      argv: ['tailgate-internal', 'wait-route', `${NAMESPACE}/${gw.route}`, '60s'],
       builtin: 'waitRoute',
-      getArgv: kubectl('-n', NAMESPACE, 'get', 'httproute', 'backend', '-o', 'json'),
+      getArgv: kubectl('-n', NAMESPACE, 'get', 'httproute', gw.route, '-o', 'json'),
     },
   ];
 }
+
 export const CONDITIONS = '{range .status.conditions[*]}{.type}={.status} {.reason}: {.message}{"\\n"}{end}';
-export function programmedStep(cat, kubectl, diagnose = []) {
-  const gw = ['-n', INGRESS_NAMESPACE, `gateway/${cat.gateway.name}`];
+export function programmedStep(cat, kubectl, diagnose = [], which = null) {
+  const { name, namespace } = which ?? { name: cat.gateway.name, namespace: INGRESS_NAMESPACE };
+  const gw = ['-n', namespace, `gateway/${name}`];
   return {
     timeoutMs: 150_000,
-    title: `wait until Gateway ${cat.gateway.name} is Programmed`,
+    title: `wait until Gateway ${name} is Programmed`,
     argv: kubectl('wait', '--for=condition=Programmed', ...gw, '--timeout=120s'),
     diagnose: [kubectl('get', ...gw, '-o', `jsonpath=${CONDITIONS}`), ...diagnose],
   };

@@ -10,6 +10,7 @@ import { HOST_PORT, targetFlags } from '../context.js';
 import { setupSteps, teardownSteps } from './cluster.js';
 import { installSteps, duetHead, releaseSteps } from './release.js';
 import { cellSteps } from './cell.js';
+
 // One controller (a CI job per cell) has nothing to interleave with: the plain layout.
 export const interleaved = (plan, byController) => Boolean(plan.matrix.interleave) && byController.size > 1;
 /** Host ports a kind run of the plan publishes at once: one per cluster, two for a duet's. */
@@ -18,6 +19,7 @@ export function hostPortCount(plan) {
   const clusters = interleaved(plan, byController) ? byController.size : 1;
   return clusters * (plan.cells.some((c) => c.concurrent) ? 2 : 1);
 }
+
 export function planSteps(plan, ctx) {
   const steps = [];
   const byController = groupBy(plan.cells, (c) => c.controllerName);
@@ -65,6 +67,7 @@ export function planSteps(plan, ctx) {
   for (const u of units) u.teardown();
   return steps;
 }
+
 // The steps of one controller — its cluster or release, each tuning's install, each
 // cell, its teardown — for planSteps to lay out one controller after another, or
 // interleaved. With interleave each kind cluster maps its ingress to its own host port.
@@ -111,6 +114,7 @@ export function controllerSteps({ ctx, controller, cells, index, interleave, due
     teardown: () => teardownSteps(u),
   };
 }
+
 export function groupBy(xs, key) {
   const m = new Map();
   for (const x of xs) {

@@ -9,11 +9,13 @@ import { PINS } from '../../../version.js';
 import { INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, rel } from '../context.js';
 import { gatewayReadySteps, programmedStep } from './gateway.js';
 import { upstreamChartDir } from './module-path.js';
+
 export function installSteps(u, tuning) {
   const { controller, cat, head } = u;
   // The backend right after the first install where that install brings the CRDs its
   // route needs.
-  u.release({ controller, cat, namespace: INGRESS_NAMESPACE, extra: head ? [cat.duet.a] : [] }, tuning, () => {
+  const baseExtra = head ? [cat.duet.a, ...(head.gateway ? [cat.duet.gateway.a] : [])] : [];
+  u.release({ controller, cat, namespace: INGRESS_NAMESPACE, extra: baseExtra }, tuning, () => {
     if (u.backendStep) u.add(u.backendStep);
     u.backendStep = null;
   });
@@ -25,10 +27,12 @@ export function installSteps(u, tuning) {
     u.release(head, wanted);
   }
 }
+
 // The head of a duet: its controller's catalog entry, which must say how a second
 // release of it coexists with the first (controller.yaml `duet:`: values for side a that
 // keep the base to its own IngressClass, values for side b with the head's class and
-// host port).
+// host port; with routing: gateway, each side's GatewayClass and the head's Gateway,
+// which the backend's second HTTPRoute attaches to).
 export function duetHead(concurrent, baseCat) {
   const cat = catalogEntry(concurrent.name, concurrent.controller);
   for (const c of [baseCat, cat])
@@ -36,17 +40,30 @@ export function duetHead(concurrent, baseCat) {
       throw new InputError(
         `controller "${c.name}" cannot run in a duet on one cluster: its catalog entry has no duet section (controller.yaml)`,
       );
-  if (baseCat.gateway || cat.gateway)
-    throw new InputError('a duet on one cluster routes through Ingress only (routing: gateway is not supported yet)');
+  const gateway = Boolean(baseCat.gateway || cat.gateway);
+  if (gateway && !(baseCat.gateway && cat.gateway))
+    throw new InputError(
+      `a duet routes both sides alike: "${baseCat.name}" routes through ${baseCat.gateway ? 'Gateway API' : 'Ingress'}, "${cat.name}" through ${cat.gateway ? 'Gateway API' : 'Ingress'} (a migration between them is compared as interleaved runs)`,
+    );
+  if (gateway)
+    for (const c of [baseCat, cat])
+      if (!c.duet.gateway || c.dataplane)
+        throw new InputError(
+          `controller "${c.name}" cannot run a Gateway API duet on one cluster: its catalog entry's duet section has no gatewayA, gatewayB and gatewayNameB (controller.yaml)`,
+        );
   return {
     controller: concurrent.name,
     cat,
     namespace: INGRESS_NAMESPACE_B,
     release: `${concurrent.name}-b`,
-    extra: [cat.duet.b],
+    extra: [cat.duet.b, ...(gateway ? [cat.duet.gateway.b] : [])],
     ingressClass: cat.duet.ingressClassB,
+    gateway: gateway
+      ? { name: cat.duet.gateway.nameB, namespace: INGRESS_NAMESPACE_B, route: `backend-${cat.duet.gateway.nameB}` }
+      : null,
   };
 }
+
 // One release of a controller: the sysctl preflight, the helm install with the catalog's
 // values, the offline values, the tuning's overlay and a side's extra values; its data
 // plane; the rollout, Ready and route waits. Called once per tuning for a controller, and
@@ -143,8 +160,11 @@ export function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInsta
     argv: kubectl('-n', namespace, 'wait', '--for=condition=Ready', 'pod', '-l', cat.podSelector, '--timeout=300s'),
     diagnose,
   });
-  if (cat.gateway) for (const step of gatewayReadySteps(cat, kubectl, { programmed: !cat.dataplane })) add(step);
+  if (cat.gateway)
+    for (const step of gatewayReadySteps(cat, kubectl, { programmed: !cat.dataplane, gateway: side.gateway }))
+      add(step);
 }
+
 // A controller that turns resources into proxy pods (Envoy Gateway): our data plane
 // chart with the same values and the tuning's name, then the Gateway Programmed (v1.9.1:
 // only once its Envoy Deployment has an available replica), then the Deployment's pod
@@ -192,6 +212,7 @@ export function dataplaneSteps({ controller, cat, tuning, values, helm, kubectl,
     },
   ];
 }
+
 // An OCI registry holds the chart at <repo>/<name>; a classic repository is --repo.
 export function chartSource(chart) {
   return chart.repo.startsWith('oci://')
