@@ -172,7 +172,9 @@ export function tuningDiffs(runDir, cells) {
 // What a duet's head changes in the data plane: its captured config (proxy-b) against the
 // base's (proxy) in the first cell that has both. The IngressClass each side watches and
 // the Service it publishes are the duet's own plumbing, not the change.
-const DUET_PLUMBING = /ingress[._-]?class|publishedservice/i;
+// With Gateway API routing, also each side's GatewayClass selector and the Service its
+// Gateway status reports.
+const DUET_PLUMBING = /ingress[._-]?class|publishedservice|kubernetesgateway\.(labelselector|statusaddress)/i;
 
 export function duetDiff(rawDir, cells) {
   for (const c of cells) {

@@ -381,12 +381,17 @@ test(
 );
 
 test(
-  'kind e2e: a duet — Traefik default and tuned as two releases in one cluster, the same pods, the same load; pod-kill hits both at once',
+  'kind e2e: a duet — Traefik default and tuned as two releases in one cluster routed through Gateway API, the same pods, the same load; pod-kill hits both at once',
   { timeout: 20 * 60_000 },
   () => {
     // 1 = the duet's own verdict (a regression) is an outcome, not a failure of the run.
     const { run, runDir } = runMatrix('e2e-duet', [0, 1, 3]);
-    assert.match(run.stdout, /install the head traefik-b \(traefik\) .* with tuning "tuned"/);
+    assert.match(run.stdout, /install the head traefik-gateway-b \(traefik-gateway\) .* with tuning "tuned"/);
+    assert.match(run.stdout, /wait until Gateway traefik-gateway-b is Programmed/);
+    assert.match(
+      run.stdout,
+      /wait until the HTTPRoute backend-traefik-gateway-b is Accepted by Gateway traefik-gateway-b/,
+    );
     assert.match(run.stdout, /wait until the head's ingress routes to the backend/);
     assert.match(
       run.stdout,
@@ -394,7 +399,7 @@ test(
     );
     for (const scenario of ['steady', 'pod-kill'])
       for (const rep of [1, 2]) {
-        const cell = join('traefik', 'default', scenario, `rep-${rep}`);
+        const cell = join('traefik-gateway', 'default', scenario, `rep-${rep}`);
         const [base, head] = ['base', 'head'].map((side) =>
           JSON.parse(readFileSync(join(runDir, side, cell, 'result.json'), 'utf8')),
         );
@@ -419,6 +424,9 @@ test(
         const args = (d) => readFileSync(join(raw, d, 'traefik-args.txt'), 'utf8');
         assert.match(args('proxy'), /--providers\.kubernetesingress\.ingressClass=traefik$/m);
         assert.match(args('proxy-b'), /--providers\.kubernetesingress\.ingressClass=traefik-b$/m);
+        // Each side serves its own GatewayClass only (Traefik's controllerName is shared).
+        assert.match(args('proxy'), /--providers\.kubernetesgateway\.labelSelector=tailgate\.dev\/duet-side=a$/m);
+        assert.match(args('proxy-b'), /--providers\.kubernetesgateway\.labelSelector=tailgate\.dev\/duet-side=b$/m);
         assert.match(args('proxy-b'), /maxIdleConnsPerHost=320/);
         assert.doesNotMatch(args('proxy'), /maxIdleConnsPerHost/);
       }

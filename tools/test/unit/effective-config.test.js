@@ -194,3 +194,29 @@ test("effective config: a duet head that only caps the proxy's CPU is named by i
   );
   assert.match(duetDiffText(changes), /limits\.cpu \(not set\) → 50m/);
 });
+
+test("effective config: a Gateway API duet's own plumbing (each side's GatewayClass selector, its status Service) is not the head's change", async () => {
+  const { duetDiff } = await import('../../src/report/effective-config.js');
+  const raw = mkdtempSync(join(tmpdir(), 'tg-eff-gw-'));
+  const rep = join(raw, 'traefik-gateway', 'default', 'steady', 'rep-1');
+  const args = (side, extra) =>
+    [
+      '--providers.kubernetesgateway',
+      `--providers.kubernetesgateway.labelSelector=tailgate.dev/duet-side=${side}`,
+      `--providers.kubernetesgateway.statusaddress.service.name=traefik-gateway${side === 'b' ? '-b' : ''}`,
+      `--providers.kubernetesgateway.statusaddress.service.namespace=tailgate-ingress${side === 'b' ? '-b' : ''}`,
+      ...extra,
+    ].join('\n');
+  for (const [side, dir, extra] of [
+    ['a', 'proxy', []],
+    ['b', 'proxy-b', ['--serversTransport.maxIdleConnsPerHost=320']],
+  ]) {
+    mkdirSync(join(rep, dir), { recursive: true });
+    writeFileSync(join(rep, dir, 'traefik-args.txt'), `${args(side, extra)}\n`);
+  }
+  const changes = duetDiff(raw, [{ key: 'traefik-gateway/default/steady' }]);
+  assert.deepEqual(
+    changes.map((c) => `${c.directive}: ${c.before} → ${c.after}`),
+    ['--serversTransport.maxIdleConnsPerHost: (not set) → 320'],
+  );
+});

@@ -32,7 +32,8 @@ const steps = (plan) =>
 
 test('duet: --ab-head on kind installs the head as <controller>-b in its own namespace, both routed, k6 alternating at the rate per side', () => {
   const cfg = loadBench(FIXTURE);
-  const plan = planMatrix(cfg, 'e2e-duet', {});
+  // The Ingress duet (the fixture's matrix routes through Gateway API).
+  const plan = planMatrix(cfg, 'e2e-duet', { controllers: ['traefik'], abHead: 'traefik:tuned' });
   const s = steps(plan);
   const argv = (re) => s.filter((x) => re.test(x.title)).map((x) => x.argv.join(' '));
   assert.match(argv(/write the kind config/)[0], / 81:18081$/);
@@ -93,7 +94,7 @@ test("duet: a PR's duet installs each cell's controller from the base checkout's
 });
 
 test('duet: sides that route differently (Ingress beside Gateway API) are refused with the reason', () => {
-  const plan = planMatrix(loadBench(FIXTURE), 'e2e-duet', { abHead: 'traefik-gateway' });
+  const plan = planMatrix(loadBench(FIXTURE), 'e2e-duet', { controllers: ['traefik'], abHead: 'traefik-gateway' });
   assert.throws(
     () => steps(plan),
     /a duet routes both sides alike: "traefik" routes through Ingress, "traefik-gateway" through Gateway API/,

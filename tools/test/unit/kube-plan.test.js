@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -409,4 +410,14 @@ test("a values mistake is one line before any cluster starts: Traefik's schema r
     kubeContext({ target: 'kind', runId: 't', runDir: join(work, 'run2'), env }),
   );
   await preflight(good);
+});
+
+test('offline: the Gateway API CRDs are read from the Go module cache the context resolved, never from a literal $(go env GOMODCACHE)', (t) => {
+  const cache = spawnSync('go', ['env', 'GOMODCACHE'], { encoding: 'utf8' }).stdout?.trim();
+  if (!cache) return t.skip('go is not installed here');
+  const cfg = loadBench(join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml'));
+  const plan = planMatrix(cfg, 'e2e-duet', { controllers: ['traefik-gateway'], abHead: 'traefik-gateway:tuned' });
+  const steps = planSteps(plan, kubeContext({ target: 'kind', runId: 't', env: { TAILGATE_OFFLINE: '1' } }));
+  const crds = steps.find((s) => /install the Gateway API .* standard CRDs/.test(s.title));
+  assert.ok(crds.argv.at(-1).startsWith(`${cache}/sigs.k8s.io/gateway-api@`), crds.argv.join(' '));
 });

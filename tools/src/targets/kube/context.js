@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { ROOT } from '../../exec/tools.js';
+import { goModCache as goModCacheDir } from './go-env.js';
 
 export const NAMESPACE = 'tailgate';
 export const INGRESS_NAMESPACE = 'tailgate-ingress';
@@ -24,7 +25,9 @@ export function kubeContext({
   cluster = 'single',
   env = process.env,
   hostPorts = null,
-  goModCache = undefined,
+  // Resolved here, once per process, for every context (dry run and run alike); the step
+  // builders only read it.
+  goModCache = goModCacheDir(),
 }) {
   // kind's host ports, in the order the plan hands them out (host-ports.js); a plan
   // shown without running gets the default ones.

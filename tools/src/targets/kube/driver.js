@@ -25,7 +25,6 @@ import { catalogEntry } from './catalog.js';
 import { captureEffectiveConfig } from './effective.js';
 import { checkTargetUnchanged, targetIdentity } from './identity.js';
 import { hostPortCount, planSteps } from './steps/layout.js';
-import { goModCache } from './go-env.js';
 
 export const name = 'kube';
 
@@ -49,7 +48,6 @@ export function dryRun(plan, opts) {
     kubeconfig: opts.kubeconfig,
     targetUrl: opts['target-url'] ?? (plan.matrix.target === 'cluster' ? 'http://<ingress-address>' : undefined),
     cluster: plan.matrix.cluster,
-    goModCache: goModCache(),
   });
   return renderDryRun(planSteps(plan, ctx), {
     header: `tailgate plan: matrix "${plan.matrixName}", target ${plan.matrix.target}, ${plan.cells.length} cells`,
