@@ -4,6 +4,7 @@ import { MAX_RUN_MS, parseDuration } from '../units.js';
 import { TARGET_RULES as TARGETS } from '../targets/rules.js';
 import { samplesNeeded } from '../result/histogram.js';
 import { matrixSizeProblems } from './matrix-limits.js';
+import { ROUTE_FAULTS } from '../faults/schedule.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
 const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'backendErrors'];
@@ -65,6 +66,15 @@ export function semanticProblems(cfg) {
         add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
       if (f.every !== undefined && parseDuration(f.every) < 100)
         add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
+      // Every route must be added while the load runs, or the later ones are never measured.
+      if (f.type === 'route-add') {
+        const spanMs = (f.routes - 1) * parseDuration(f.every ?? '1s') + parseDuration(f.startAfter ?? '0s');
+        if (spanMs >= parseDuration(s.duration))
+          add(
+            ['scenarios', name, 'faults', i, 'routes'],
+            `${f.routes} routes every ${f.every ?? '1s'} take ${spanMs / 1000}s to add, not less than the scenario's duration ${s.duration}: fewer routes, a shorter every, or a longer duration`,
+          );
+      }
     });
   }
 
@@ -106,6 +116,16 @@ export function semanticProblems(cfg) {
         add(['matrices', mname, 'head'], `"${hc}" is not a ${t.controllerType} controller of this file`);
       else if (m.head && !own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
     } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
+    // Route faults edit routes through the Kubernetes API: the local target has none.
+    if (m.target === 'local')
+      for (const sname of m.scenarios)
+        (own(cfg.scenarios, sname)?.faults ?? []).forEach((f, i) => {
+          if (ROUTE_FAULTS.includes(f.type))
+            add(
+              ['scenarios', sname, 'faults', i, 'type'],
+              `${f.type} adds Ingress or HTTPRoute objects through the Kubernetes API, and matrix "${mname}" runs on target local: run it on kind or an existing cluster`,
+            );
+        });
     for (const sname of m.scenarios)
       for (const key of DUET_CANARIES)
         if (own(cfg.scenarios, sname)?.[key] && (m.target !== 'kind' || m.compare !== 'concurrent'))

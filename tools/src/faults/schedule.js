@@ -6,10 +6,21 @@ import * as churn from './churn.js';
 import * as killPause from './kill-pause.js';
 import * as podKill from './pod-kill.js';
 import * as rollout from './rollout.js';
+import * as routeAdd from './route-add.js';
 
-// Each fault module exports run(f, {pods, events, signal, pause}) and kubeCommand(f,
-// kubectl) — what one action looks like on a cluster, for the dry run.
-export const FAULTS = Object.freeze({ 'pod-kill': podKill, churn, rollout, 'kill-pause': killPause });
+// Each fault module exports run(f, {pods, routes, events, signal, pause}) and
+// kubeCommand(f, kubectl) — what one action looks like on a cluster, for the dry run.
+// Route faults act on `routes` (the configuration plane), the others on `pods`.
+export const FAULTS = Object.freeze({
+  'pod-kill': podKill,
+  churn,
+  rollout,
+  'kill-pause': killPause,
+  'route-add': routeAdd,
+});
+
+/** Faults that edit routes: they need a target whose driver gives `routes` (kind, a cluster). */
+export const ROUTE_FAULTS = Object.freeze(['route-add']);
 
 // The events that are a fault's action on the backend (what a kill, a scale step or a
 // rollout costs is counted per action: ingest/fault-cost.js).
@@ -22,7 +33,7 @@ export function faultModule(type) {
 }
 
 /** Starts every fault of a scenario after `offsetMs`; returns stop() -> Promise. */
-export function startFaults(faults, { pods, events, offsetMs = 0 }) {
+export function startFaults(faults, { pods, routes = null, events, offsetMs = 0 }) {
   const controller = new AbortController();
   const { signal } = controller;
   const runs = faults.map(async (f) => {
@@ -30,7 +41,7 @@ export function startFaults(faults, { pods, events, offsetMs = 0 }) {
     if (signal.aborted) return;
     events.emit('fault-start', { fault: f.type });
     try {
-      await faultModule(f.type).run(f, { pods, events, signal, pause: (ms) => pause(ms, signal) });
+      await faultModule(f.type).run(f, { pods, routes, events, signal, pause: (ms) => pause(ms, signal) });
     } catch (err) {
       if (!signal.aborted) events.emit('fault-error', { fault: f.type, error: err.message });
       throw err;

@@ -3,6 +3,7 @@ import { readK6Output } from './k6-stream.js';
 import { Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
+import { routeCost } from './route-cost.js';
 import { encode, summarize } from '../result/histogram.js';
 import { machineInfo } from '../result/machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
@@ -89,6 +90,9 @@ export async function ingest({
   };
   const cost = faultCost(events, agg.slow, result.errors.total);
   if (cost) result.faultCost = cost;
+  // A duet's side: its own routes only (the events file holds both sides').
+  const routes = routeCost(events, side ? (meta.ab?.role ?? null) : null);
+  if (routes) result.routes = routes;
   const steps = agg.stepSummaries(confidence);
   if (Object.keys(steps).length) result.steps = steps;
   if (meta.slo) result.saturation = saturation(timeline, meta.slo);

@@ -12,11 +12,13 @@ import { runTable } from '../report/run-table.js';
 import { duetDiff, duetDiffText, renderTuningDiffs, tuningDiffs } from '../report/effective-config.js';
 import { DUET_CHANGE_FILE } from '../result/duet-change.js';
 import { renderTerminal } from '../report/terminal.js';
+import { routeLines } from '../report/routes.js';
 
 export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
   if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir });
   const cells = collectRun(runDir);
   console.log(`\n${runTable(cells)}`);
+  printRoutes(routeLines(cells));
   const diffs = tuningDiffs(runDir, cells);
   if (diffs.length) {
     writeJsonAtomic(join(runDir, 'tunings.json'), { kind: 'tailgate.tuning-diffs', diffs });
@@ -59,9 +61,11 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
 function afterConcurrentRun({ cfg, plan, runDir }) {
   const baseDir = join(runDir, 'base');
   const headDir = join(runDir, 'head');
-  console.log(`\nbase (each cell's own configuration):\n${runTable(collectRun(baseDir))}`);
+  const bases = collectRun(baseDir);
+  console.log(`\nbase (each cell's own configuration):\n${runTable(bases)}`);
   const heads = collectRun(headDir);
   console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(heads)}`);
+  printRoutes([...routeLines(bases, 'base'), ...routeLines(heads, 'head')]);
   const doc = comparePairedRuns({ baseDir, headDir, gate: plan.matrix.gate ?? cfg.gate });
   const change = existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), heads) : null;
   if (change) {
@@ -90,4 +94,8 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
   );
   console.log(`\n${renderTerminal(doc)}`);
   return doc.exitCode;
+}
+
+function printRoutes(lines) {
+  if (lines.length) console.log(`\nNew routes under load (route-add):\n${lines.map((l) => `  ${l}`).join('\n')}`);
 }

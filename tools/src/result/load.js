@@ -71,6 +71,7 @@ export function resultRep(doc, file) {
     timeline: doc.timeline,
     events: doc.events ?? [],
     faultCost: doc.faultCost ?? null,
+    routes: doc.routes ?? null,
   };
 }
 

@@ -5,9 +5,9 @@ import { InfraError } from '../errors.js';
 import { faultOffsetMs, startFaults } from '../faults/schedule.js';
 
 /** startLoad() -> Promise<k6 outcome>. Resolves with the k6 outcome; throws on fault errors. */
-export async function measureWithFaults({ scenario, startLoad, pods, events }) {
+export async function measureWithFaults({ scenario, startLoad, pods, routes = null, events }) {
   const load = startLoad();
-  const faults = startFaults(scenario.faults, { pods, events, offsetMs: faultOffsetMs(scenario) });
+  const faults = startFaults(scenario.faults, { pods, routes, events, offsetMs: faultOffsetMs(scenario) });
   let k6;
   let faultErrors;
   try {

@@ -45,11 +45,11 @@ async function withKindCluster(name, create, use) {
 }
 
 test(
-  'kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster',
+  'kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster, new Ingress routes under load',
   { timeout: 20 * 60_000 },
   () => {
     const { runDir } = runMatrix('e2e');
-    for (const scenario of ['steady', 'pod-kill', 'inside']) {
+    for (const scenario of ['steady', 'pod-kill', 'inside', 'routes']) {
       const file = join(runDir, 'traefik', 'default', scenario, 'rep-1', 'result.json');
       assert.ok(existsSync(file), `${file} written`);
       const r = JSON.parse(readFileSync(file, 'utf8'));
@@ -62,6 +62,13 @@ test(
       if (scenario !== 'pod-kill') assert.equal(r.errors.total, 0, `${scenario}: steady state has no errors`);
       if (scenario === 'inside')
         assert.ok(existsSync(join(runDir, 'traefik', 'default', 'inside', 'rep-1', 'k6-job.json')), 'ran as a Job');
+      if (scenario === 'routes') {
+        // Six new Ingresses, each answering within its 10 s; Traefik applies provider
+        // changes at most every 2 s, so propagation is seconds, not milliseconds.
+        assert.equal(r.routes.routes, 6, JSON.stringify(r.routes));
+        assert.equal(r.routes.ready, 6, JSON.stringify(r.routes));
+        assert.ok(r.routes.propagationMs.max < 10_000 && r.routes.propagationMs.p50 > 0, JSON.stringify(r.routes));
+      }
     }
     const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], {
       encoding: 'utf8',
@@ -69,6 +76,10 @@ test(
     assert.equal(report.status, 0, report.stderr);
     console.log(report.stdout);
     assert.ok(existsSync(join(runDir, 'charts', 'traefik__default__pod-kill', 'timeline.png')));
+    assert.match(
+      report.stdout,
+      /traefik\/default\/routes: 6 new routes in 1 rep\(s\), 0 not ready; propagation p50 \d+ ms/,
+    );
     assertNoClusterLeft();
   },
 );
@@ -419,6 +430,9 @@ test(
         );
         if (scenario === 'pod-kill')
           assert.ok(base.events.filter((e) => e.type === 'pod-killed').length >= 2, 'pods were killed');
+        // The same new routes on both sides, each side's own HTTPRoute on its own Gateway.
+        if (scenario === 'routes')
+          for (const r of [base, head]) assert.equal(r.routes?.ready, 6, JSON.stringify(r.routes));
         // Each side's data plane captured before load: base plain, head with the tuning.
         const raw = join(runDir, 'raw', cell);
         const args = (d) => readFileSync(join(raw, d, 'traefik-args.txt'), 'utf8');

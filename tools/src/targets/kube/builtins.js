@@ -37,7 +37,7 @@ export async function waitHttp(url, host, timeoutMs = 60_000) {
   let last = 'no answer';
   while (Date.now() < deadline) {
     try {
-      const status = await get(url, host);
+      const status = await httpStatus(url, host);
       if (status === 200) return;
       last = `HTTP ${status}`;
     } catch (err) {
@@ -91,7 +91,7 @@ export async function waitRoute(getArgv, timeoutMs = 60_000) {
 
 // fetch() would send its own Host header (it is a forbidden header there); the
 // Ingress routes by Host, so use node:http, which sends the one given.
-function get(url, host) {
+export function httpStatus(url, host) {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { host }, timeout: 2000 }, (res) => {
       res.resume();

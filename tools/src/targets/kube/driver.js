@@ -11,7 +11,7 @@ import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './bui
 import { checkKubeletSysctls } from './sysctls.js';
 import { unpackChart } from './chart-archive.js';
 import { recordCluster } from '../../exec/registry.js';
-import { kubeContext, targetFlags } from './context.js';
+import { INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, kubeContext, targetFlags } from './context.js';
 import { busyLine, freeHostPorts } from './host-ports.js';
 import { repairDaemonTmpdirs } from './dockerd-tmpdir.js';
 import { renderDryRun } from './dry-run.js';
@@ -19,6 +19,8 @@ import { run } from '../../exec/run.js';
 import { commandLine } from '../../exec/command.js';
 import { runStep } from './exec.js';
 import { KubePods } from './pods.js';
+import { KubeRoutes } from './routes.js';
+import { ROUTE_FAULTS } from '../../faults/schedule.js';
 import { resourceDelta, sampleControllerPods } from './resources.js';
 import { runK6InCluster } from './k6-job.js';
 import { catalogEntry } from './catalog.js';
@@ -164,7 +166,20 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
         : runK6Segments(cellLoad(cell), { cellDir, ...sidesOf(cell, step), host: 'bench.local', signal });
-    const k6 = await measureWithFaults({ scenario: cell.scenario, pods, events, startLoad });
+    const routes = cell.scenario.faults.some((f) => ROUTE_FAULTS.includes(f.type))
+      ? new KubeRoutes({
+          kubectlFlags: sampleArgs.kubectlFlags,
+          events,
+          dir: cellDir,
+          sides: routeSides(entry, headEntry, step),
+        })
+      : null;
+    let k6;
+    try {
+      k6 = await measureWithFaults({ scenario: cell.scenario, pods, routes, events, startLoad });
+    } finally {
+      await routes?.cleanup();
+    }
     await checkTargetUnchanged(identity, target);
     const after = await sample();
     const resources = before[0] ? resourceDelta(before[0], after[0]) : null;
@@ -173,6 +188,27 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       : null;
     return { k6, eventsFile: events.file, resources, ...(concurrent ? { concurrent } : {}) };
   }
+}
+
+// Where a route fault's new routes go on each side and where that side answers (not the
+// k6 order, which swaps every other pair): the base's class or Gateway, the head's own.
+function routeSides(entry, headEntry, step) {
+  const side = (who, cat, url, gateway, ingressClass) =>
+    cat.gateway ? { side: who, url, gateway } : { side: who, url, ingressClass };
+  return [
+    side('base', entry, step.url, { name: entry.gateway?.name, namespace: INGRESS_NAMESPACE }, entry.ingressClass),
+    ...(headEntry
+      ? [
+          side(
+            'head',
+            headEntry,
+            step.urlB,
+            { name: headEntry.duet?.gateway?.nameB, namespace: INGRESS_NAMESPACE_B },
+            headEntry.duet?.ingressClassB,
+          ),
+        ]
+      : []),
+  ];
 }
 
 // A duet's sides swap every other pair (run/k6.js duetSides).
