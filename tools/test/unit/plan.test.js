@@ -89,7 +89,9 @@ test("plan: a duet matrix is one job per controller (its cluster runs every tuni
   const plan = planMatrix(cfg, 'e2e-duet');
   assert.equal(jobsOf(plan).length, 1, 'steady and pod-kill in one job');
   const json = JSON.parse((await runCli(['plan', '--config', fixture, '--matrix', 'e2e-duet', '--json'])).out);
-  assert.deepEqual(json.include, [{ controller: 'traefik-gateway', tuning: 'default', scenario: 'steady,pod-kill,routes' }]);
+  assert.deepEqual(json.include, [
+    { controller: 'traefik-gateway', tuning: 'default', scenario: 'steady,pod-kill,routes' },
+  ]);
   // kind-offline is this machine's profile: no hosted set-up, images in place.
   const here = estimateCost(plan, { cfg });
   const hosted = estimateCost(plan);
