@@ -42,7 +42,12 @@ test('route-add: N routes, one every `every`, each followed to its end; stops ad
 test('route probe: the first 200 after the apply is the propagation time; 404 is "not yet", anything else an error of that route', async () => {
   let n = 0;
   // 404, 404, 503, then 200: what a data plane that briefly fails a new route looks like.
+  // Like the backend, it answers 404 on a path it does not serve: the probe asks /healthz.
   const server = createServer((req, res) => {
+    if (req.url !== '/healthz' || req.headers.host !== 'r0.routes.bench.local') {
+      res.statusCode = 400;
+      return res.end();
+    }
     n++;
     res.statusCode = n <= 2 ? 404 : n === 3 ? 503 : 200;
     res.end();

@@ -51,7 +51,9 @@ export class KubeRoutes {
       probes++;
       let status;
       try {
-        status = await httpStatus(s.url, host);
+        // The backend answers /healthz (and the load's paths), and 404 for anything else:
+        // only a path it serves tells a routed request from a data plane's 404.
+        status = await httpStatus(`${s.url}/healthz`, host);
       } catch {
         status = 'connection';
       }
