@@ -1,5 +1,6 @@
 // Where Go keeps downloaded modules (upstream charts and the Gateway API CRDs are read
-// from there offline): asked once per process, by the driver, never by a step builder.
+// from there offline): asked once per process — a found answer is kept, a missing one
+// asked again (a test may have changed PATH for a moment) — never by a step builder.
 import { runSync } from '../../exec/run.js';
 
 let cache;
@@ -7,7 +8,7 @@ let cache;
 export function goModCache() {
   if (cache === undefined) {
     const r = runSync(['go', 'env', 'GOMODCACHE'], { timeoutMs: 30_000 });
-    cache = r.code === 0 && r.stdout.trim() ? r.stdout.trim() : null;
+    if (r.code === 0 && r.stdout.trim()) cache = r.stdout.trim();
   }
-  return cache ?? undefined;
+  return cache;
 }
