@@ -34,6 +34,7 @@ export function backendStep(u) {
   };
 }
 
+// tools/scripts/build-backend-image.sh: the host's Debian nginx, Lua module included.
 export const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
 export function backendRouting(cat, head = null) {
   if (!cat.gateway) return [];

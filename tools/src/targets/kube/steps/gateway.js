@@ -4,7 +4,6 @@ import { PINS } from '../../../version.js';
 import { INGRESS_NAMESPACE, NAMESPACE } from '../context.js';
 import { upstreamChartDir } from './module-path.js';
 
-// tools/scripts/build-backend-image.sh: the host's Debian nginx, Lua module included.
 // Gateway API CRDs at the pinned version: the official release manifest where it can be
 // downloaded, the same files from the Go module proxy's copy of the module offline.
 export function gatewayCrdSteps(ctx, kubectl) {
