@@ -10,11 +10,6 @@ export function commandValue(s) {
   return String(s).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** A command's property (file=, title=): also ':' and ','. */
-export function commandProperty(s) {
-  return commandValue(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
 /**
  * Text printed by the CLI: no line of it can start a workflow command (the runner reads
  * every line of a step's output for '::', leading whitespace ignored). A zero-width

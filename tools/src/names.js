@@ -6,11 +6,23 @@ import { InputError } from './errors.js';
 
 export const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
+/** Whether a value passes the name rule. */
+export function isName(value) {
+  return typeof value === 'string' && NAME.test(value) && !value.includes('..');
+}
+
+/** A value from a file for a message: printable ASCII only (others shown as '?'), cut at `max`. */
+export function shown(value, max = 300) {
+  return String(value)
+    .slice(0, max)
+    .replace(/[^\x20-\x7e]/g, '?');
+}
+
 /** Returns the name, or throws naming where it came from and the rule. */
 export function checkName(value, where) {
-  if (typeof value !== 'string' || !NAME.test(value) || value.includes('..')) {
+  if (!isName(value)) {
     throw new InputError(
-      `${where}: ${typeof value === 'string' ? `"${value.slice(0, 60).replace(/[^\x20-\x7e]/g, '?')}"` : typeof value} is not a valid name; names must match ${NAME.source} and contain no ".."`,
+      `${where}: ${typeof value === 'string' ? `"${shown(value, 60)}"` : typeof value} is not a valid name; names must match ${NAME.source} and contain no ".."`,
     );
   }
   return value;

@@ -3,8 +3,7 @@
 // the workflow's environment to these flags; a laptop runs the same thing.
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT } from '../errors.js';
-import { InputError } from '../errors.js';
+import { EXIT, InputError } from '../errors.js';
 import { commandValue, setOutputs } from '../github-output.js';
 import { makeDirIn } from '../result/write.js';
 

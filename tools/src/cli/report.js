@@ -9,7 +9,7 @@ import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
 import { chartsForCell } from '../report/cell-charts.js';
 import { code, renderMarkdown } from '../report/markdown.js';
-import { routeLines } from '../report/routes.js';
+import { routeLines, routesBlock } from '../report/routes.js';
 import { duetDiffText, renderTuningDiffs, tuningDiffs, tuningDiffsMarkdown } from '../report/effective-config.js';
 import { migrationMarkdown, migrationTable } from '../report/migration.js';
 import { runTable } from '../report/run-table.js';
@@ -55,8 +55,8 @@ export function run(opts, positionals) {
     // What each tuning changed, read from the configs the run captured from the proxies.
     const diffs = tuningDiffs(input, cells);
     if (diffs.length) console.log(`\n${renderTuningDiffs(diffs)}`);
-    const routes = routeLines(cells);
-    if (routes.length) console.log(`\nNew routes under load (route-add):\n${routes.map((l) => `  ${l}`).join('\n')}`);
+    const routes = routesBlock(routeLines(cells));
+    if (routes) console.log(routes);
     // No verdict for a bare run: the markdown is its table, for a job summary or a note.
     if (opts.markdown)
       writeTextAtomic(

@@ -164,8 +164,9 @@ function studentPFromStats(a, b) {
   const df = n1 + n2 - 2;
   const pooled = ((n1 - 1) * pop(a) + (n2 - 1) * pop(b)) / df;
   const se = Math.sqrt(pooled * (1 / n1 + 1 / n2));
-  const same = Math.abs(b.mean - a.mean) <= 1e-12 * Math.max(1, Math.abs(a.mean), Math.abs(b.mean));
-  if (!(se > 1e-12 * Math.max(1, Math.abs(a.mean), Math.abs(b.mean)))) return same ? 1 : 0;
+  // Prefix sums leave rounding where two-pass sums leave zero: below this, zero.
+  const tiny = 1e-12 * Math.max(1, Math.abs(a.mean), Math.abs(b.mean));
+  if (!(se > tiny)) return Math.abs(b.mean - a.mean) <= tiny ? 1 : 0;
   return Math.min(1, 2 * tSf(Math.abs((b.mean - a.mean) / se), df));
 }
 

@@ -74,13 +74,14 @@ export function changesMarkdown(doc, { repoUrl = 'https://github.com' } = {}) {
       rows.push({ ratio: c.ratio, text: row(s, c, repoUrl, c.direction === 'worse' ? ' 🔺' : ' 🔻') });
   }
   if (!rows.length) return 'No change point in the history of main (`tailgate history detect`).\n';
+  const { kept, more } = fitRows(rows, ISSUE_BUDGET);
   return [
     'Change points in the history of main (`tailgate history detect`), the latest per cell and metric — what made the old baselines stale:',
     '',
     '| profile | cell | metric | before → after | commits |',
     '|---|---|---|--:|---|',
-    ...fitRows(rows, ISSUE_BUDGET).kept,
-    fitRows(rows, ISSUE_BUDGET).more,
+    ...kept,
+    more,
   ].join('\n');
 }
 

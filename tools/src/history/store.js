@@ -5,7 +5,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
-import { NAME, checkCellKey, checkName, under } from '../names.js';
+import { NAME, checkCellKey, checkName, isName, shown, under } from '../names.js';
 import { schemaProblems } from '../schema.js';
 import { readTextFile } from '../result/read.js';
 import { workloadOf } from '../result/workload.js';
@@ -94,8 +94,8 @@ export function readStore(store, { warn = (line) => console.error(line) } = {}) 
       const name = depth === 3 ? e.name.replace(/\.jsonl$/, '') : e.name;
       if (!(e.isDirectory() && depth < 3) && !(e.isFile() && depth === 3 && e.name.endsWith('.jsonl'))) continue;
       // Folder and file names become the profile and cell a page and an issue show.
-      if (!NAME.test(name) || name.includes('..')) {
-        warn(`warning: ${safeShown(p)}: skipped; its name is not a valid name (${NAME.source})`);
+      if (!isName(name)) {
+        warn(`warning: ${shown(p)}: skipped; its name is not a valid name (${NAME.source})`);
         continue;
       }
       if (depth < 3) walk(p, depth + 1, [...names, name]);
@@ -118,7 +118,7 @@ function readSeries(file, [profile, controller, tuning, scenario], warn) {
   const records = [];
   let skipped = 0;
   const skip = (i, why) => {
-    if (skipped++ < MAX_WARNINGS) warn(`warning: ${file}:${i + 1}: skipped, ${safeShown(why).slice(0, 160)}`);
+    if (skipped++ < MAX_WARNINGS) warn(`warning: ${file}:${i + 1}: skipped, ${shown(why, 160)}`);
   };
   for (let i = 0; i < lines.length && records.length < HISTORY_LIMITS.recordsPerSeries; i++) {
     if (!lines[i]) continue;
@@ -140,9 +140,3 @@ function readSeries(file, [profile, controller, tuning, scenario], warn) {
   records.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   return { file, profile, cell, records, skipped };
 }
-
-// A path for a warning: its characters outside the printable ASCII range shown as '?'.
-const safeShown = (p) =>
-  String(p)
-    .replace(/[^\x20-\x7e]/g, '?')
-    .slice(0, 300);

@@ -12,7 +12,7 @@ import { runTable } from '../report/run-table.js';
 import { duetDiff, duetDiffText, renderTuningDiffs, tuningDiffs } from '../report/effective-config.js';
 import { DUET_CHANGE_FILE } from '../result/duet-change.js';
 import { renderTerminal } from '../report/terminal.js';
-import { routeLines } from '../report/routes.js';
+import { routeLines, routesBlock } from '../report/routes.js';
 
 export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
   if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir });
@@ -97,5 +97,5 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
 }
 
 function printRoutes(lines) {
-  if (lines.length) console.log(`\nNew routes under load (route-add):\n${lines.map((l) => `  ${l}`).join('\n')}`);
+  if (lines.length) console.log(routesBlock(lines));
 }

@@ -4,6 +4,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
+import { shown } from '../names.js';
 import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
 import { VERDICTS as VERDICT_NAMES } from '../result/verdicts.js';
 
@@ -71,9 +72,7 @@ export function checkBody(body, repoUrl) {
     problems.push('comment.md contains a character reference other than &amp; &lt; &gt;');
   for (const dest of linkDestinations(body))
     if (!linkStaysIn(dest, repoUrl))
-      problems.push(
-        `comment.md links outside ${repoUrl}: ${JSON.stringify(dest.slice(0, 80)).replace(/[^\x20-\x7e]/g, '?')}`,
-      );
+      problems.push(`comment.md links outside ${repoUrl}: ${shown(JSON.stringify(dest.slice(0, 80)), 1000)}`);
   // Autolinks: bare http(s):// and www. become links without any bracket.
   const withoutLinks = body.replace(/\]\(([^)]*)\)/g, '](…)');
   if (/\b(https?|ftp):\/\/|\bwww\./i.test(withoutLinks)) problems.push('comment.md contains a bare URL');

@@ -1,7 +1,7 @@
 // Text from files, in Markdown that tailgate posts on GitHub (the PR comment, the
 // change-point issue, `history detect --markdown`, job summaries): the one place it is
 // escaped. Neither function lets a value produce a mention, a link, HTML or the end of
-// the code span it stands in; tools/test/unit/gfm-escape.test.js renders them with
+// the code span it stands in; tools/test/unit/hostile-stores.test.js renders them with
 // cmark-gfm, GitHub's own Markdown engine.
 
 // A zero-width space after '@' keeps GitHub from turning @name into a mention — which

@@ -26,3 +26,8 @@ export function routeLines(cells, who = '') {
   }
   return out;
 }
+
+/** The block the terminal shows for those lines ('' when there are none). */
+export function routesBlock(lines) {
+  return lines.length ? `\nNew routes under load (route-add):\n${lines.map((l) => `  ${l}`).join('\n')}` : '';
+}

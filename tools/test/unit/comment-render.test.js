@@ -3,25 +3,15 @@
 // github.com — a footer swallowed by a raw-HTML block, literal link syntax, unclosed
 // folds, tables that did not become tables.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { renderMarkdown } from '../../src/report/markdown.js';
+import { GFM_PYTHON as PYTHON, renderGfm } from '../helpers/gfm.js';
 
-const ROOT = new URL('../../../', import.meta.url).pathname;
-const PYTHON = join(ROOT, '.tools', 'venv', 'bin', 'python');
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
 const verdict = JSON.parse(readFileSync(new URL('verdict.json', GOLDEN), 'utf8'));
 
-function render(markdown) {
-  const r = spawnSync(PYTHON, [join(ROOT, 'tools', 'test', 'helpers', 'render-gfm.py')], {
-    input: markdown,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
+const render = renderGfm;
 
 function defects(markdown, { runUrl } = {}) {
   const html = render(markdown);

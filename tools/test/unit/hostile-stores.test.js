@@ -15,10 +15,10 @@ import { MARKER } from '../../src/report/markdown.js';
 import { neutralizeCommands, outputLines } from '../../src/github-output.js';
 import { UNPACK_LIMITS, unpackChart } from '../../src/targets/kube/chart-archive.js';
 import { runCli } from '../helpers/cli.js';
+import { GFM_PYTHON as PYTHON, renderGfm } from '../helpers/gfm.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const RUN = join(ROOT, 'tools/test/fixtures/runs/base');
-const PYTHON = join(ROOT, '.tools', 'venv', 'bin', 'python');
 const scratch = (p) => mkdtempSync(join(tmpdir(), `tg-${p}-`));
 
 const record = (i, over = {}) => ({
@@ -145,14 +145,7 @@ const shift = (over = {}) => ({
   ...over,
 });
 
-function render(markdown) {
-  const r = spawnSync(PYTHON, [join(ROOT, 'tools', 'test', 'helpers', 'render-gfm.py')], {
-    input: markdown,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout;
-}
+const render = renderGfm;
 
 test(
   'hostile-markdown-names: a name cannot close its code span, mention or link (rendered by cmark-gfm)',

@@ -46,6 +46,7 @@ export class KubeRoutes {
     const accepted = Date.now();
     this.events.emit('route-applied', { route: index, side: s.side });
     const errors = {};
+    const errorCount = () => Object.values(errors).reduce((a, b) => a + b, 0);
     let probes = 0;
     while (!signal.aborted && Date.now() - accepted < timeoutMs) {
       probes++;
@@ -63,7 +64,7 @@ export class KubeRoutes {
           side: s.side,
           propagationMs: Date.now() - accepted,
           probes,
-          errors: Object.values(errors).reduce((a, b) => a + b, 0),
+          errors: errorCount(),
           ...(Object.keys(errors).length ? { errorClasses: JSON.stringify(errors).slice(0, 300) } : {}),
         });
         return;
@@ -76,7 +77,7 @@ export class KubeRoutes {
       side: s.side,
       reason: signal.aborted ? 'the load ended first' : `no 200 within ${timeoutMs} ms`,
       afterMs: Date.now() - accepted,
-      errors: Object.values(errors).reduce((a, b) => a + b, 0),
+      errors: errorCount(),
     });
   }
 
