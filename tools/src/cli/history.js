@@ -14,7 +14,7 @@ import { drawHistory } from '../report/charts.js';
 export const summary = 'history append | detect: main over time, and the commits where a cell shifted';
 export const usage = `Usage:
   tailgate history append --results <run-dir> --commit <sha> [--store history] [--run-url URL]
-  tailgate history detect [--store history] [--metrics p99,p99.99,errors] [--p-value 0.0001]
+  tailgate history detect [--store history] [--metrics p99,p99.99,errors,propagation] [--p-value 0.0001]
                           [--min-size 5] [--out changes.json] [--markdown cite.md] [--repo-url URL]
   tailgate history report [--store history] --site <dir> [--repo-url https://github.com/o/r]
                           [--png] [--pages-url https://o.github.io/r]

@@ -22,16 +22,27 @@ export const ERROR_GROUPS = Object.freeze({
   timeout: ['timeout'],
   '4xx': ['http4xx'],
   dropped: ['dropped'],
+  // Route edits (ingest/route-cost.js): answers that were neither the old nor the new
+  // behaviour while the data plane followed an edit, and edits it never followed in time.
+  // Their denominator is the probes that watched the edits, not the load's requests.
+  route: ['route'],
 });
 
-const countOf = (r, cls) => (cls === 'dropped' ? (r.load?.droppedIterations ?? 0) : (r.errors.byClass[cls] ?? 0));
-const attempts = (r) => r.requests.total + (r.load?.droppedIterations ?? 0);
+function countOf(r, cls) {
+  if (cls === 'dropped') return r.load?.droppedIterations ?? 0;
+  if (cls === 'route') return (r.routes?.errorsDuringEdits ?? 0) + (r.routes?.timedOut ?? 0);
+  return r.errors.byClass[cls] ?? 0;
+}
+const attempts = (r, group) =>
+  group === 'route'
+    ? Math.max(r.routes?.probes ?? 0, countOf(r, 'route'))
+    : r.requests.total + (r.load?.droppedIterations ?? 0);
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 /** Per-class totals for display: [{class, base, head}] of classes seen on either side. */
 export function classTotals(base, head) {
   const out = [];
-  for (const cls of [...ERROR_CLASSES, 'dropped']) {
+  for (const cls of [...ERROR_CLASSES, 'dropped', 'route']) {
     const b = sum(base.map((r) => countOf(r, cls)));
     const h = sum(head.map((r) => countOf(r, cls)));
     if (b || h) out.push({ class: cls, base: b, head: h });
@@ -43,7 +54,7 @@ export function classTotals(base, head) {
 export function errorEvidence(group, base, head) {
   const classes = ERROR_GROUPS[group];
   const k = (r) => sum(classes.map((c) => countOf(r, c)));
-  const side = (reps) => ({ k: reps.map(k), n: reps.map(attempts) });
+  const side = (reps) => ({ k: reps.map(k), n: reps.map((r) => attempts(r, group)) });
   const b = side(base);
   const h = side(head);
   const kb = sum(b.k);

@@ -12,7 +12,8 @@ import { parseDuration, parsePercent } from '../units.js';
 import { normalQuantile } from '../result/histogram.js';
 import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
-import { latencyEvidence, latencyNoise } from './latency.js';
+import { LATENCY, latencyEvidence, latencyNoise } from './latency.js';
+import { hasPropagation, PROPAGATION } from './propagation.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { decisionRule, ratioCaught } from './power.js';
@@ -90,6 +91,11 @@ function evaluate(prepared, gate) {
   const live = prepared.filter((p) => p.valid);
   const tests = [];
   for (const [q, rule] of Object.entries(gate.latency)) tests.push(...latencyTests(live, q, rule, gate));
+  // Route propagation only where both sides edited routes: a cell without route faults
+  // has nothing to test, not a missing measurement.
+  const routed = live.filter(hasPropagation);
+  for (const [q, rule] of Object.entries(gate.propagation ?? {}))
+    tests.push(...latencyTests(routed, q, rule, gate, PROPAGATION));
   tests.push(...errorTests(live, gate));
   return tests;
 }
@@ -172,8 +178,8 @@ function crossTalk(base, head) {
   return { cpuRatio: Number((h / b).toFixed(2)), baseCpuPer1k: b, headCpuPer1k: h };
 }
 
-function latencyTests(live, q, rule, gate) {
-  const evs = live.map((p) => ({ owner: p, ev: latencyEvidence(q, p.base, p.head, p.pairs) }));
+function latencyTests(live, q, rule, gate, source = LATENCY) {
+  const evs = live.map((p) => ({ owner: p, ev: latencyEvidence(q, p.base, p.head, p.pairs, source) }));
   const usable = evs.filter((e) => !e.ev.missing);
   const noise = latencyNoise(
     usable.map((e) => e.ev),
@@ -186,7 +192,7 @@ function latencyTests(live, q, rule, gate) {
     out.push({
       owner: e.owner,
       kind: 'latency',
-      metric: q,
+      metric: source.metric(q),
       blocking: rule.blocking,
       status: 'missing',
       base: e.ev.base,

@@ -27,15 +27,24 @@ export function sdOfLog(cv) {
 // Stored intervals are 95% two-sided; ±1.96 standard errors on the log scale.
 const Z95 = 1.959964;
 
+// Where a quantile comes from: a run's latency distribution, by default. The route
+// faults' propagation times are read the same way (compare/propagation.js).
+export const LATENCY = Object.freeze({
+  metric: (name) => name,
+  value: (r, name) => r.percentiles?.[name],
+  interval: (r, name) => r.intervals?.[name],
+  enough: (name, reps) => reps.reduce((a, r) => a + (r.requests?.total ?? 0), 0) >= samplesNeeded(name),
+});
+
 /** The raw evidence one cell holds about one quantile, before any pooling. */
-export function latencyEvidence(name, base, head, pairs) {
-  const q = (r) => r.percentiles?.[name];
+export function latencyEvidence(name, base, head, pairs, source = LATENCY) {
+  const q = (r) => source.value(r, name);
   const ok = (r) => q(r) !== null && q(r) !== undefined && q(r) > 0;
   const out = {
-    metric: name,
+    metric: source.metric(name),
     base: median(base.filter(ok).map(q)),
     head: median(head.filter(ok).map(q)),
-    reliable: tailOk(name, base) && tailOk(name, head),
+    reliable: source.enough(name, base) && source.enough(name, head),
   };
   if (out.base === null || out.head === null) return { ...out, missing: true };
   if (pairs && pairs.every((p) => ok(p.base) && ok(p.head))) {
@@ -50,7 +59,7 @@ export function latencyEvidence(name, base, head, pairs) {
       estimate: mean(d),
       ownVar: variance(d),
       ownDf: d.length - 1,
-      withinVar: mean(pairs.map((p) => withinVar(p.head, name) + withinVar(p.base, name))),
+      withinVar: mean(pairs.map((p) => withinVar(p.head, name, source) + withinVar(p.base, name, source))),
       seFactor: 1 / d.length,
       // The assumed level is of one run's log-quantile (two per interleaved pair's
       // ratio) or, for a duet, of the ratio itself.
@@ -67,22 +76,17 @@ export function latencyEvidence(name, base, head, pairs) {
     estimate: mean(lh) - mean(lb),
     ownVar: df > 0 ? ((lb.length - 1) * variance(lb) + (lh.length - 1) * variance(lh)) / df : null,
     ownDf: df,
-    withinVar: mean([...base, ...head].filter(ok).map((r) => withinVar(r, name))),
+    withinVar: mean([...base, ...head].filter(ok).map((r) => withinVar(r, name, source))),
     seFactor: 1 / lb.length + 1 / lh.length,
     assumedFactor: 1,
   };
 }
 
 // A run's sampling variance of its log-quantile, from the order-statistic interval.
-function withinVar(rep, name) {
-  const iv = rep.intervals?.[name];
+function withinVar(rep, name, source) {
+  const iv = source.interval(rep, name);
   if (!iv?.low || !iv?.high) return 0;
   return ((Math.log(iv.high) - Math.log(iv.low)) / (2 * Z95)) ** 2;
-}
-
-// Enough samples beyond the quantile over all of a side's runs to say anything about it.
-function tailOk(name, reps) {
-  return reps.reduce((a, r) => a + (r.requests?.total ?? 0), 0) >= samplesNeeded(name);
 }
 
 /**

@@ -25,6 +25,15 @@ export const GATE_DEFAULTS = {
     'p99.9': { threshold: '15%', floor: 'auto', blocking: false },
     'p99.99': { threshold: '25%', floor: 'auto', blocking: false },
   },
+  // Route propagation (cells with route faults only; compare/propagation.js): the time
+  // the data plane takes to follow a route edit. Hundreds of ms move with a controller's
+  // sync loop (Traefik's providers throttle, haproxy-ingress's update interval), so the
+  // floors keep a few tens of ms green; p99 needs 300 edits per side before it gates.
+  propagation: {
+    p50: { threshold: '25%', floor: '100ms', blocking: true },
+    p90: { threshold: '25%', floor: '200ms', blocking: true },
+    p99: { threshold: '50%', floor: '500ms', blocking: true },
+  },
   errors: { blocking: true, zeroStaysZero: false, minExtra: 2 },
   // maxSharedDroppedRatio: a duet's two sides share one k6, so the iterations it drops
   // are both sides' alike (validity.js); they void the pair only beyond this share.
@@ -86,12 +95,16 @@ export function gateOf(raw, matrix) {
 }
 
 function layer(top, over) {
-  const latency = { ...top.latency };
-  for (const [q, rule] of Object.entries(over.latency ?? {})) latency[q] = { ...latency[q], ...rule };
+  const rules = (key) => {
+    const out = { ...top[key] };
+    for (const [q, rule] of Object.entries(over[key] ?? {})) out[q] = { ...out[q], ...rule };
+    return out;
+  };
   return {
     ...top,
     ...over,
-    latency,
+    latency: rules('latency'),
+    propagation: rules('propagation'),
     errors: { ...top.errors, ...over.errors },
     validity: { ...top.validity, ...over.validity },
   };
@@ -110,14 +123,18 @@ function littleVus(s) {
 }
 
 function mergeGate(gate) {
-  const latency = {};
-  for (const [q, rule] of Object.entries(GATE_DEFAULTS.latency)) latency[q] = { ...rule, ...gate.latency?.[q] };
+  const rules = (key) => {
+    const out = {};
+    for (const [q, rule] of Object.entries(GATE_DEFAULTS[key])) out[q] = { ...rule, ...gate[key]?.[q] };
+    return out;
+  };
   return {
     confidence: gate.confidence ?? GATE_DEFAULTS.confidence,
     assumedRunCv: gate.assumedRunCv ?? GATE_DEFAULTS.assumedRunCv,
     assumedDuetCv: gate.assumedDuetCv ?? GATE_DEFAULTS.assumedDuetCv,
     assumedFaultDuetCv: gate.assumedFaultDuetCv ?? GATE_DEFAULTS.assumedFaultDuetCv,
-    latency,
+    latency: rules('latency'),
+    propagation: rules('propagation'),
     errors: { ...GATE_DEFAULTS.errors, ...gate.errors },
     validity: { ...GATE_DEFAULTS.validity, ...gate.validity },
   };

@@ -5,6 +5,7 @@ import { TARGET_RULES as TARGETS } from '../targets/rules.js';
 import { samplesNeeded } from '../result/histogram.js';
 import { matrixSizeProblems } from './matrix-limits.js';
 import { ROUTE_FAULTS } from '../faults/schedule.js';
+import { editCount } from '../faults/route-edits.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
 const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'backendErrors'];
@@ -66,13 +67,15 @@ export function semanticProblems(cfg) {
         add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
       if (f.every !== undefined && parseDuration(f.every) < 100)
         add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
-      // Every route must be added while the load runs, or the later ones are never measured.
-      if (f.type === 'route-add') {
-        const spanMs = (f.routes - 1) * parseDuration(f.every ?? '1s') + parseDuration(f.startAfter ?? '0s');
+      // Every edit must be made while the load runs, or the later ones are never measured.
+      if (ROUTE_FAULTS.includes(f.type)) {
+        const n = editCount(f);
+        const field = f.type === 'route-change' ? 'changes' : 'routes';
+        const spanMs = (n - 1) * parseDuration(f.every ?? '1s') + parseDuration(f.startAfter ?? '0s');
         if (spanMs >= parseDuration(s.duration))
           add(
-            ['scenarios', name, 'faults', i, 'routes'],
-            `${f.routes} routes every ${f.every ?? '1s'} take ${spanMs / 1000}s to add, not less than the scenario's duration ${s.duration}: fewer routes, a shorter every, or a longer duration`,
+            ['scenarios', name, 'faults', i, field],
+            `${n} ${field} every ${f.every ?? '1s'} take ${spanMs / 1000}s to make, not less than the scenario's duration ${s.duration}: fewer ${field}, a shorter every, or a longer duration`,
           );
       }
     });
@@ -123,7 +126,7 @@ export function semanticProblems(cfg) {
           if (ROUTE_FAULTS.includes(f.type))
             add(
               ['scenarios', sname, 'faults', i, 'type'],
-              `${f.type} adds Ingress or HTTPRoute objects through the Kubernetes API, and matrix "${mname}" runs on target local: run it on kind or an existing cluster`,
+              `${f.type} edits Ingress or HTTPRoute objects through the Kubernetes API, and matrix "${mname}" runs on target local: run it on kind or an existing cluster`,
             );
         });
     for (const sname of m.scenarios)

@@ -7,6 +7,8 @@ import * as killPause from './kill-pause.js';
 import * as podKill from './pod-kill.js';
 import * as rollout from './rollout.js';
 import * as routeAdd from './route-add.js';
+import * as routeChange from './route-change.js';
+import * as routeRemove from './route-remove.js';
 
 // Each fault module exports run(f, {pods, routes, events, signal, pause}) and
 // kubeCommand(f, kubectl) — what one action looks like on a cluster, for the dry run.
@@ -17,10 +19,12 @@ export const FAULTS = Object.freeze({
   rollout,
   'kill-pause': killPause,
   'route-add': routeAdd,
+  'route-change': routeChange,
+  'route-remove': routeRemove,
 });
 
 /** Faults that edit routes: they need a target whose driver gives `routes` (kind, a cluster). */
-export const ROUTE_FAULTS = Object.freeze(['route-add']);
+export const ROUTE_FAULTS = Object.freeze(['route-add', 'route-change', 'route-remove']);
 
 // The events that are a fault's action on the backend (what a kill, a scale step or a
 // rollout costs is counted per action: ingest/fault-cost.js).

@@ -191,6 +191,8 @@ const METRICS = {
   p99: { get: (r) => r.latencyMs?.p99, log: true },
   'p99.99': { get: (r) => r.latencyMs?.['p99.99'], log: true },
   errors: { get: (r) => r.errors?.rate, log: false },
+  // Cells with route faults only; a series without it has no points for it.
+  propagation: { get: (r) => r.propagationMs?.p50, log: true },
 };
 export const HISTORY_METRICS = Object.keys(METRICS);
 

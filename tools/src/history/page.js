@@ -18,6 +18,13 @@ const METRICS = [
   { key: 'p99', label: 'p99 (ms)', get: (r) => r.latencyMs?.p99, log: true },
   { key: 'p99.99', label: 'p99.99 (ms)', get: (r) => r.latencyMs?.['p99.99'], log: true },
   { key: 'errors', label: 'error rate (%)', get: (r) => (r.errors?.rate ?? NaN) * 100, log: false },
+  {
+    key: 'propagation',
+    label: 'route propagation p50 (ms)',
+    get: (r) => r.propagationMs?.p50,
+    log: true,
+    routes: true,
+  },
 ];
 
 /**
@@ -47,7 +54,10 @@ ${cells}
 }
 
 function cellSection(s, i, repo) {
-  const charts = METRICS.map((m) => chart(s, m, repo)).join('\n');
+  // Route propagation only for a cell with route faults.
+  const charts = METRICS.filter((m) => !m.routes || s.records.some((r) => r.propagationMs))
+    .map((m) => chart(s, m, repo))
+    .join('\n');
   return `<section id="cell-${i}" data-cell="${esc(s.cell)}"><h2>${esc(s.profile)} · ${esc(s.cell)}</h2>
 <p>${s.records.length} runs, ${esc(s.records[0]?.commit?.slice(0, 12) ?? '')} … ${esc(s.records.at(-1)?.commit?.slice(0, 12) ?? '')}</p>
 ${charts}</section>`;

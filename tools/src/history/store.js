@@ -64,7 +64,19 @@ export function historyRecord(cell, { commit, time, runUrl = null }) {
     dropped: sum((r) => r.load?.droppedIterations),
     faultCost: reps[0].faultCost ?? null,
     cpuPer1kRequests: median(reps.map((r) => r.resources?.cpuPer1kRequests)),
+    ...routeFields(reps),
     ...(runUrl ? { run: String(runUrl).slice(0, 300) } : {}),
+  };
+}
+
+// A cell with route faults: its edits' propagation (compare/propagation.js reads the same
+// quantiles) and the errors on the way.
+function routeFields(reps) {
+  if (!reps.every((r) => r.routes)) return {};
+  const q = (name) => median(reps.map((r) => r.routes.quantiles?.[name] ?? null));
+  return {
+    propagationMs: { p50: q('p50'), p90: q('p90') },
+    routeErrors: reps.reduce((a, r) => a + (r.routes.errorsDuringEdits ?? 0) + (r.routes.timedOut ?? 0), 0),
   };
 }
 

@@ -5,6 +5,7 @@ import { ICON, delta, metric, ms } from './format.js';
 import { renderTemplate } from './template.js';
 import { round, sig } from '../numbers.js';
 import { code, md } from './gfm.js';
+import { routesTable } from './routes.js';
 
 export { code, md };
 
@@ -55,6 +56,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
       .join(''),
     context: context(doc),
     table: n ? table(cells, hidden) : '',
+    routes: n ? routesTable(cells, { code, arrow }) : '',
     notes: notes(cells),
     chart: full ? chart(doc.cells) : '',
     details: full

@@ -1,9 +1,25 @@
 // What route faults measured, one line per cell (and side): the terminal after a run, a
-// report of a run folder. Propagation is the first 200 after the API server accepted a
-// new route; errors are answers that were neither 404 (not routed yet) nor 200.
+// report of a run folder. An edit's propagation time runs from the API server accepting
+// it to the data plane following it (ingest/route-cost.js); errors are answers on the way
+// that were neither the old nor the new behaviour.
 import { round } from '../numbers.js';
+import { metricName, PROPAGATION_QUANTILES } from '../compare/propagation.js';
+import { ICON, metric, ms as fmtMs } from './format.js';
 
 const ms = (v) => (Number.isFinite(v) ? `${round(v, 0)} ms` : '–');
+const VERB = { add: 'added', change: 'changed', remove: 'removed' };
+
+// A result from before edits were kept by kind holds the routes added only.
+const editsOf = (routes) =>
+  routes.edits ?? {
+    add: {
+      edits: routes.routes,
+      settled: routes.ready,
+      p50Ms: routes.propagationMs.p50,
+      maxMs: routes.propagationMs.max,
+      errors: routes.errorsDuringEdits,
+    },
+  };
 
 /** Lines for the cells with route measurements ([] when none); `who` names a duet's side. */
 export function routeLines(cells, who = '') {
@@ -11,23 +27,51 @@ export function routeLines(cells, who = '') {
   for (const c of cells) {
     const reps = c.reps.filter((r) => r.routes);
     if (!reps.length) continue;
-    const sum = (f) => reps.reduce((a, r) => a + f(r.routes), 0);
-    const worst = (q) => Math.max(...reps.map((r) => r.routes.propagationMs[q] ?? -Infinity));
-    const median = (q) => {
-      const xs = reps
-        .map((r) => r.routes.propagationMs[q])
+    const parts = [];
+    for (const kind of Object.keys(VERB)) {
+      const of = reps.map((r) => editsOf(r.routes)[kind]).filter(Boolean);
+      if (!of.length) continue;
+      const sum = (f) => of.reduce((a, e) => a + f(e), 0);
+      const p50s = of
+        .map((e) => e.p50Ms)
         .filter(Number.isFinite)
         .sort((a, b) => a - b);
-      return xs.length ? xs[(xs.length - 1) >> 1] : null;
-    };
-    out.push(
-      `${c.key}${who ? ` (${who})` : ''}: ${sum((r) => r.routes)} new routes in ${reps.length} rep(s), ${sum((r) => r.notReady)} not ready; propagation p50 ${ms(median('p50'))}, p99 ${ms(median('p99'))}, max ${ms(worst('max'))}; ${sum((r) => r.errorsDuringEdits)} errors while routes were added`,
-    );
+      const unfollowed = sum((e) => e.edits - e.settled);
+      parts.push(
+        `${sum((e) => e.edits)} ${VERB[kind]}${unfollowed ? ` (${unfollowed} not followed)` : ''}: p50 ${ms(p50s.length ? p50s[(p50s.length - 1) >> 1] : null)}, max ${ms(Math.max(...of.map((e) => e.maxMs ?? -Infinity)))}, ${sum((e) => e.errors)} errors`,
+      );
+    }
+    out.push(`${c.key}${who ? ` (${who})` : ''}, ${reps.length} rep(s): ${parts.join('; ')}`);
   }
   return out;
 }
 
 /** The block the terminal shows for those lines ('' when there are none). */
 export function routesBlock(lines) {
-  return lines.length ? `\nNew routes under load (route-add):\n${lines.map((l) => `  ${l}`).join('\n')}` : '';
+  return lines.length
+    ? `\nRoute edits under load (propagation: API server accepted → the data plane follows):\n${lines.map((l) => `  ${l}`).join('\n')}`
+    : '';
+}
+
+/** The comment's route table: per cell that edited routes, its propagation tests and route errors ('' when none). */
+export function routesTable(cells, { code, arrow }) {
+  const routed = cells.filter((c) => PROPAGATION_QUANTILES.some((q) => metric(c, metricName(q))));
+  if (!routed.length) return '';
+  const rows = [
+    '| | cell (route edits) | base → head p50 | Δ p50 | base → head p90 | Δ p90 | route errors (base → head) |',
+    '|---|---|--:|--:|--:|--:|--:|',
+  ];
+  for (const c of routed) {
+    const q = (name) => metric(c, metricName(name));
+    const pair = (m) => (m ? `${fmtMs(m.base)} → ${fmtMs(m.head)}` : '–');
+    const errs = metric(c, 'errors')?.classes?.find((k) => k.class === 'route');
+    rows.push(
+      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${pair(q('p50'))} | ${arrow(q('p50'))} | ${pair(q('p90'))} | ${arrow(q('p90'))} | ${errs ? `${errs.base} → ${errs.head}` : '0 → 0'} |`,
+    );
+  }
+  return [
+    '**Routes under load**: how long the data plane took to follow a route added, changed or removed (API server accepted → first answer showing it), per edit.',
+    '',
+    ...rows,
+  ].join('\n');
 }

@@ -3,7 +3,7 @@
 // histogram that does not decode, counts that disagree with the histogram.
 import { schemaProblems } from '../schema.js';
 import { InputError } from '../errors.js';
-import { decode, QUANTILES, summarize, valueAtMs } from './histogram.js';
+import { decode, QUANTILES, quantileInterval, summarize, valueAtMs } from './histogram.js';
 import { readJsonFile } from './read.js';
 
 export { readJsonFile };
@@ -71,7 +71,7 @@ export function resultRep(doc, file) {
     timeline: doc.timeline,
     events: doc.events ?? [],
     faultCost: doc.faultCost ?? null,
-    routes: doc.routes ?? null,
+    routes: doc.routes ? routesRep(doc.routes, file) : null,
   };
 }
 
@@ -96,6 +96,23 @@ function baselineReps(doc, file) {
       scenario: { name: doc.cell.scenario },
     },
   }));
+}
+
+// The route faults' edits: their quantiles and intervals from the histogram (the gate's
+// input, compare/propagation.js), as for latency; a result from before the histogram
+// was kept has the quantiles of the routes added and no interval.
+const EDIT_QUANTILES = ['p50', 'p90', 'p99'];
+export function routesRep(routes, file) {
+  if (!routes.histogram) return { ...routes, quantiles: null, intervals: null, timedEdits: routes.ready };
+  const h = decodeOrThrow(routes.histogram, file, 'routes.histogram');
+  const { histogram, ...rest } = routes;
+  const intervals = {};
+  const quantiles = {};
+  for (const name of EDIT_QUANTILES) {
+    quantiles[name] = valueAtMs(h, QUANTILES[name]);
+    intervals[name] = quantileInterval(h, QUANTILES[name]);
+  }
+  return { ...rest, quantiles, intervals, timedEdits: h.totalCount };
 }
 
 function decodeOrThrow(b64, file, field) {

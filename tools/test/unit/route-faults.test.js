@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { parseBench } from '../../src/config/load.js';
 import { run as routeAdd } from '../../src/faults/route-add.js';
 import { routeCost } from '../../src/ingest/route-cost.js';
+import { routesRep } from '../../src/result/load.js';
 import { EventLog } from '../../src/run/event-log.js';
 import { KubeRoutes } from '../../src/targets/kube/routes.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
@@ -85,32 +86,47 @@ test('route probe: the first 200 after the apply is the propagation time; 404 is
 });
 
 test('route cost: per side of a duet, quantiles by rank, routes that never answered counted apart', () => {
-  const ev = (side, route, ms, errors = 0) =>
+  const ev = (side, route, ms, errors = 0, edit) =>
     ms === null
-      ? { type: 'route-not-ready', side, route, errors, reason: 'timeout' }
-      : { type: 'route-ready', side, route, propagationMs: ms, errors };
+      ? { type: 'route-not-ready', side, route, errors, reason: 'timeout', timedOut: true, afterMs: 30_000, edit }
+      : { type: 'route-ready', side, route, propagationMs: ms, errors, probes: 10, edit };
   const events = [
     ev('base', 0, 2000),
     ev('head', 0, 4000, 2),
     ev('base', 1, 1000),
     ev('head', 1, null, 1),
     ev('base', 2, 3000),
+    ev('base', 0, 500, 1, 'change'),
+    ev('base', 0, 700, 0, 'remove'),
     { type: 'pod-killed', ts: 1 },
   ];
-  assert.deepEqual(routeCost(events, 'base'), {
+  const { histogram, ...base } = routeCost(events, 'base');
+  assert.deepEqual(base, {
     routes: 3,
     ready: 3,
     notReady: 0,
     propagationMs: { p50: 2000, p99: 3000, max: 3000 },
-    errorsDuringEdits: 0,
+    errorsDuringEdits: 1,
+    edits: {
+      add: { edits: 3, settled: 3, p50Ms: 2000, maxMs: 3000, errors: 0 },
+      change: { edits: 1, settled: 1, p50Ms: 500, maxMs: 500, errors: 1 },
+      remove: { edits: 1, settled: 1, p50Ms: 700, maxMs: 700, errors: 0 },
+    },
+    unsettled: 0,
+    timedOut: 0,
+    probes: 50,
   });
-  assert.deepEqual(routeCost(events, 'head'), {
-    routes: 2,
-    ready: 1,
-    notReady: 1,
-    propagationMs: { p50: 4000, p99: 4000, max: 4000 },
-    errorsDuringEdits: 3,
-  });
+  // Every edit's time in one histogram: what the gate reads (p50 of 500, 700, 1000, 2000, 3000).
+  const read = routesRep({ ...base, histogram }, 'x');
+  assert.equal(read.timedEdits, 5);
+  assert.ok(Math.abs(read.quantiles.p50 - 1000) < 2, String(read.quantiles.p50));
+  const { histogram: h2, ...head } = routeCost(events, 'head');
+  assert.deepEqual(head.propagationMs, { p50: 4000, p99: 4000, max: 4000 });
+  assert.equal(head.notReady, 1);
+  assert.equal(head.errorsDuringEdits, 3);
+  // The route given up on is in the histogram at the time it was given up: a lower bound.
+  assert.equal(routesRep({ ...head, histogram: h2 }, 'x').timedEdits, 2);
+  assert.equal(head.timedOut, 1);
   assert.equal(routeCost([{ type: 'pod-killed' }]), null);
 });
 
@@ -135,17 +151,85 @@ matrices:
     (e) =>
       e.exitCode === 2 &&
       e.details.some((d) =>
-        /bench\.yaml:\d+:\d+: scenarios\.routes\.faults\.0\.type: route-add adds Ingress or HTTPRoute objects through the Kubernetes API, and matrix "m" runs on target local/.test(
+        /bench\.yaml:\d+:\d+: scenarios\.routes\.faults\.0\.type: route-add edits Ingress or HTTPRoute objects through the Kubernetes API, and matrix "m" runs on target local/.test(
           d,
         ),
       ),
   );
   assert.throws(
     () => parseBench(text('local', 12), 'bench.yaml'),
-    (e) => e.details.some((d) => /faults\.0\.routes: 12 routes every 2s take 22s to add/.test(d)),
+    (e) => e.details.some((d) => /faults\.0\.routes: 12 routes every 2s take 22s to make/.test(d)),
   );
   assert.throws(
     () => parseBench(text('local', 500), 'bench.yaml'),
     (e) => e.details.some((d) => /faults\.0\.routes: must be <= 200/.test(d)),
   );
+});
+
+test('route-change and route-remove: followed until the data plane shows them, errors on the way counted, the changed route switched back', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-routes-'));
+  const log = join(dir, 'kubectl.log');
+  // A data plane that follows the fake kubectl 150 ms late, failing for 60 ms on the way.
+  const lag = (line) => Date.now() - Number(line.split(' ')[0]);
+  const state = (host) => {
+    let lines = [];
+    try {
+      lines = readFileSync(log, 'utf8').trim().split('\n');
+    } catch {}
+    if (host === 'bench.local') {
+      const patch = lines.filter((l) => / patch /.test(l)).at(-1);
+      if (!patch) return { status: 200 };
+      const alt = /backend-alt/.test(patch);
+      const t = lag(patch);
+      if (t < 90) return { status: 200, alt: !alt };
+      if (t < 150) return { status: 503 };
+      return { status: 200, alt };
+    }
+    const applied = lines.find((l) => / apply /.test(l) && l.includes('route-remove-0'));
+    const deleted = lines.find((l) => / delete ingress route-remove-0/.test(l));
+    if (deleted) return { status: lag(deleted) < 150 ? 200 : 404 };
+    return { status: applied && lag(applied) > 50 ? 200 : 404 };
+  };
+  const server = createServer((req, res) => {
+    const s = state(req.headers.host);
+    res.statusCode = s.status;
+    if (s.alt) res.setHeader('X-Tailgate-Backend', 'alt');
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const events = new EventLog(join(dir, 'events.jsonl'));
+  const signal = new AbortController().signal;
+  try {
+    await withFakeTool('kubectl', `#!/bin/sh\necho "$(date +%s%3N) $*" >> "${log}"\n`, {}, async () => {
+      const routes = new KubeRoutes({
+        kubectlFlags: ['--context', 'x'],
+        events,
+        dir,
+        sides: [{ side: 'base', url, ingressClass: 'traefik', loaded: 'backend' }],
+      });
+      await routes.change(0, { timeoutMs: 5000, signal });
+      await routes.remove(0, { timeoutMs: 5000, signal });
+      await routes.cleanup();
+    });
+  } finally {
+    server.close();
+  }
+  const done = readFileSync(events.file, 'utf8')
+    .trim()
+    .split('\n')
+    .map(JSON.parse)
+    .filter((e) => e.type === 'route-ready');
+  assert.deepEqual(
+    done.map((e) => e.edit),
+    ['change', 'remove'],
+  );
+  const [change, remove] = done;
+  assert.ok(change.propagationMs >= 140, `change followed after ${change.propagationMs} ms`);
+  assert.ok(change.errors >= 1, 'the 503s on the way are errors of the change');
+  assert.ok(remove.propagationMs >= 140 && remove.errors === 0, JSON.stringify(remove));
+  const calls = readFileSync(log, 'utf8');
+  assert.match(calls, /patch ingress backend --type=json -p .*"value":"backend-alt"/);
+  // Switched back after the measurement: the next one starts on the chart's route.
+  assert.match(calls.trim().split('\n').at(-1), /patch ingress backend .*"value":"backend"/);
 });

@@ -91,11 +91,16 @@ export async function waitRoute(getArgv, timeoutMs = 60_000) {
 
 // fetch() would send its own Host header (it is a forbidden header there); the
 // Ingress routes by Host, so use node:http, which sends the one given.
-export function httpStatus(url, host) {
+async function httpStatus(url, host) {
+  return (await httpAnswer(url, host)).status;
+}
+
+/** -> {status, headers} (header names in lower case); the body is discarded. */
+export function httpAnswer(url, host) {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { host }, timeout: 2000 }, (res) => {
       res.resume();
-      resolve(res.statusCode);
+      resolve({ status: res.statusCode, headers: res.headers });
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);

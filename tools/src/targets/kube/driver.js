@@ -27,6 +27,7 @@ import { catalogEntry } from './catalog.js';
 import { captureEffectiveConfig } from './effective.js';
 import { checkTargetUnchanged, targetIdentity } from './identity.js';
 import { hostPortCount, planSteps } from './steps/layout.js';
+import { loadedRoute } from './steps/backend.js';
 
 export const name = 'kube';
 
@@ -194,7 +195,9 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
 // k6 order, which swaps every other pair): the base's class or Gateway, the head's own.
 function routeSides(entry, headEntry, step) {
   const side = (who, cat, url, gateway, ingressClass) =>
-    cat.gateway ? { side: who, url, gateway } : { side: who, url, ingressClass };
+    cat.gateway
+      ? { side: who, url, gateway, loaded: loadedRoute(who, gateway.name) }
+      : { side: who, url, ingressClass, loaded: loadedRoute(who, ingressClass) };
   return [
     side('base', entry, step.url, { name: entry.gateway?.name, namespace: INGRESS_NAMESPACE }, entry.ingressClass),
     ...(headEntry

@@ -1,25 +1,40 @@
-// The route faults' "routes" on a cluster: a new route per side (an Ingress of the side's
-// class, or an HTTPRoute on the side's Gateway) in front of the same backend, applied
-// together, then probed through each side's own data plane until it answers. Events:
-// route-applied (the API server accepted it), route-ready (its first 200:
-// propagationMs, and the answers on the way that were neither 404 nor 200), or
-// route-not-ready (timeout, or the load ended first). Every route this made is deleted
-// after the measurement.
+// The route faults' "routes" on a cluster. Each edit is made on every side together (one
+// apply per side, issued at once) and then followed through that side's own data plane
+// until it shows:
+//   add     a new route (an Ingress of the side's class, or an HTTPRoute on its Gateway)
+//           for r<i>.routes.bench.local: its first 200;
+//   change  the side's loaded route switched between the backend's two Services over the
+//           same pods (<release>, <release>-alt: its answers carry X-Tailgate-Backend: alt):
+//           the first answer from the new one;
+//   remove  a route made for it (x<i>.routes.bench.local, answering first) deleted: its
+//           first 404.
+// Events: route-applied (the API server accepted the edit), route-ready (the data plane
+// followed: propagationMs, probes, and errors — answers that were neither the old nor the
+// new behaviour), or route-not-ready (timed out, or the load ended first). After the
+// measurement every route made is deleted and a changed route switched back.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../errors.js';
 import { run } from '../../exec/run.js';
 import { NAMESPACE } from './context.js';
-import { httpStatus } from './builtins.js';
+import { httpAnswer } from './builtins.js';
+import { BACKEND_RELEASE } from './steps/backend.js';
 
 const LABEL = 'tailgate.dev/route-fault';
+const BACKEND = BACKEND_RELEASE;
+const ALT_SERVICE = `${BACKEND}-alt`;
+const ALT_HEADER = 'x-tailgate-backend';
+const LOADED_HOST = 'bench.local';
 // Probing every 20 ms resolves propagation to the tens of milliseconds the fastest
-// implementations show, at ≤ 50 requests/s per pending route.
+// implementations show, at ≤ 50 requests/s per pending edit.
 const PROBE_EVERY_MS = 20;
+const RESTORE_TIMEOUT_MS = 30_000;
+
+const isAlt = (a) => a.headers?.[ALT_HEADER] === 'alt';
 
 /**
- * sides: [{side: 'base'|'head', url, ingressClass} | {side, url, gateway: {name, namespace}}]
- * — how each side routes and where its data plane answers.
+ * sides: [{side: 'base'|'head', url, ingressClass, loaded} | {side, url, gateway: {name, namespace}, loaded}]
+ * — how each side routes, where its data plane answers, and the name of its loaded route.
  */
 export class KubeRoutes {
   constructor({ kubectlFlags, sides, events, dir }) {
@@ -28,39 +43,108 @@ export class KubeRoutes {
     this.events = events;
     this.dir = dir;
     this.kinds = new Set();
+    this.onAlt = false;
   }
 
   async add(index, { timeoutMs, signal }) {
     const host = `r${index}.routes.bench.local`;
-    await Promise.all(this.sides.map((s) => this.addOne(s, index, host, { timeoutMs, signal })));
+    await Promise.all(
+      this.sides.map(async (s) => {
+        const name = `route-add-${index}${s.side === 'head' ? '-b' : ''}`;
+        await this.apply(s, name, host);
+        await this.follow(s, { edit: 'add', route: index, host, timeoutMs, signal }, (a) =>
+          a.status === 200 ? 'done' : a.status === 404 ? 'before' : 'error',
+        );
+      }),
+    );
   }
 
-  async addOne(s, index, host, { timeoutMs, signal }) {
-    const name = `route-add-${index}${s.side === 'head' ? '-b' : ''}`;
+  /** Switches every side's loaded route to the other Service over the same pods. */
+  async change(index, { timeoutMs, signal }) {
+    const toAlt = !this.onAlt;
+    this.onAlt = toAlt;
+    await Promise.all(
+      this.sides.map(async (s) => {
+        await this.patchLoaded(s, toAlt);
+        await this.follow(s, { edit: 'change', route: index, host: LOADED_HOST, timeoutMs, signal }, (a) =>
+          a.status !== 200 ? 'error' : isAlt(a) === toAlt ? 'done' : 'before',
+        );
+      }),
+    );
+  }
+
+  /** A route made and answering, then deleted, and followed until it answers 404. */
+  async remove(index, { timeoutMs, signal }) {
+    const host = `x${index}.routes.bench.local`;
+    await Promise.all(
+      this.sides.map(async (s) => {
+        const name = `route-remove-${index}${s.side === 'head' ? '-b' : ''}`;
+        const kind = await this.apply(s, name, host);
+        // Not an edit under test yet: the route must answer before its removal is timed.
+        const up = await this.waitFor(s, host, (a) => a.status === 200, timeoutMs, signal);
+        if (!up) {
+          this.events.emit('route-not-ready', {
+            edit: 'remove',
+            route: index,
+            side: s.side,
+            reason: `never answered before its removal (${timeoutMs} ms)`,
+            afterMs: 0,
+            probes: 0,
+            errors: 0,
+          });
+          return;
+        }
+        await this.kubectl(['-n', NAMESPACE, 'delete', kind, name, '--wait=false'], `kubectl delete ${kind} ${name}`);
+        await this.follow(s, { edit: 'remove', route: index, host, timeoutMs, signal }, (a) =>
+          a.status === 404 ? 'done' : a.status === 200 ? 'before' : 'error',
+        );
+      }),
+    );
+  }
+
+  async apply(s, name, host) {
     const manifest = s.gateway ? httpRoute(name, host, s.gateway) : ingress(name, host, s.ingressClass);
-    this.kinds.add(manifest.kind.toLowerCase());
+    const kind = manifest.kind.toLowerCase();
+    this.kinds.add(kind);
     const file = join(this.dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(manifest));
-    const r = await run(['kubectl', ...this.flags, 'apply', '-f', file], { timeoutMs: 30_000 });
-    if (r.code !== 0) throw new InfraError(`kubectl apply ${name}: ${r.output.trim().split('\n').at(-1)}`);
+    await this.kubectl(['apply', '-f', file], `kubectl apply ${name}`);
+    return kind;
+  }
+
+  async patchLoaded(s, toAlt) {
+    const service = toAlt ? ALT_SERVICE : BACKEND;
+    const [kind, path] = s.gateway
+      ? ['httproute', '/spec/rules/0/backendRefs/0/name']
+      : ['ingress', '/spec/rules/0/http/paths/0/backend/service/name'];
+    const patch = JSON.stringify([{ op: 'replace', path, value: service }]);
+    await this.kubectl(
+      ['-n', NAMESPACE, 'patch', kind, s.loaded, '--type=json', '-p', patch],
+      `kubectl patch ${kind} ${s.loaded} (backend → ${service})`,
+    );
+  }
+
+  async kubectl(args, what) {
+    const r = await run(['kubectl', ...this.flags, ...args], { timeoutMs: 30_000 });
+    if (r.code !== 0) throw new InfraError(`${what}: ${r.output.trim().split('\n').at(-1)}`);
+  }
+
+  // Probes from the moment the API server accepted the edit until `state` says done:
+  // 'before' (the old behaviour, not yet followed) and 'error' (neither) keep probing.
+  async follow(s, { edit, route, host, timeoutMs, signal }, state) {
     const accepted = Date.now();
-    this.events.emit('route-applied', { route: index, side: s.side });
+    this.events.emit('route-applied', { edit, route, side: s.side });
     const errors = {};
     const errorCount = () => Object.values(errors).reduce((a, b) => a + b, 0);
     let probes = 0;
     while (!signal.aborted && Date.now() - accepted < timeoutMs) {
       probes++;
-      let status;
-      try {
-        // The backend answers /healthz (and the load's paths), and 404 for anything else:
-        // only a path it serves tells a routed request from a data plane's 404.
-        status = await httpStatus(`${s.url}/healthz`, host);
-      } catch {
-        status = 'connection';
-      }
-      if (status === 200) {
+      const a = await probe(s.url, host);
+      const now = state(a);
+      if (now === 'done') {
         this.events.emit('route-ready', {
-          route: index,
+          edit,
+          route,
           side: s.side,
           propagationMs: Date.now() - accepted,
           probes,
@@ -69,27 +153,59 @@ export class KubeRoutes {
         });
         return;
       }
-      if (status !== 404) errors[String(status)] = (errors[String(status)] ?? 0) + 1;
+      if (now === 'error') errors[String(a.status)] = (errors[String(a.status)] ?? 0) + 1;
       await new Promise((res) => setTimeout(res, PROBE_EVERY_MS));
     }
     this.events.emit('route-not-ready', {
-      route: index,
+      edit,
+      route,
       side: s.side,
-      reason: signal.aborted ? 'the load ended first' : `no 200 within ${timeoutMs} ms`,
+      reason: signal.aborted ? 'the load ended first' : `not followed within ${timeoutMs} ms`,
+      timedOut: !signal.aborted,
       afterMs: Date.now() - accepted,
+      probes,
       errors: errorCount(),
     });
   }
 
-  /** Deletes every route a fault of this measurement added (the next one starts clean). */
+  async waitFor(s, host, ok, timeoutMs, signal) {
+    const until = Date.now() + timeoutMs;
+    while (!signal?.aborted && Date.now() < until) {
+      if (ok(await probe(s.url, host))) return true;
+      await new Promise((res) => setTimeout(res, PROBE_EVERY_MS));
+    }
+    return false;
+  }
+
+  /** Deletes every route a fault of this measurement made and switches a changed route back. */
   async cleanup() {
     for (const kind of this.kinds) {
-      const r = await run(
-        ['kubectl', ...this.flags, '-n', NAMESPACE, 'delete', kind, '-l', LABEL, '--ignore-not-found', '--wait=false'],
-        { timeoutMs: 60_000 },
+      await this.kubectl(
+        ['-n', NAMESPACE, 'delete', kind, '-l', LABEL, '--ignore-not-found', '--wait=false'],
+        'could not delete the routes a route fault added',
       );
-      if (r.code !== 0) throw new InfraError(`could not delete the routes a route fault added: ${r.output.trim()}`);
     }
+    if (!this.onAlt) return;
+    this.onAlt = false;
+    await Promise.all(this.sides.map((s) => this.patchLoaded(s, false)));
+    // The next measurement starts on the route as the chart made it.
+    const back = await Promise.all(
+      this.sides.map((s) => this.waitFor(s, LOADED_HOST, (a) => a.status === 200 && !isAlt(a), RESTORE_TIMEOUT_MS)),
+    );
+    if (back.includes(false))
+      throw new InfraError(
+        `the loaded route did not switch back to Service ${BACKEND} within ${RESTORE_TIMEOUT_MS / 1000}s after route-change`,
+      );
+  }
+}
+
+// The backend answers /healthz (and the load's paths), and 404 for anything else: only a
+// path it serves tells a routed request from a data plane's 404.
+async function probe(url, host) {
+  try {
+    return await httpAnswer(`${url}/healthz`, host);
+  } catch {
+    return { status: 'connection' };
   }
 }
 
@@ -106,9 +222,7 @@ function ingress(name, host, ingressClass) {
         {
           host,
           http: {
-            paths: [
-              { path: '/', pathType: 'Prefix', backend: { service: { name: 'backend', port: { name: 'http' } } } },
-            ],
+            paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: BACKEND, port: { name: 'http' } } } }],
           },
         },
       ],
@@ -124,7 +238,7 @@ function httpRoute(name, host, gateway) {
     spec: {
       parentRefs: [{ name: gateway.name, namespace: gateway.namespace }],
       hostnames: [host],
-      rules: [{ backendRefs: [{ name: 'backend', port: 80 }] }],
+      rules: [{ backendRefs: [{ name: BACKEND, port: 80 }] }],
     },
   };
 }

@@ -6,6 +6,11 @@ import { ROOT } from '../../../exec/tools.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel } from '../context.js';
 
 export const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
+// The release, its Service and the base's route share this name; a duet head's route is
+// named after its IngressClass or Gateway (charts/backend/templates).
+export const BACKEND_RELEASE = 'backend';
+export const loadedRoute = (side, classOrGateway) =>
+  side === 'base' ? BACKEND_RELEASE : `${BACKEND_RELEASE}-${classOrGateway}`;
 export function backendStep(u) {
   const { cat, head } = u;
   return {
@@ -14,7 +19,7 @@ export function backendStep(u) {
     argv: u.helm(
       'upgrade',
       '--install',
-      'backend',
+      BACKEND_RELEASE,
       BACKEND_CHART,
       '-n',
       NAMESPACE,

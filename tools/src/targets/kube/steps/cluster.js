@@ -4,7 +4,7 @@ import { InputError } from '../../../errors.js';
 import { K6_IMAGE } from '../k6-job.js';
 import { verifiedArchive } from '../chart-archive.js';
 import { DUET_NODE_PORT, INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
-import { backendStep, OFFLINE_BACKEND_IMAGE } from './backend.js';
+import { BACKEND_RELEASE, backendStep, OFFLINE_BACKEND_IMAGE } from './backend.js';
 import { gatewayCrdSteps } from './gateway.js';
 
 // Before any tuning: the cluster (kind) or the namespaces (cluster), what an offline
@@ -144,6 +144,6 @@ export function teardownSteps(u) {
     });
   add({
     title: 'uninstall the backend',
-    argv: helm('uninstall', 'backend', '-n', NAMESPACE, '--ignore-not-found'),
+    argv: helm('uninstall', BACKEND_RELEASE, '-n', NAMESPACE, '--ignore-not-found'),
   });
 }

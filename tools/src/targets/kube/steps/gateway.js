@@ -3,6 +3,7 @@
 import { PINS } from '../../../version.js';
 import { INGRESS_NAMESPACE, NAMESPACE } from '../context.js';
 import { upstreamChartDir } from './module-path.js';
+import { BACKEND_RELEASE } from './backend.js';
 
 // Gateway API CRDs at the pinned version: the official release manifest where it can be
 // downloaded, the same files from the Go module proxy's copy of the module offline.
@@ -43,7 +44,7 @@ export function gatewayCrdSteps(ctx, kubectl) {
 // refuses fails here with the condition's own message, never as a run of 404s. `gateway`:
 // which Gateway and route (a duet's head has its own); the catalog's by default.
 export function gatewayReadySteps(cat, kubectl, { programmed = true, gateway = null } = {}) {
-  const gw = gateway ?? { name: cat.gateway.name, namespace: INGRESS_NAMESPACE, route: 'backend' };
+  const gw = gateway ?? { name: cat.gateway.name, namespace: INGRESS_NAMESPACE, route: BACKEND_RELEASE };
   return [
     ...(programmed ? [programmedStep(cat, kubectl, [], gw)] : []),
     {

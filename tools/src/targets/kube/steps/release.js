@@ -8,6 +8,7 @@ import { unsafeSysctls } from '../sysctls.js';
 import { PINS } from '../../../version.js';
 import { INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, rel } from '../context.js';
 import { gatewayReadySteps, programmedStep } from './gateway.js';
+import { loadedRoute } from './backend.js';
 import { upstreamChartDir } from './module-path.js';
 
 export function installSteps(u, tuning) {
@@ -59,7 +60,11 @@ export function duetHead(concurrent, baseCat) {
     extra: [cat.duet.b, ...(gateway ? [cat.duet.gateway.b] : [])],
     ingressClass: cat.duet.ingressClassB,
     gateway: gateway
-      ? { name: cat.duet.gateway.nameB, namespace: INGRESS_NAMESPACE_B, route: `backend-${cat.duet.gateway.nameB}` }
+      ? {
+          name: cat.duet.gateway.nameB,
+          namespace: INGRESS_NAMESPACE_B,
+          route: loadedRoute('head', cat.duet.gateway.nameB),
+        }
       : null,
   };
 }

@@ -1,0 +1,34 @@
+// Route propagation as the gate reads it: the quantiles of a run's edit times (a route
+// added, changed or removed → the data plane following it; ingest/route-cost.js) are
+// tested exactly as latency quantiles are (latency.js: log ratio, pairs, moderated noise,
+// the order-statistic interval as the within-run variance), each quantile its own
+// family member under Holm, with its own rule (gate.propagation).
+//
+// A run holds tens of edits, not thousands of requests, so a quantile needs fewer edits
+// beyond it to gate on than latency's ten: MIN_EDITS_BEYOND over a side's runs — p50
+// needs 6 edits, p90 30, p99 300. Below that its test only warns (unreliable).
+export const MIN_EDITS_BEYOND = 3;
+const PERCENT = Object.freeze({ p50: 50, p90: 90, p99: 99 });
+export const PROPAGATION_QUANTILES = Object.freeze(Object.keys(PERCENT));
+
+export const metricName = (q) => `propagation ${q}`;
+
+export function editsNeeded(q) {
+  return Math.ceil(MIN_EDITS_BEYOND / (1 - PERCENT[q] / 100) - 1e-6);
+}
+
+export const PROPAGATION = Object.freeze({
+  metric: metricName,
+  value: (r, q) => r.routes?.quantiles?.[q] ?? (q === 'p50' || q === 'p99' ? r.routes?.propagationMs?.[q] : null),
+  interval: (r, q) => r.routes?.intervals?.[q],
+  enough: (q, reps) => reps.reduce((a, r) => a + (r.routes?.timedEdits ?? 0), 0) >= editsNeeded(q),
+});
+
+/** A cell is tested for propagation when every run of both sides edited routes. */
+export function hasPropagation(p) {
+  return (
+    p.base.length > 0 &&
+    p.head.length > 0 &&
+    [...p.base, ...p.head].every((r) => (r.routes?.timedEdits ?? r.routes?.ready ?? 0) > 0)
+  );
+}

@@ -1,0 +1,20 @@
+// route-change: the loaded route itself is edited while the load runs on it — its backend
+// switched to a second Service over the same pods (backend-alt, whose answers say so),
+// then back, `changes` times. The load's own errors and latency during the changes are
+// the cell's usual ones; each change's propagation time runs from the API server
+// accepting the patch to the first answer from the new Service, and any answer other
+// than a 200 on the way is an error of that change.
+import { kubeCommand as command, runEdits } from './route-edits.js';
+
+export function kubeCommand(f, kubectl) {
+  return command(f, kubectl, [
+    'patch',
+    '<the loaded Ingress or HTTPRoute>',
+    '--type=json',
+    `<backend: backend ↔ backend-alt, ${f.changes ?? 1} time(s)>`,
+  ]);
+}
+
+export function run(f, ctx) {
+  return runEdits(f, 'change', ctx);
+}
