@@ -175,7 +175,9 @@ test('route-change and route-remove: followed until the data plane shows them, e
     let lines = [];
     try {
       lines = readFileSync(log, 'utf8').trim().split('\n');
-    } catch {}
+    } catch {
+      // no kubectl call yet
+    }
     if (host === 'bench.local') {
       const patch = lines.filter((l) => / patch /.test(l)).at(-1);
       if (!patch) return { status: 200 };
