@@ -81,11 +81,11 @@ export function crossTalk(aa, hog) {
   };
 }
 
-function runMatrix(matrix) {
+export function runMatrix(matrix, config = CONFIG) {
   const out = mkdtempSync(join(tmpdir(), `tg-perf-${matrix}-`));
   const r = spawnSync(
     process.execPath,
-    [CLI, 'run', '--config', CONFIG, '--matrix', matrix, '--out', out, '--no-confirm'],
+    [CLI, 'run', '--config', config, '--matrix', matrix, '--out', out, '--no-confirm'],
     {
       cwd: ROOT,
       encoding: 'utf8',
@@ -95,7 +95,7 @@ function runMatrix(matrix) {
   const dir = join(out, readdirSync(out)[0]);
   if (![0, 1, 3].includes(r.status)) throw new Error(`${matrix}: tailgate run exited ${r.status}\n${r.stdout}`);
   const timing = JSON.parse(readFileSync(join(dir, 'timing.json'), 'utf8'));
-  const cfg = loadBench(CONFIG);
+  const cfg = loadBench(config);
   const estimateS = estimateCost(planMatrix(cfg, matrix), { cfg, oneProcess: true }).longestJobS;
   return {
     dir,

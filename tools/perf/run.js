@@ -1,7 +1,7 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
 // docs/performance.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
-//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind   run a subset (kind: where the
+//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind,kind-routes   run a subset (kind: where the
 //   offline kind images are built; tools/scripts/perf.sh sets up its environment)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,9 +13,10 @@ import { gateBench } from './gate-bench.js';
 import { concurrentBench } from './concurrent-bench.js';
 import { planBench, runnersBench } from './scale-bench.js';
 import { kindDuetBench } from './kind-duet-bench.js';
+import { kindRoutesBench } from './kind-routes-bench.js';
 import { historyBench } from './history-bench.js';
 
-const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan', 'history', 'kind'];
+const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan', 'history', 'kind', 'kind-routes'];
 const only = process.env.PERF_ONLY?.split(',') ?? ALL;
 const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
@@ -202,6 +203,30 @@ if (only.includes('history')) {
   ])
     say(`| ${name} | ${x.seconds} s | ${x.peakMb} MB |`);
   say('');
+}
+
+if (only.includes('kind-routes')) {
+  const k = (figures.kindRoutes = await kindRoutesBench());
+  if (k.skipped) say(`**Routes on kind**: skipped — ${k.skipped}.`);
+  else {
+    say(
+      '**Routes on kind** (`tools/perf/kind-routes.bench.yaml`: duets under 200 requests/s per side, each run 20 routes added one a second, the loaded route switched to a second Service and back 4 times, 4 routes removed; propagation = API server accepted → the data plane follows):',
+    );
+    say('');
+    say(
+      '| duet | side | pairs | added: n, p50 / p99 / max | changed: n, p50 / max | removed: n, p50 / max | errors on the way | load errors | sd log(head/base) p50 | PRs: green / red / inconclusive |',
+    );
+    say('|---|---|--:|---|---|---|--:|--:|--:|---|');
+    const f = (e, all = true) => `${e.followed}/${e.edits}, ${e.p50} / ${all ? `${e.p99} / ` : ''}${e.max} ms`;
+    for (const d of Object.values(k))
+      for (const side of ['base', 'head']) {
+        const x = d[side];
+        say(
+          `| ${d.matrix} | ${side} | ${d.pairs} | ${f(x.add)} | ${f(x.change, false)} | ${f(x.remove, false)} | ${x.add.errors + x.change.errors + x.remove.errors} | ${x.loadErrors} of ${x.requests} | ${side === 'head' ? d.sdLogP50 : ''} | ${side === 'head' ? `${d.prs.passed} / ${d.prs.failed} / ${d.prs.inconclusive}` : ''} |`,
+        );
+      }
+    say('');
+  }
 }
 
 const out = join(ROOT, 'results', `perf-${figures.date.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}.json`);
