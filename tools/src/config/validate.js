@@ -121,7 +121,12 @@ export function semanticProblems(cfg) {
     } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
     // Route faults edit routes through the Kubernetes API: the local target has none.
     if (m.target === 'local')
-      for (const sname of m.scenarios)
+      for (const sname of m.scenarios) {
+        if (own(cfg.scenarios, sname)?.routes)
+          add(
+            ['scenarios', sname, 'routes'],
+            `carried routes are Ingress or HTTPRoute objects made through the Kubernetes API, and matrix "${mname}" runs on target local: run it on kind or an existing cluster`,
+          );
         (own(cfg.scenarios, sname)?.faults ?? []).forEach((f, i) => {
           if (ROUTE_FAULTS.includes(f.type))
             add(
@@ -129,6 +134,7 @@ export function semanticProblems(cfg) {
               `${f.type} edits Ingress or HTTPRoute objects through the Kubernetes API, and matrix "${mname}" runs on target local: run it on kind or an existing cluster`,
             );
         });
+      }
     for (const sname of m.scenarios)
       for (const key of DUET_CANARIES)
         if (own(cfg.scenarios, sname)?.[key] && (m.target !== 'kind' || m.compare !== 'concurrent'))

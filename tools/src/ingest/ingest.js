@@ -3,7 +3,7 @@ import { readK6Output } from './k6-stream.js';
 import { Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
-import { routeCost } from './route-cost.js';
+import { carriedCost, routeCost } from './route-cost.js';
 import { encode, summarize } from '../result/histogram.js';
 import { machineInfo } from '../result/machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
@@ -93,6 +93,8 @@ export async function ingest({
   // A duet's side: its own routes only (the events file holds both sides').
   const routes = routeCost(events, side ? (meta.ab?.role ?? null) : null);
   if (routes) result.routes = routes;
+  const carried = carriedCost(events, side ? (meta.ab?.role ?? null) : null);
+  if (carried) result.carried = carried;
   const steps = agg.stepSummaries(confidence);
   if (Object.keys(steps).length) result.steps = steps;
   if (meta.slo) result.saturation = saturation(timeline, meta.slo);

@@ -60,3 +60,21 @@ const sortedTimes = (evs) =>
 function rank(ms, p) {
   return ms.length ? ms[Math.min(ms.length - 1, Math.max(0, Math.ceil(p * ms.length) - 1))] : null;
 }
+
+/** `routes: N` (targets/kube/carried-routes.js): what carrying them cost this side, or null. */
+export function carriedCost(events, role = null) {
+  const e = events.find((x) => x.type === 'routes-carried' && (!role || x.side === role));
+  if (!e || !Number.isInteger(e.routes) || e.routes < 1) return null;
+  const num = (v) => (Number.isFinite(v) ? v : null);
+  const per100 = (v) => (v === null ? null : Number(((100 * v) / e.routes).toFixed(3)));
+  const cpu = num(e.cpuSeconds);
+  const rss = num(e.rssMiBAfter) !== null && num(e.rssMiBBefore) !== null ? e.rssMiBAfter - e.rssMiBBefore : null;
+  return {
+    routes: e.routes,
+    appliedMs: num(e.appliedMs),
+    allAnsweredMs: num(e.allAnsweredMs),
+    cpuSeconds: cpu,
+    rssMiB: { before: num(e.rssMiBBefore), after: num(e.rssMiBAfter) },
+    per100Routes: { cpuSeconds: per100(cpu), rssMiB: per100(rss) },
+  };
+}

@@ -25,6 +25,8 @@ const editsOf = (routes) =>
 export function routeLines(cells, who = '') {
   const out = [];
   for (const c of cells) {
+    const carried = c.reps.map((r) => r.carried).filter(Boolean);
+    if (carried.length) out.push(carriedLine(c.key, who, carried));
     const reps = c.reps.filter((r) => r.routes);
     if (!reps.length) continue;
     const parts = [];
@@ -46,10 +48,39 @@ export function routeLines(cells, who = '') {
   return out;
 }
 
+// `routes: N`: the median over runs of what carrying them took and cost.
+function carriedLine(key, who, runs) {
+  const med = (f) => {
+    const xs = runs
+      .map(f)
+      .filter(Number.isFinite)
+      .sort((a, b) => a - b);
+    return xs.length ? xs[(xs.length - 1) >> 1] : null;
+  };
+  const s = (v) => (Number.isFinite(v) ? `${round(v / 1000, 1)} s` : '–');
+  const n = (v, unit) => (Number.isFinite(v) ? `${round(v, 2)} ${unit}` : '–');
+  return `${key}${who ? ` (${who})` : ''}, ${runs.length} rep(s): ${runs[0].routes} routes carried, all answering after ${s(med((r) => r.allAnsweredMs))} (applied in ${s(med((r) => r.appliedMs))}); controller CPU ${n(
+    med((r) => r.cpuSeconds),
+    's',
+  )}, RSS ${n(
+    med((r) => r.rssMiB.before),
+    'MiB',
+  )} → ${n(
+    med((r) => r.rssMiB.after),
+    'MiB',
+  )}; per 100 routes ${n(
+    med((r) => r.per100Routes.cpuSeconds),
+    's CPU',
+  )}, ${n(
+    med((r) => r.per100Routes.rssMiB),
+    'MiB',
+  )}`;
+}
+
 /** The block the terminal shows for those lines ('' when there are none). */
 export function routesBlock(lines) {
   return lines.length
-    ? `\nRoute edits under load (propagation: API server accepted → the data plane follows):\n${lines.map((l) => `  ${l}`).join('\n')}`
+    ? `\nRoutes (carried before the load; edits under load — propagation: API server accepted → the data plane follows):\n${lines.map((l) => `  ${l}`).join('\n')}`
     : '';
 }
 

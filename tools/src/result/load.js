@@ -72,6 +72,7 @@ export function resultRep(doc, file) {
     events: doc.events ?? [],
     faultCost: doc.faultCost ?? null,
     routes: doc.routes ? routesRep(doc.routes, file) : null,
+    carried: doc.carried ?? null,
   };
 }
 

@@ -2,14 +2,14 @@
 // the way, not ready), what ingest keeps per side, and what the config refuses before
 // any cluster. The real thing runs on kind (docs/reproduction.md, routes).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseBench } from '../../src/config/load.js';
 import { run as routeAdd } from '../../src/faults/route-add.js';
-import { routeCost } from '../../src/ingest/route-cost.js';
+import { carriedCost, routeCost } from '../../src/ingest/route-cost.js';
 import { routesRep } from '../../src/result/load.js';
 import { EventLog } from '../../src/run/event-log.js';
 import { KubeRoutes } from '../../src/targets/kube/routes.js';
@@ -234,4 +234,72 @@ test('route-change and route-remove: followed until the data plane shows them, e
   assert.match(calls, /patch ingress backend --type=json -p .*"value":"backend-alt"/);
   // Switched back after the measurement: the next one starts on the chart's route.
   assert.match(calls.trim().split('\n').at(-1), /patch ingress backend .*"value":"backend"/);
+});
+
+test('routes: N — carried before the load in one apply per side, each probed until it answers; the time and the controller cost recorded', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-carried-'));
+  const log = join(dir, 'kubectl.log');
+  let applied = null;
+  // Answers a carried host 150 ms after the apply, the last ten 300 ms after.
+  const server = createServer((req, res) => {
+    if (!applied && existsSync(log)) applied = Date.now();
+    const i = Number(/^c(\d+)\.carried\.bench\.local$/.exec(req.headers.host)?.[1] ?? -1);
+    const ready = applied && Date.now() - applied > (i >= 40 ? 300 : 150);
+    res.statusCode = req.url === '/healthz' && i >= 0 && ready ? 200 : 404;
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  const events = new EventLog(join(dir, 'events.jsonl'));
+  const samples = [
+    { cpuNs: 1e9, memBytes: 50 * 2 ** 20 },
+    { cpuNs: 3e9, memBytes: 60 * 2 ** 20 },
+  ];
+  try {
+    await withFakeTool('kubectl', `#!/bin/sh\necho "$*" >> "${log}"\n`, {}, async () => {
+      const routes = new KubeRoutes({
+        kubectlFlags: ['--context', 'x'],
+        events,
+        dir,
+        sides: [{ side: 'base', url, ingressClass: 'traefik', loaded: 'backend' }],
+      });
+      await routes.carry(50, async () => samples.shift());
+      await routes.cleanup();
+    });
+  } finally {
+    server.close();
+  }
+  const list = JSON.parse(readFileSync(join(dir, 'carried-routes-base.json'), 'utf8'));
+  assert.equal(list.items.length, 50);
+  assert.equal(list.items[49].spec.rules[0].host, 'c49.carried.bench.local');
+  const calls = readFileSync(log, 'utf8').trim().split('\n');
+  assert.equal(calls.filter((c) => / apply /.test(c)).length, 1, 'one apply for all 50');
+  assert.match(calls.at(-1), /delete ingress -l tailgate\.dev\/route-fault/);
+  const evs = readFileSync(events.file, 'utf8').trim().split('\n').map(JSON.parse);
+  const cost = carriedCost(evs, 'base');
+  assert.equal(cost.routes, 50);
+  assert.ok(cost.allAnsweredMs >= 290, `all answered after ${cost.allAnsweredMs} ms`);
+  assert.deepEqual(cost.per100Routes, { cpuSeconds: 4, rssMiB: 20 });
+});
+
+test('routes: N is refused on the local target, and over 2,000', () => {
+  const text = (target, n) => `apiVersion: tailgate/v1
+kind: Bench
+profiles:
+  p: { runner: local }
+controllers:
+  nginx-reload: { type: local, variant: nginx-reload }
+scenarios:
+  carried: { script: steady, rate: 100, duration: 10s, routes: ${n} }
+matrices:
+  m: { target: ${target}, profile: p, controllers: [nginx-reload], scenarios: [carried] }
+`;
+  assert.throws(
+    () => parseBench(text('local', 100), 'bench.yaml'),
+    (e) => e.details.some((d) => /scenarios\.carried\.routes: carried routes are Ingress or HTTPRoute objects/.test(d)),
+  );
+  assert.throws(
+    () => parseBench(text('local', 2001), 'bench.yaml'),
+    (e) => e.details.some((d) => /scenarios\.carried\.routes/.test(d) && /2000/.test(d)),
+  );
 });

@@ -162,19 +162,24 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       ctx.target === 'kind'
         ? Promise.all([sampleControllerPods(sampleArgs), headArgs && sampleControllerPods(headArgs)])
         : [null, null];
+    const routes =
+      cell.scenario.faults.some((f) => ROUTE_FAULTS.includes(f.type)) || cell.scenario.routes
+        ? new KubeRoutes({
+            kubectlFlags: sampleArgs.kubectlFlags,
+            events,
+            dir: cellDir,
+            sides: routeSides(entry, headEntry, step),
+          })
+        : null;
+    // Routes carried before the load (`routes: N`), their cost measured apart from it.
+    if (cell.scenario.routes && ctx.target === 'kind')
+      await routes.carry(cell.scenario.routes, (side) => sampleControllerPods(side === 'head' ? headArgs : sampleArgs));
+    else if (cell.scenario.routes) await routes.carry(cell.scenario.routes, async () => null);
     const before = await sample();
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
         ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
         : runK6Segments(cellLoad(cell), { cellDir, ...sidesOf(cell, step), host: 'bench.local', signal });
-    const routes = cell.scenario.faults.some((f) => ROUTE_FAULTS.includes(f.type))
-      ? new KubeRoutes({
-          kubectlFlags: sampleArgs.kubectlFlags,
-          events,
-          dir: cellDir,
-          sides: routeSides(entry, headEntry, step),
-        })
-      : null;
     let k6;
     try {
       k6 = await measureWithFaults({ scenario: cell.scenario, pods, routes, events, startLoad });

@@ -18,9 +18,10 @@ import { InfraError } from '../../errors.js';
 import { run } from '../../exec/run.js';
 import { NAMESPACE } from './context.js';
 import { httpAnswer } from './builtins.js';
+import { carryRoutes } from './carried-routes.js';
+import { ROUTE_LABEL, routeManifest } from './route-manifests.js';
 import { BACKEND_RELEASE } from './steps/backend.js';
 
-const LABEL = 'tailgate.dev/route-fault';
 const BACKEND = BACKEND_RELEASE;
 const ALT_SERVICE = `${BACKEND}-alt`;
 const ALT_HEADER = 'x-tailgate-backend';
@@ -103,7 +104,7 @@ export class KubeRoutes {
   }
 
   async apply(s, name, host) {
-    const manifest = s.gateway ? httpRoute(name, host, s.gateway) : ingress(name, host, s.ingressClass);
+    const manifest = routeManifest(s, name, host);
     const kind = manifest.kind.toLowerCase();
     this.kinds.add(kind);
     const file = join(this.dir, `${name}.json`);
@@ -177,11 +178,17 @@ export class KubeRoutes {
     return false;
   }
 
+  /** `routes: N`: N routes carried before the load (carried-routes.js), deleted with the others. */
+  async carry(n, sample) {
+    this.kinds.add(this.sides[0].gateway ? 'httproute' : 'ingress');
+    await carryRoutes({ n, sides: this.sides, kubectlFlags: this.flags, dir: this.dir, events: this.events, sample });
+  }
+
   /** Deletes every route a fault of this measurement made and switches a changed route back. */
   async cleanup() {
     for (const kind of this.kinds) {
       await this.kubectl(
-        ['-n', NAMESPACE, 'delete', kind, '-l', LABEL, '--ignore-not-found', '--wait=false'],
+        ['-n', NAMESPACE, 'delete', kind, '-l', ROUTE_LABEL, '--ignore-not-found', '--wait=false'],
         'could not delete the routes a route fault added',
       );
     }
@@ -207,38 +214,4 @@ async function probe(url, host) {
   } catch {
     return { status: 'connection' };
   }
-}
-
-const meta = (name) => ({ name, namespace: NAMESPACE, labels: { [LABEL]: 'route-add' } });
-
-function ingress(name, host, ingressClass) {
-  return {
-    apiVersion: 'networking.k8s.io/v1',
-    kind: 'Ingress',
-    metadata: meta(name),
-    spec: {
-      ingressClassName: ingressClass,
-      rules: [
-        {
-          host,
-          http: {
-            paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: BACKEND, port: { name: 'http' } } } }],
-          },
-        },
-      ],
-    },
-  };
-}
-
-function httpRoute(name, host, gateway) {
-  return {
-    apiVersion: 'gateway.networking.k8s.io/v1',
-    kind: 'HTTPRoute',
-    metadata: meta(name),
-    spec: {
-      parentRefs: [{ name: gateway.name, namespace: gateway.namespace }],
-      hostnames: [host],
-      rules: [{ backendRefs: [{ name: BACKEND, port: 80 }] }],
-    },
-  };
 }

@@ -48,7 +48,7 @@ export function cellSteps(u, cell) {
   add({
     kind: 'measure',
     timeoutMs: k6Budget(s),
-    title: `${cell.id}: k6 ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
+    title: `${cell.id}: ${s.routes ? `${s.routes} routes carried (applied, each answering), then ` : ''}k6 ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
     cell,
     url,
     urlB,
