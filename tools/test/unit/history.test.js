@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DETECT_DEFAULTS, changePoints, seriesChanges } from '../../src/history/detect.js';
+import { historyRecord } from '../../src/history/store.js';
 import { rng } from '../helpers/synthetic.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -63,6 +64,36 @@ test('history: seriesChanges names the commit range, the size and the direction'
   const [c] = seriesChanges(records, 'p99');
   assert.deepEqual([c.previous, c.commit, c.direction], ['000001d', '000001e', 'worse']);
   assert.ok(c.ratio > 1.2 && c.ratio < 1.4, String(c.ratio));
+});
+
+test('history: a route cell keeps its propagation (p50, p90) and route errors; detect finds a shift in it', () => {
+  const rep = (p50) => ({
+    percentiles: { p50: 1, p99: 2, 'p99.9': 3, 'p99.99': 4 },
+    intervals: {},
+    requests: { total: 1000 },
+    errors: { total: 0, byClass: {} },
+    meta: { startedAt: '2026-11-26T10:00:00Z' },
+    routes: { quantiles: { p50, p90: 2 * p50 }, errorsDuringEdits: 1, timedOut: 1 },
+  });
+  const cell = { key: 'traefik/default/routes', profile: 'kind', reps: [rep(300), rep(320), rep(310)] };
+  const r = historyRecord(cell, { commit: 'a'.repeat(40) });
+  assert.deepEqual(r.propagationMs, { p50: 310, p90: 620 });
+  assert.equal(r.routeErrors, 6);
+  assert.equal(
+    historyRecord({ ...cell, reps: [{ ...rep(1), routes: null }] }, { commit: 'a'.repeat(40) }).propagationMs,
+    undefined,
+  );
+  const xs = series(7, 60, [[30, 2]]);
+  const records = xs.map((v, i) => ({
+    kind: 'tailgate.history',
+    commit: i.toString(16).padStart(7, '0'),
+    time: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+    latencyMs: { p99: 1 },
+    errors: { rate: 0 },
+    propagationMs: { p50: 300 * Math.exp(v) },
+  }));
+  const [c] = seriesChanges(records, 'propagation');
+  assert.deepEqual([c.commit, c.direction], ['000001e', 'worse']);
 });
 
 test('history: append from a run, detect over the store (CLI), exit 1 when a shift for the worse is found', async () => {
