@@ -22,14 +22,15 @@ export async function kindRoutesBench() {
   if (process.env.TAILGATE_OFFLINE !== '1' && !process.env.TAILGATE_KIND_PERF)
     return { skipped: 'no offline kind images in this environment (tools/scripts/perf.sh sets them up where built)' };
   const out = {};
-  for (const [key, matrix, controller] of [
+  for (const [key, matrix, controller, scenario = SCENARIO] of [
     ['aa', 'routes-aa', 'traefik'],
     ['canary', 'routes-canary', 'traefik'],
+    ['changeErrors', 'routes-change-errors', 'traefik', 'routes-alt-errors'],
     ['fast', 'routes-200ms', 'traefik'],
     ['haproxy', 'routes-haproxy', 'haproxy-ingress'],
   ]) {
     const run = runMatrix(matrix, CONFIG);
-    const pairs = pairsOf(join(run.dir, 'base'), join(run.dir, 'head'), controller, controller, SCENARIO);
+    const pairs = pairsOf(join(run.dir, 'base'), join(run.dir, 'head'), controller, controller, scenario);
     out[key] = {
       matrix,
       wallS: run.timing.wallS,
@@ -43,7 +44,7 @@ export async function kindRoutesBench() {
         'head',
       ),
       sdLogP50: sdLogP50(pairs),
-      prs: gateDuetPrs(pairs, { cell: `${controller}/default/${SCENARIO}` }),
+      prs: gateDuetPrs(pairs, { cell: `${controller}/default/${scenario}` }),
     };
   }
   return out;

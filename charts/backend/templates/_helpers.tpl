@@ -8,7 +8,7 @@ release: {{ .Release.Name }}
 {{- end }}
 {{- /* The head's own port (a duet canary: a delay or an error share on its route only). */ -}}
 {{- define "backend.headPort" -}}
-{{- if or (gt (float64 .Values.ingress.extraClassDelayMs) 0.0) (gt (float64 .Values.ingress.extraClassErrorPercent) 0.0) }}true{{ end }}
+{{- if or (gt (float64 .Values.ingress.extraClassDelayMs) 0.0) (gt (float64 .Values.ingress.extraClassErrorPercent) 0.0) (gt (float64 .Values.ingress.extraClassAltErrorPercent) 0.0) }}true{{ end }}
 {{- end }}
 {{- /* One response location: plain nginx, or Lua when it sleeps or fails a share with 503. */ -}}
 {{- define "backend.location" -}}

@@ -8,7 +8,7 @@ import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { editCount } from '../faults/route-edits.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
-const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'backendErrors'];
+const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'headAltErrors', 'backendErrors'];
 
 // A sweep runs every rate at every connection count, one after another in one cell;
 // a fault schedule is a few actions. Beyond these a file is generated or mistyped.

@@ -56,6 +56,14 @@ function assertRouteEdits(routes) {
   assert.ok(routes.propagationMs.max < 10_000 && routes.propagationMs.p50 > 0, got);
 }
 
+// The fixture's 50 carried routes: every one answered, the controller's cost read.
+function assertCarried(carried) {
+  const got = JSON.stringify(carried);
+  assert.equal(carried?.routes, 50, got);
+  assert.ok(carried.allAnsweredMs > 0 && carried.allAnsweredMs < 600_000, got);
+  assert.ok(carried.cpuSeconds > 0 && carried.rssMiB.after > 0, got);
+}
+
 test(
   'kind e2e: traefik, steady and pod-kill from the runner, steady from inside the cluster, Ingress routes added, changed and removed under load',
   { timeout: 20 * 60_000 },
@@ -78,6 +86,7 @@ test(
         // Six new Ingresses, the loaded one switched to the second Service and back, two
         // removed: each followed within its 10 s, and the load saw no error (above).
         assertRouteEdits(r.routes);
+        assertCarried(r.carried);
       }
     }
     const report = spawnSync(process.execPath, [CLI, 'report', runDir, '--charts', join(runDir, 'charts')], {
@@ -441,7 +450,11 @@ test(
         if (scenario === 'pod-kill')
           assert.ok(base.events.filter((e) => e.type === 'pod-killed').length >= 2, 'pods were killed');
         // The same edits on both sides, each side's own HTTPRoutes on its own Gateway.
-        if (scenario === 'routes') for (const r of [base, head]) assertRouteEdits(r.routes);
+        if (scenario === 'routes')
+          for (const r of [base, head]) {
+            assertRouteEdits(r.routes);
+            assertCarried(r.carried);
+          }
         // Each side's data plane captured before load: base plain, head with the tuning.
         const raw = join(runDir, 'raw', cell);
         const args = (d) => readFileSync(join(raw, d, 'traefik-args.txt'), 'utf8');

@@ -65,7 +65,7 @@ export function backendRouting(cat, head = null) {
   ];
 }
 
-// Duet canaries (scenario headDelay [× headDelayShare], headErrors, backendErrors): the
+// Duet canaries (scenario headDelay [× headDelayShare], headErrors, headAltErrors, backendErrors): the
 // head's Ingress reaches the pods on a port that sleeps first or fails a share with 503, over the
 // backend's own error share on both routes (the backend chart's extraClassDelayMs,
 // extraClassErrorPercent, errorPercent; Lua, as in the offline image).
@@ -77,6 +77,7 @@ export function headCanary(cells) {
     ['ingress.extraClassDelayMs', most('headDelay', parseDuration)],
     ['ingress.extraClassDelayPercent', most('headDelayShare', percent)],
     ['ingress.extraClassErrorPercent', most('headErrors', percent)],
+    ['ingress.extraClassAltErrorPercent', most('headAltErrors', percent)],
     ['errorPercent', most('backendErrors', percent)],
   ].filter(([, v]) => v > 0);
   if (!values.length) return [];
