@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { gateCells } from '../../src/compare/gate.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { simulateRoutePr } from '../helpers/route-sim.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
 
 const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
@@ -74,4 +75,34 @@ test('propagation gate simulation: errors while routes change (a 503 on one edit
   );
   assert.ok(bad >= 0.8, `caught ${pct(bad)}`);
   console.log(`# route edit errors: no-op ${pct(noop)} failed; 1 edit in 3 erroring (head) caught ${pct(bad)}`);
+});
+
+test('propagation gate: the PR comment shows the route cells (p50, p90 base → head, Δ, route errors) and the detail rows', () => {
+  const res = gateCells(simulateRoutePr(5, { slower: 2, headErrorsPerEdit: 0.3 }), gate, { mode: 'paired' });
+  const body = renderMarkdown({
+    overall: res.cells[0].verdict,
+    mode: 'paired',
+    cells: res.cells,
+    procedure: res.procedure,
+  });
+  assert.match(body, /\*\*Routes under load\*\*/);
+  assert.match(
+    body,
+    /\| ❌ \| `traefik\/default\/routes` \| \d+ms → \d+ms \| \+\d+\.\d% \| \d+ms → \d+ms \| \+\d+\.\d% \| 0 → \d+ \|/,
+  );
+  assert.match(body, /\| propagation p50 \| \d+ms \| \d+ms \| ×/);
+  // A PR without route cells has no route table.
+  const plain = gateCells(
+    simulateRoutePr(5, {}).map((c) => ({
+      ...c,
+      base: c.base.map((r) => ({ ...r, routes: null })),
+      head: c.head.map((r) => ({ ...r, routes: null })),
+    })),
+    gate,
+    { mode: 'paired' },
+  );
+  assert.doesNotMatch(
+    renderMarkdown({ overall: 'pass', mode: 'paired', cells: plain.cells, procedure: plain.procedure }),
+    /Routes under load/,
+  );
 });
