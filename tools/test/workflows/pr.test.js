@@ -261,20 +261,43 @@ test(
   },
 );
 
+// Routes edited under load through the PR workflow: the PR adds a scenario with the
+// route faults to the pr matrix (in place of pod-kill, which the other cases keep), so
+// both sides run it on the head's workload and the gate decides on the edits.
+const ROUTES =
+  'routes: { script: steady, rate: 200, duration: 20s, warmup: 2s, replicas: 3, vus: 500, faults: [{ type: route-add, routes: 6, every: 2s }, { type: route-change, changes: 2, every: 3s }, { type: route-remove, routes: 2, every: 4s }] }\n  ';
+
 test(
-  'workflows: a PR that changes a scenario is still a duet on the head workload, and the comment says what changed',
+  'workflows: a PR that changes the workload (a lighter steady load, a route cell) is still a duet on the head workload; the comment says what changed and gates the routes',
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
     const pr = openPr(
       adopter('haproxy-ingress'),
-      (dir) => edit(dir, 'bench.yaml', 'steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: 400,'),
-      'a lighter steady load',
+      (dir) => {
+        edit(
+          dir,
+          'bench.yaml',
+          'steady: { script: steady, rate: 500,',
+          `${ROUTES}steady: { script: steady, rate: 400,`,
+        );
+        edit(
+          dir,
+          'bench.yaml',
+          'scenarios: [steady, pod-kill]\n    repetitions: 3',
+          'scenarios: [steady, routes]\n    repetitions: 3',
+        );
+      },
+      'a lighter steady load; routes edited under load',
     );
     const r = await gatePr(pr);
     assert.ok(r.comment, `a comment artifact (${r.why})`);
     assert.match(r.comment, /This PR changes the workload/, r.why);
     assert.match(r.comment, /rate 500 → 400/);
     assert.doesNotMatch(r.log, /run as interleaved pairs, not as a duet/);
+    // Both sides' route edits (haproxy-ingress, Ingress), paired and gated: the comment's
+    // route table.
+    assert.match(r.comment, /\*\*Routes under load\*\*/, `${r.comment}\n${r.why}`);
+    assert.match(r.comment, /\| `haproxy-ingress\/default\/routes` \| \d[\d.]*ms → \d[\d.]*ms \|/, r.comment);
   },
 );
 
