@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# make perf: the benchmarks of tools/perf/run.js; its kind part (duet vs interleaved
-# pairs) runs where the offline kind images are built, and says why it skipped otherwise.
+# make perf: the benchmarks of tools/perf/run.js; its kind parts (duet vs interleaved
+# pairs; routes under load) run where the offline kind images are built, and say why
+# they skipped otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ -z "${PERF_ONLY:-}" ] || [[ ",$PERF_ONLY," == *,kind,* ]]; then
+if [ -z "${PERF_ONLY:-}" ] || [[ ",$PERF_ONLY," == *,kind,* || ",$PERF_ONLY," == *,kind-routes,* ]]; then
   # shellcheck source=kind-env.sh
   source tools/scripts/kind-env.sh
   [ -z "$KIND_SKIP" ] || echo "perf: kind part skipped — $KIND_SKIP"
