@@ -104,21 +104,20 @@ test(
 );
 
 test(
-  'kind e2e: default -> tuned on one cluster per controller (Traefik, haproxy-ingress), steady and pod-kill',
+  'kind e2e: default -> tuned on one cluster per controller (Traefik, haproxy-ingress)',
   { timeout: 30 * 60_000 },
   () => {
     const started = Date.now();
     const { run, runDir } = runMatrix('e2e-tuning');
     for (const controller of ['traefik', 'haproxy-ingress'])
       for (const tuning of ['default', 'tuned'])
-        for (const scenario of ['steady', 'pod-kill']) {
+        for (const scenario of ['steady']) {
           const cell = join(runDir, controller, tuning, scenario, 'rep-1');
           const r = JSON.parse(readFileSync(join(cell, 'result.json'), 'utf8'));
           const id = `${controller}/${tuning}/${scenario}`;
           assert.ok(r.requests.total >= 1500, `${id}: ${r.requests.total} requests`);
           assert.ok(r.load.droppedRatio < 0.01, `${id}: load delivered`);
-          if (scenario === 'steady') assert.equal(r.errors.total, 0, `${id}: ${r.errors.total} errors in steady state`);
-          else assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, `${id}: pods were killed`);
+          assert.equal(r.errors.total, 0, `${id}: ${r.errors.total} errors in steady state`);
           assert.ok(existsSync(join(cell, 'proxy')), `${id}: effective configuration captured`);
         }
     // What the tunings changed in the data plane, read from the pods (not the values files).
@@ -159,9 +158,9 @@ test(
       'traefik/default/steady/rep-1',
       'traefik-gateway/default/steady/rep-1',
       'haproxy-ingress/default/steady/rep-1',
-      'traefik/default/pod-kill/rep-1',
+      'traefik/default/steady/rep-2',
     ]);
-    assert.equal(measured.length, 12);
+    assert.equal(measured.length, 6);
     assert.match(run.stdout, /ingress on host port 18082/);
     for (const controller of ['traefik', 'traefik-gateway', 'haproxy-ingress'])
       for (const rep of [1, 2]) {
