@@ -59,22 +59,20 @@ function carriedLine(key, who, runs) {
   };
   const s = (v) => (Number.isFinite(v) ? `${round(v / 1000, 1)} s` : '–');
   const n = (v, unit) => (Number.isFinite(v) ? `${round(v, 2)} ${unit}` : '–');
-  return `${key}${who ? ` (${who})` : ''}, ${runs.length} rep(s): ${runs[0].routes} routes carried, all answering after ${s(med((r) => r.allAnsweredMs))} (applied in ${s(med((r) => r.appliedMs))}); controller CPU ${n(
+  const cpu = n(
     med((r) => r.cpuSeconds),
     's',
-  )}, RSS ${n(
-    med((r) => r.rssMiB.before),
-    'MiB',
-  )} → ${n(
-    med((r) => r.rssMiB.after),
-    'MiB',
-  )}; per 100 routes ${n(
+  );
+  const cpu100 = n(
     med((r) => r.per100Routes.cpuSeconds),
-    's CPU',
-  )}, ${n(
-    med((r) => r.per100Routes.rssMiB),
-    'MiB',
-  )}`;
+    's',
+  );
+  const rss = (k) =>
+    n(
+      med((r) => r.rssMiB[k]),
+      'MiB',
+    );
+  return `${key}${who ? ` (${who})` : ''}, ${runs.length} rep(s): ${runs[0].routes} routes carried, all answering after ${s(med((r) => r.allAnsweredMs))} (applied in ${s(med((r) => r.appliedMs))}); controller CPU ${cpu} (${cpu100} per 100 routes), RSS ${rss('before')} before, ${rss('after')} after`;
 }
 
 /** The block the terminal shows for those lines ('' when there are none). */
