@@ -6,6 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { loadBench } from '../config/load.js';
+import { estimateCost } from '../plan/cost.js';
+import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
 import { writeTextAtomic } from '../result/write.js';
 import { CATALOG_DIR } from '../targets/kube/catalog.js';
@@ -16,7 +18,9 @@ export const usage = `Usage: tailgate init [--controller traefik] [--dir .]
 Writes <dir>/bench.yaml: a local matrix (real nginx and HAProxy on this machine) and a
 "pr" matrix for the chosen controller on kind, steady + pod-kill: a duet (the base's and
 the head's configuration as two releases in one cluster, in front of the same pods, under
-one k6) where the controller supports one, else base and head interleaved.
+one k6) where the controller supports one, else base and head interleaved; and a
+"pr-routes" matrix, the same with routes added, changed and removed under load (its own
+job: in "pr" it would take that job past 10 minutes).
 Controllers: ${catalog().join(', ')} (duet: ${catalog()
   .filter((n) => duetCapable(n))
   .join(', ')})`;
@@ -79,6 +83,20 @@ scenarios:
     replicas: 3
     vus: 500
     faults: [{ type: pod-kill, every: 5s, replaceAfter: 1s }]
+  # Routes edited under load (docs/routes.md): 20 added, the loaded route switched to a
+  # second Service and back 4 times, 4 removed; the gate decides on how long each edit
+  # takes to show (propagation) and on errors on the way.
+  routes:
+    script: steady
+    rate: 200
+    duration: 25s
+    warmup: 2s
+    replicas: 3
+    vus: 500
+    faults:
+      - { type: route-add, routes: 20, every: 1s, timeout: 15s }
+      - { type: route-change, changes: 4, every: 4s, timeout: 15s, startAfter: 1s }
+      - { type: route-remove, routes: 4, every: 5s, timeout: 15s, startAfter: 2s }
 
 matrices:
   local:
@@ -91,11 +109,25 @@ matrices:
     controllers: [${name}]
     scenarios: [steady, pod-kill]
     repetitions: 3
-${prCompare}`;
+${prCompare}  # The route cell as its own matrix: in "pr" it would take that job over 10 minutes on a
+  # 2-core runner (see \`tailgate plan --matrix pr\` and --matrix pr-routes); run it as a
+  # second job beside pr, or on the PRs that touch routing.
+  pr-routes:
+    target: kind
+    profile: gha-ubuntu-24.04
+    controllers: [${name}]
+    scenarios: [routes]
+    repetitions: 3
+${entry.duet ? '    # a duet as pr is: both sides get each route edit at once, their propagation times pair\n    compare: concurrent\n' : '    compare: paired\n'}`;
   writeTextAtomic(file, text);
-  loadBench(file); // what init writes must validate
+  const cfg = loadBench(file); // what init writes must validate
+  const minutes = (m) => Math.round(estimateCost(planMatrix(cfg, m), { cfg, oneProcess: true }).longestJobS / 60);
   console.log(
     `${file}: written (controller ${name}, chart ${entry.chart.version}); next: npx tailgate validate, npx tailgate run --matrix local`,
+  );
+  const [pr, routes] = [minutes('pr'), minutes('pr-routes')];
+  console.log(
+    `the pr matrix takes about ${pr} min on a 2-core runner (plan's estimate), pr-routes about ${routes} min: the route cell is its own matrix so that pr stays ${pr + routes > 10 && pr <= 10 ? 'within 10 minutes' : 'as short as it can'}`,
   );
   return 0;
 }
