@@ -276,7 +276,7 @@ test('Envoy Gateway: offline the plan refuses at once and says why; an Ingress a
 });
 
 test('runners on kind: the dry run shows the Indexed Job — one segment per completion index, started paused, spread off the ingress node', async () => {
-  const { jobManifestFor } = await import('../../src/targets/kube/k6-job.js');
+  const { jobManifestFor } = await import('../../src/targets/kube/k6-job-manifest.js');
   const job = jobManifestFor({
     script: 'steady',
     rate: 300,

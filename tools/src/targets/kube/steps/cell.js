@@ -3,7 +3,7 @@
 import { ROOT } from '../../../exec/tools.js';
 import { cellLoad, k6Args, k6Budget, k6Env } from '../../../run/k6.js';
 import { faultModule } from '../../../faults/schedule.js';
-import { jobManifestFor } from '../k6-job.js';
+import { jobManifestFor } from '../k6-job-manifest.js';
 import { INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 
 export function cellSteps(u, cell) {

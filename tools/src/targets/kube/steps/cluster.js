@@ -1,7 +1,7 @@
 // A controller's cluster (kind) or namespaces (an existing cluster): set-up, what an
 // offline cluster needs loaded, teardown.
 import { InputError } from '../../../errors.js';
-import { K6_IMAGE } from '../k6-job.js';
+import { K6_IMAGE } from '../k6-job-manifest.js';
 import { verifiedArchive } from '../chart-archive.js';
 import { DUET_NODE_PORT, INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 import { BACKEND_RELEASE, backendStep, OFFLINE_BACKEND_IMAGE } from './backend.js';
