@@ -88,8 +88,10 @@ export class KubeRoutes {
             edit: 'remove',
             route: index,
             side: s.side,
+            // The data plane never served it: a failed edit, censored at its timeout.
             reason: `never answered before its removal (${timeoutMs} ms)`,
-            afterMs: 0,
+            timedOut: true,
+            afterMs: timeoutMs,
             probes: 0,
             errors: 0,
           });
