@@ -16,7 +16,7 @@ import { which } from '../exec/tools.js';
 import { ERROR_CLASSES } from '../result/error-classes.js';
 import { renderTemplate } from './template.js';
 
-const MARKED_EVENTS = new Set(['pod-killed', 'pod-terminating', 'update-applied']);
+const MARKED_EVENTS = new Set(['pod-killed', 'pod-terminating', 'update-applied', 'route-applied']);
 
 /** Points of the spectrum: percentiles 0 .. (1 - 1/n), evenly spaced on log10(1/(1-p)). */
 export function spectrumPoints(hist) {
@@ -124,27 +124,29 @@ export function drawErrorOverlay(dir, series, title) {
 }
 
 // Fault markers: kills in the lower half of the plot, endpoint updates in the upper, so a
-// kill and the update 1–2 ms later are both visible. Where a kind is dense (kill-pause
-// every 500 ms), short ticks along the bottom instead of lines that hatch the plot.
+// kill and the update 1–2 ms later are both visible; route edits (route faults: the moment
+// each was applied) across the middle. Where a kind is dense (kill-pause every 500 ms),
+// short ticks along the bottom instead of lines that hatch the plot.
 const DENSE = 40;
+const MARKS = [
+  { is: (e) => e.type === 'pod-killed' || e.type === 'pod-terminating', color: '#d62728', dt: 3, band: [0, 0.5] },
+  { is: (e) => e.type === 'update-applied', color: '#2ca02c', dt: 2, band: [0.5, 1] },
+  { is: (e) => e.type === 'route-applied', color: '#1f77b4', dt: 4, band: [0.25, 0.75] },
+];
 function eventArrows(events = []) {
   const marked = events.filter((e) => MARKED_EVENTS.has(e.type) && e.t !== null && e.t !== undefined);
-  const kinds = [
-    { update: false, color: '#d62728', dt: 3 },
-    { update: true, color: '#2ca02c', dt: 2 },
-  ];
-  return kinds
-    .flatMap(({ update, color, dt }) => {
-      const mine = marked.filter((e) => (e.type === 'update-applied') === update);
-      const [from, to] = mine.length > DENSE ? (update ? [0.04, 0.08] : [0, 0.04]) : update ? [0.5, 1] : [0, 0.5];
-      return mine
-        .slice(0, 600)
-        .map(
-          (e) =>
-            `set arrow from ${num(e.t, 'events[].t')}, graph ${from} to ${num(e.t, 'events[].t')}, graph ${to} nohead lw 1 dt ${dt} lc rgb '${color}'`,
-        );
-    })
-    .join('\n');
+  return MARKS.flatMap(({ is, color, dt, band }, k) => {
+    let mine = marked.filter(is);
+    // A duet's events hold both sides' edits, made at the same moment: one mark each.
+    if (mine[0]?.side) mine = mine.filter((e) => e.side === mine[0].side);
+    const [from, to] = mine.length > DENSE ? [0.04 * k, 0.04 * (k + 1)] : band;
+    return mine
+      .slice(0, 600)
+      .map(
+        (e) =>
+          `set arrow from ${num(e.t, 'events[].t')}, graph ${from} to ${num(e.t, 'events[].t')}, graph ${to} nohead lw 1 dt ${dt} lc rgb '${color}'`,
+      );
+  }).join('\n');
 }
 
 /**
