@@ -9,6 +9,7 @@
 // - the sd over pairs of log(head/base) of a run's propagation p50: the noise the gate's
 //   simulation (tools/test/helpers/route-sim.js) assumes.
 // Needs the offline kind images, as the kind part; skipped with the reason otherwise.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/exec/tools.js';
 import { variance } from '../src/compare/stats.js';
@@ -46,6 +47,44 @@ export async function kindRoutesBench() {
       sdLogP50: sdLogP50(pairs),
       prs: gateDuetPrs(pairs, { cell: `${controller}/default/${scenario}` }),
     };
+  }
+  out.sweep = sweep(runMatrix('routes-sweep', CONFIG));
+  return out;
+}
+
+const SWEEP = [10, 100, 1000];
+
+// Cost per route: per controller and N, what carrying N routes took (every one answering),
+// the controller's CPU across it and its RSS after, and the load's p99 with them in place;
+// memory per 100 routes is the slope of RSS-after over N (least squares), not one run's
+// difference (a collected heap moves by tens of MiB on its own).
+export function sweep(run) {
+  const out = { wallS: run.timing.wallS };
+  for (const controller of ['traefik', 'haproxy-ingress']) {
+    const rows = SWEEP.map((n) => {
+      const doc = JSON.parse(
+        readFileSync(join(run.dir, controller, 'default', `carried-${n}`, 'rep-1', 'result.json'), 'utf8'),
+      );
+      return {
+        routes: n,
+        allAnsweredS: doc.carried.allAnsweredMs / 1000,
+        appliedS: doc.carried.appliedMs / 1000,
+        cpuSeconds: doc.carried.cpuSeconds,
+        rssMiBAfter: doc.carried.rssMiB.after,
+        p99Ms: doc.latency.percentiles.p99,
+        errors: doc.errors.total,
+      };
+    });
+    const slope = (f) => {
+      const xs = rows.map((r) => r.routes);
+      const ys = rows.map(f);
+      const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+      const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+      const sxy = xs.reduce((a, x, i) => a + (x - mx) * (ys[i] - my), 0);
+      const sxx = xs.reduce((a, x) => a + (x - mx) ** 2, 0);
+      return Number(((100 * sxy) / sxx).toFixed(3));
+    };
+    out[controller] = { rows, per100: { rssMiB: slope((r) => r.rssMiBAfter), cpuSeconds: slope((r) => r.cpuSeconds) } };
   }
   return out;
 }

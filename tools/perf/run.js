@@ -218,13 +218,27 @@ if (only.includes('kind-routes')) {
     );
     say('|---|---|--:|---|---|---|--:|--:|--:|---|');
     const f = (e, all = true) => `${e.followed}/${e.edits}, ${e.p50} / ${all ? `${e.p99} / ` : ''}${e.max} ms`;
-    for (const d of Object.values(k))
+    for (const d of Object.values(k).filter((x) => x.matrix))
       for (const side of ['base', 'head']) {
         const x = d[side];
         say(
           `| ${d.matrix} | ${side} | ${d.pairs} | ${f(x.add)} | ${f(x.change, false)} | ${f(x.remove, false)} | ${x.add.errors + x.change.errors + x.remove.errors} | ${x.loadErrors} of ${x.requests} | ${side === 'head' ? d.sdLogP50 : ''} | ${side === 'head' ? `${d.prs.passed} / ${d.prs.failed} / ${d.prs.inconclusive}` : ''} |`,
         );
       }
+    say('');
+    say('Cost per route (`routes-sweep`: N routes carried before 200 requests/s, one cluster per controller):');
+    say('');
+    say('| controller | routes | all answering after | apply | controller CPU | RSS after | load p99 | errors |');
+    say('|---|--:|--:|--:|--:|--:|--:|--:|');
+    for (const c of ['traefik', 'haproxy-ingress'])
+      for (const r of k.sweep[c].rows)
+        say(
+          `| ${c} | ${r.routes} | ${r.allAnsweredS} s | ${r.appliedS} s | ${r.cpuSeconds} s | ${r.rssMiBAfter} MiB | ${r.p99Ms} ms | ${r.errors} |`,
+        );
+    say('');
+    say(
+      `Per 100 routes (slope over the sweep): Traefik ${k.sweep.traefik.per100.cpuSeconds} s CPU, ${k.sweep.traefik.per100.rssMiB} MiB; haproxy-ingress ${k.sweep['haproxy-ingress'].per100.cpuSeconds} s CPU, ${k.sweep['haproxy-ingress'].per100.rssMiB} MiB.`,
+    );
     say('');
   }
 }
