@@ -78,7 +78,10 @@ function continuationTail(z, alpha, band) {
   return (acc * h) / 3;
 }
 
-/** The z of a one-sided p-value, Φ⁻¹(1−p), kept finite at p = 0 and 1. */
+/** The z of a one-sided p-value, Φ⁻¹(1−p) = −Φ⁻¹(p), kept finite at p = 0 and 1. */
 export function zOf(p) {
-  return normalQuantile(1 - Math.min(Math.max(p, 1e-300), 1 - 1e-16));
+  // Not Φ⁻¹(1 − p): 1 − p is exactly 1 below p ≈ 1e-16, whose quantile is Infinity, and
+  // the combined z of a confirmation round that showed a change beyond doubt became NaN —
+  // a p-value no test rejects on (a 503 canary 0 → 135, confirmed 0 → 127, passed).
+  return -normalQuantile(Math.min(Math.max(p, 1e-300), 1 - 1e-16));
 }

@@ -59,12 +59,11 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
   }
   const secondOf = (t) => fresh.find((f) => f.owner.first === t.owner && f.metric === t.metric);
   decide(tests, alpha, (t) => (worthConfirming(t) ? secondOf(t) : undefined), upTo);
-  for (const p of prepared)
-    finish(
-      p,
-      tests.filter((t) => t.owner === p),
-      gate,
-    );
+  for (const p of prepared) {
+    const own = tests.filter((t) => t.owner === p);
+    finish(p, own, gate);
+    failClosed(p, own);
+  }
   const pending = tests.filter((t) => t.look === 'pending');
   for (const t of pending) {
     t.owner.out.warnings.push(
@@ -160,6 +159,19 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     );
   }
   return { input, out, valid: true, base, head, pairs: match.pairs };
+}
+
+// A blocking test whose p-value is not a number decides nothing, and nothing decided is
+// not a pass: its cell is inconclusive (a red check), naming the test.
+export function failClosed(p, tests) {
+  const broken = tests.filter(
+    (t) => t.blocking && t.status !== 'missing' && t.look !== 'pending' && !Number.isFinite(t.adjPWorse),
+  );
+  if (!broken.length || !p.valid || p.out.verdict === 'regression') return;
+  p.out.verdict = 'inconclusive';
+  p.out.reasons.push(
+    `the gate could not compute a p-value for ${broken.map((t) => t.metric).join(', ')}: not passed (a tailgate bug — please report it)`,
+  );
 }
 
 const crossTalkTest = (t) => t.kind === 'latency' && Boolean(t.owner.out.crossTalk);
