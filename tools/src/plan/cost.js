@@ -19,6 +19,12 @@ export const MODEL = Object.freeze({
   cluster: { setupS: 60, perControllerS: 60, perRunS: 25, headInstallS: 40 },
 });
 
+// `routes: N` carried before each run: applied, every one probed, deleted after. On this
+// machine the apply is most of it (1,000 objects: 18 s; all answering 19 s after it began;
+// a 1,000-route cell cost about 50 s against 20 s of load: docs/routes.md).
+export const CARRY = Object.freeze({ fixedS: 2, perRouteS: 0.028 });
+const carryS = (n) => (n ? CARRY.fixedS + n * CARRY.perRouteS : 0);
+
 // GitHub-hosted runner labels: everything is installed and pulled per job.
 const HOSTED = /^(ubuntu|windows|macos)-/;
 
@@ -69,7 +75,7 @@ export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
       m.setupS +
       (clusterPerRun ? 0 : new Set(cells.map((c) => c.controllerName)).size) *
         (m.perControllerS + (duet ? m.headInstallS : 0)) +
-      cells.reduce((a, c) => a + (loadOf(c) + perRun) * paired, 0),
+      cells.reduce((a, c) => a + (loadOf(c) + carryS(c.scenario.routes) + perRun) * paired, 0),
   );
   const loadS = plan.cells.reduce((a, c) => a + loadOf(c) * paired, 0);
   const requests =

@@ -98,6 +98,26 @@ test("plan: a duet matrix is one job per controller (its cluster runs every tuni
   assert.ok(here.longestJobS < hosted.longestJobS - 200, `${here.longestJobS} vs ${hosted.longestJobS}`);
 });
 
+test('plan: routes carried before each run (routes: N) cost the run their time, not its load share', async () => {
+  const { loadBench } = await import('../../src/config/load.js');
+  const { planMatrix } = await import('../../src/plan/plan.js');
+  const { estimateCost, CARRY } = await import('../../src/plan/cost.js');
+  const cfg = loadBench(new URL('../../perf/kind-routes.bench.yaml', import.meta.url).pathname);
+  const plan = planMatrix(cfg, 'routes-sweep');
+  const withRoutes = estimateCost(plan, { cfg });
+  const without = estimateCost(
+    { ...plan, cells: plan.cells.map((c) => ({ ...c, scenario: { ...c.scenario, routes: undefined } })) },
+    { cfg },
+  );
+  // Two controllers × (10 + 100 + 1,000) routes, and a fixed part per run.
+  const expected = 2 * (3 * CARRY.fixedS + 1110 * CARRY.perRouteS);
+  assert.ok(
+    Math.abs(withRoutes.runnerMinutes * 60 - without.runnerMinutes * 60 - expected) < 7,
+    `${withRoutes.runnerMinutes} vs ${without.runnerMinutes}`,
+  );
+  assert.ok(withRoutes.loadShare < without.loadShare, 'carrying is not load');
+});
+
 test('runners: execution segments cover the scenario exactly once', async () => {
   const { segmentArgs } = await import('../../src/run/k6.js');
   assert.deepEqual(segmentArgs(null), []);
