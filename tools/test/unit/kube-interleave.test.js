@@ -22,7 +22,8 @@ function plan() {
   process.chdir(ROOT);
   try {
     const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
-    const p = planMatrix(cfg, 'e2e-migration', { repetitions: 2 });
+    // Two scenarios (the e2e run itself has steady only): the order across them is the point.
+    const p = planMatrix(cfg, 'e2e-migration', { repetitions: 2, scenarios: ['steady', 'pod-kill'] });
     return { p, steps: planSteps(p, kubeContext({ target: 'kind', runId: 'x', runDir: join(ROOT, 'results', 'r1') })) };
   } finally {
     process.chdir(cwd);
