@@ -261,30 +261,41 @@ test(
   },
 );
 
-// Routes edited under load through the PR workflow: the PR adds a scenario with the
-// route faults to the pr matrix (in place of pod-kill, which the other cases keep), so
-// both sides run it on the head's workload and the gate decides on the edits.
-const ROUTES =
-  'routes: { script: steady, rate: 200, duration: 20s, warmup: 2s, replicas: 3, vus: 500, faults: [{ type: route-add, routes: 6, every: 2s }, { type: route-change, changes: 2, every: 3s }, { type: route-remove, routes: 2, every: 4s }] }\n  ';
-
+// Routes edited under load through the PR workflow: the PR puts init's route scenario
+// into the pr matrix (in place of pod-kill, which the other cases keep), fewer edits so
+// that they fit the case's 15 s runs, so both sides run it on the head's workload and the
+// gate decides on the edits.
 test(
-  'workflows: a PR that changes the workload (a lighter steady load, a route cell) is still a duet on the head workload; the comment says what changed and gates the routes',
+  'workflows: a PR that changes the workload (a lighter steady load, the route cell in pr) is still a duet on the head workload; the comment says what changed and gates the routes',
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
     const pr = openPr(
       adopter('haproxy-ingress'),
       (dir) => {
-        edit(
-          dir,
-          'bench.yaml',
-          'steady: { script: steady, rate: 500,',
-          `${ROUTES}steady: { script: steady, rate: 400,`,
-        );
+        edit(dir, 'bench.yaml', 'steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: 400,');
         edit(
           dir,
           'bench.yaml',
           'scenarios: [steady, pod-kill]\n    repetitions: 3',
           'scenarios: [steady, routes]\n    repetitions: 3',
+        );
+        edit(
+          dir,
+          'bench.yaml',
+          '{ type: route-add, routes: 20, every: 1s,',
+          '{ type: route-add, routes: 6, every: 2s,',
+        );
+        edit(
+          dir,
+          'bench.yaml',
+          '{ type: route-change, changes: 4, every: 4s,',
+          '{ type: route-change, changes: 2, every: 4s,',
+        );
+        edit(
+          dir,
+          'bench.yaml',
+          '{ type: route-remove, routes: 4, every: 5s,',
+          '{ type: route-remove, routes: 2, every: 5s,',
         );
       },
       'a lighter steady load; routes edited under load',
