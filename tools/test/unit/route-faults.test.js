@@ -15,6 +15,15 @@ import { EventLog } from '../../src/run/event-log.js';
 import { KubeRoutes } from '../../src/targets/kube/routes.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
 
+// KubeRoutes for one base side through Traefik's class, in front of a test server.
+const baseRoutes = (url, dir, events) =>
+  new KubeRoutes({
+    kubectlFlags: ['--context', 'x'],
+    events,
+    dir,
+    sides: [{ side: 'base', url, ingressClass: 'traefik', loaded: 'backend' }],
+  });
+
 test('route-add: N routes, one every `every`, each followed to its end; stops adding when the load ends', async () => {
   const added = [];
   const routes = { add: async (i) => added.push([i, Date.now()]) };
@@ -59,12 +68,7 @@ test('route probe: the first 200 after the apply is the propagation time; 404 is
   const events = new EventLog(join(dir, 'events.jsonl'));
   try {
     await withFakeTool('kubectl', '#!/bin/sh\nexit 0\n', {}, async () => {
-      const routes = new KubeRoutes({
-        kubectlFlags: ['--context', 'x'],
-        events,
-        dir,
-        sides: [{ side: 'base', url, ingressClass: 'traefik' }],
-      });
+      const routes = baseRoutes(url, dir, events);
       await routes.add(0, { timeoutMs: 5000, signal: new AbortController().signal });
       await routes.cleanup();
     });
@@ -204,12 +208,7 @@ test('route-change and route-remove: followed until the data plane shows them, e
   const signal = new AbortController().signal;
   try {
     await withFakeTool('kubectl', `#!/bin/sh\necho "$(date +%s%3N) $*" >> "${log}"\n`, {}, async () => {
-      const routes = new KubeRoutes({
-        kubectlFlags: ['--context', 'x'],
-        events,
-        dir,
-        sides: [{ side: 'base', url, ingressClass: 'traefik', loaded: 'backend' }],
-      });
+      const routes = baseRoutes(url, dir, events);
       await routes.change(0, { timeoutMs: 5000, signal });
       await routes.remove(0, { timeoutMs: 5000, signal });
       await routes.cleanup();
@@ -257,12 +256,7 @@ test('routes: N — carried before the load in one apply per side, each probed u
   ];
   try {
     await withFakeTool('kubectl', `#!/bin/sh\necho "$*" >> "${log}"\n`, {}, async () => {
-      const routes = new KubeRoutes({
-        kubectlFlags: ['--context', 'x'],
-        events,
-        dir,
-        sides: [{ side: 'base', url, ingressClass: 'traefik', loaded: 'backend' }],
-      });
+      const routes = baseRoutes(url, dir, events);
       await routes.carry(50, async () => samples.shift());
       await routes.cleanup();
     });
