@@ -7,14 +7,17 @@
 // A run holds tens of edits, not thousands of requests, so a quantile needs fewer edits
 // beyond it to gate on than latency's ten: MIN_EDITS_BEYOND over a side's runs — p50
 // needs 6 edits, p90 30, p99 300. Below that its test only warns (unreliable).
+import { QUANTILES } from '../result/histogram.js';
+import { EDIT_QUANTILES } from '../result/load.js';
+
 export const MIN_EDITS_BEYOND = 3;
-const PERCENT = Object.freeze({ p50: 50, p90: 90, p99: 99 });
-export const PROPAGATION_QUANTILES = Object.freeze(Object.keys(PERCENT));
+// The quantiles a result keeps of its edits (result/load.js reads them from the histogram).
+export const PROPAGATION_QUANTILES = EDIT_QUANTILES;
 
 export const metricName = (q) => `propagation ${q}`;
 
 export function editsNeeded(q) {
-  return Math.ceil(MIN_EDITS_BEYOND / (1 - PERCENT[q] / 100) - 1e-6);
+  return Math.ceil(MIN_EDITS_BEYOND / (1 - QUANTILES[q] / 100) - 1e-6);
 }
 
 export const PROPAGATION = Object.freeze({

@@ -102,7 +102,7 @@ function baselineReps(doc, file) {
 // The route faults' edits: their quantiles and intervals from the histogram (the gate's
 // input, compare/propagation.js), as for latency; a result from before the histogram
 // was kept has the quantiles of the routes added and no interval.
-const EDIT_QUANTILES = ['p50', 'p90', 'p99'];
+export const EDIT_QUANTILES = Object.freeze(['p50', 'p90', 'p99']);
 export function routesRep(routes, file) {
   if (!routes.histogram) return { ...routes, quantiles: null, intervals: null, timedEdits: routes.ready };
   const h = decodeOrThrow(routes.histogram, file, 'routes.histogram');
