@@ -31,9 +31,14 @@ export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
 }
 
 /** What k6 runs for a cell: a duet (cell.concurrent) alternates requests between base and
- *  head at the scenario's rate per side, so k6 runs twice the rate. */
+ *  head at the scenario's rate per side, so k6 runs twice the rate — and starts with both
+ *  sides' VUs: a scenario's `vus` are what one side keeps busy. With one side's 500 for
+ *  1,000/s, a pod kill's stall held them all and k6 dropped iterations while it started
+ *  more. The ceiling stays the scenario's: VUs started mid-run cost the node CPU, and a
+ *  head capped at 50m CPU grew k6 towards 4,000 of them and starved the base too. */
 export function cellLoad(cell) {
-  return cell.concurrent ? { ...cell.scenario, rate: cell.scenario.rate * 2 } : cell.scenario;
+  const s = cell.scenario;
+  return cell.concurrent ? { ...s, rate: s.rate * 2, vus: s.vus * 2, maxVus: Math.max(s.vus * 2, s.maxVus) } : s;
 }
 
 /**

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { gateCells } from '../../src/compare/gate.js';
-import { duetSides, sideUrls } from '../../src/run/k6.js';
+import { cellLoad, duetSides, sideUrls } from '../../src/run/k6.js';
 import { simRep } from '../helpers/pr-sim.js';
 
 const gate = { ...applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, assumedDuetCv: 0.06 };
@@ -82,6 +82,13 @@ test('duet: a pod-kill cell is judged at its own noise level, not at the steady 
     p99.detectable.ratio80 > 1.5,
     `a pod-kill cell with 3 pairs cannot see small p99 changes: ×${p99.detectable.ratio80}`,
   );
+});
+
+test('duet: k6 runs both sides’ rate starting with both sides’ VUs (one side’s pool ran dry in a pod kill’s stall), under the scenario’s ceiling', () => {
+  const scenario = { rate: 500, vus: 500, maxVus: 2000, duration: '45s' };
+  assert.deepEqual(cellLoad({ scenario, concurrent: true }), { ...scenario, rate: 1000, vus: 1000, maxVus: 2000 });
+  assert.equal(cellLoad({ scenario: { ...scenario, maxVus: 500 }, concurrent: true }).maxVus, 1000, 'never below vus');
+  assert.equal(cellLoad({ scenario }), scenario, 'one side alone: the scenario as written');
 });
 
 test('duet: sides swap every other pair — base on side a in odd repetitions, on side b in even ones', () => {

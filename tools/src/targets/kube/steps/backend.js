@@ -30,6 +30,7 @@ export function backendStep(u) {
       `ingress.className=${cat.ingressClass}`,
       ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
       ...headCanary(u.cells),
+      ...altService(u.cells),
       ...backendRouting(cat, head),
       ...offlineBackend(u.ctx),
       '--wait',
@@ -37,6 +38,12 @@ export function backendStep(u) {
       '5m',
     ),
   };
+}
+
+// route-change's second Service, only where a cell switches routes to it.
+export function altService(cells) {
+  const used = cells.some((c) => (c.scenario.faults ?? []).some((f) => f.type === 'route-change'));
+  return used ? ['--set', 'altService.enabled=true'] : [];
 }
 
 // tools/scripts/build-backend-image.sh: the host's Debian nginx, Lua module included.
