@@ -1,7 +1,8 @@
 // make test-workflows: ci.yml itself on a pull_request payload, executed by act in a copy
-// of this repository — checkout, setup-node, setup-go, then .ci/run with CI_STAGES=test
-// (make test: lint and the unit and integration suites; the kind and workflow stages
-// are their own runs, and this one must not start itself again).
+// of this repository — checkout, setup-node, setup-go, then .ci/run with CI_STAGES=test-unit
+// (make test-unit: the whole set-up make test does, then the unit suite). The integration
+// suite measures real proxies for minutes and .ci/run has just run it on this host; the
+// kind and workflow stages are their own runs, and this one must not start itself again.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +31,7 @@ test('workflows: ci.yml runs make test on a pull_request and passes', { skip, ti
       repository: { full_name: 'tailgate-dev/tailgate', name: 'tailgate', owner: { login: 'tailgate-dev' } },
     },
     apiUrl: api.url,
-    env: { CI_STAGES: 'test' },
+    env: { CI_STAGES: 'test-unit' },
     timeoutMs: 28 * 60_000,
   });
   const log = join(mkdtempSync(join(tmpdir(), 'tg-wf-ci-log-')), 'act.log');
