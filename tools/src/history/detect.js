@@ -68,6 +68,8 @@ export function changePoints(
     if (weakest > 0) ps[weakest - 1] = pOf(weakest - 1);
     if (weakest < cps.length) ps[weakest] = pOf(weakest);
   }
+  refine(cps, seg, values.length, minSize);
+  for (let i = 0; i < cps.length; i++) ps[i] = pOf(i);
   const bounds = [0, ...cps, values.length];
   return cps.map((index, i) => ({
     index,
@@ -76,6 +78,35 @@ export function changePoints(
     after: mean(values.slice(bounds[i + 1], bounds[i + 2])),
   }));
 }
+
+// Where, between its neighbours, each change point belongs. E-Divisive proposes the split
+// that best separates two *distributions* over the part of the series being searched,
+// which may reach past the neighbouring change points found later: a ×1.15 step at noise
+// 0.05 was placed 3 points late on p99 and 4 early on p99.99. Between its neighbours a
+// change point separates two stretches of one level each, and the split that does that
+// best is the least-squares one: the largest m·k/(m+k)·(mean₁ − mean₂)², O(1) per
+// candidate from the prefix sums. Moving one can move the best place of the next, so
+// passes repeat until none moves (bounded: each pass is O(n)).
+const REFINE_PASSES = 10;
+function refine(cps, seg, length, minSize) {
+  for (let pass = 0; pass < REFINE_PASSES; pass++) {
+    let moved = false;
+    for (let i = 0; i < cps.length; i++) {
+      const lo = i === 0 ? 0 : cps[i - 1];
+      const hi = i === cps.length - 1 ? length : cps[i + 1];
+      let best = cps[i];
+      let bestQ = separation(seg(lo, best), seg(best, hi));
+      for (let tau = lo + minSize; tau <= hi - minSize; tau++) {
+        const q = separation(seg(lo, tau), seg(tau, hi));
+        if (q > bestQ) [best, bestQ] = [tau, q];
+      }
+      if (best !== cps[i]) [cps[i], moved] = [best, true];
+    }
+    if (!moved) return;
+  }
+}
+
+const separation = (a, b) => ((a.n * b.n) / (a.n + b.n)) * (a.mean - b.mean) ** 2;
 
 // E-Divisive means (α = 1): the split τ maximising (mn/(m+n)) · (2/(mn) Σ|x−y| − 1/m² Σ|x−x'|
 // − 1/n² Σ|y−y'|) over i<j pairs. Moving τ by one moves one point from the right side to

@@ -5,9 +5,12 @@
 // unescaped.
 import { seriesChanges } from './detect.js';
 
-const W = 720;
-const H = 180;
-const PAD = { l: 56, r: 12, t: 14, b: 26 };
+// Drawn in these units and scaled to the page's width (CSS): a 1,400 px window showed
+// each chart 440 px wide at a fixed size.
+const W = 1200;
+const H = 200;
+const PAD = { l: 56, r: 12, t: 14, b: 40 };
+const DATE_TICKS = 6;
 
 const esc = (s) =>
   String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -42,12 +45,13 @@ export function historyPage(series, { repoUrl = null, title = 'tailgate: main ov
 <style>
 body{font:14px system-ui,sans-serif;margin:24px;color:#222}
 section{margin:0 0 28px}h2{font-size:16px;margin:0 0 4px}
-svg{display:block;margin:6px 0}.axis{stroke:#999}.line{fill:none;stroke:#2563eb;stroke-width:1.5}
+svg{display:block;margin:6px 0;width:100%;height:auto}.axis{stroke:#999}.tick{stroke:#ddd}.line{fill:none;stroke:#2563eb;stroke-width:1.5}
+.level{stroke:#111;stroke-width:2;opacity:.55}
 .pt{fill:#2563eb}.cp{stroke:#dc2626;stroke-width:2;stroke-dasharray:4 3}.cp-label{fill:#dc2626;font-size:11px}
 text{font-size:11px;fill:#555}
 </style></head><body>
 <h1>${esc(title)}</h1>
-<p>${series.length} cell${series.length === 1 ? '' : 's'}; change points (dashed red) are where a series shifted (<code>tailgate history detect</code>).</p>
+<p>${series.length} cell${series.length === 1 ? '' : 's'}; change points (dashed red) are where a series shifted (<code>tailgate history detect</code>); the dark lines are each stretch's level between them.</p>
 ${cells}
 </body></html>
 `;
@@ -71,7 +75,9 @@ function chart(s, m, repo) {
   const y = (v) => (m.log ? Math.log(v) : v);
   const ys = pts.map((p) => y(p.v));
   let [lo, hi] = [Math.min(...ys), Math.max(...ys)];
-  if (hi - lo < 1e-9) [lo, hi] = [lo - 1, hi + 1];
+  // A rate starts at 0: a series of no errors was drawn on a −1…1 axis.
+  if (!m.log) [lo, hi] = [Math.min(0, lo), hi - Math.min(0, lo) < 1e-9 ? Math.min(0, lo) + 1 : hi];
+  else if (hi - lo < 1e-9) [lo, hi] = [lo - 1, hi + 1];
   const X = (idx) => PAD.l + ((W - PAD.l - PAD.r) * idx) / Math.max(1, s.records.length - 1);
   const Y = (v) => PAD.t + (H - PAD.t - PAD.b) * (1 - (y(v) - lo) / (hi - lo));
   const path = pts.map((p, k) => `${k ? 'L' : 'M'}${X(p.idx).toFixed(1)},${Y(p.v).toFixed(1)}`).join('');
@@ -83,7 +89,20 @@ function chart(s, m, repo) {
     })
     .join('');
   const byCommit = new Map(s.records.map((r, idx) => [r.commit, idx]));
-  const cps = (s.changes ? s.changes.filter((c) => c.metric === m.key) : seriesChanges(s.records, m.key))
+  const changes = (s.changes ? s.changes.filter((c) => c.metric === m.key) : seriesChanges(s.records, m.key)).filter(
+    (c) => byCommit.has(c.commit),
+  );
+  const levels = stretches(
+    pts,
+    changes.map((c) => byCommit.get(c.commit)),
+  )
+    .map((st) => {
+      const level = st.reduce((a, p) => a + y(p.v), 0) / st.length;
+      const v = m.log ? Math.exp(level) : level;
+      return `<line class="level" x1="${X(st[0].idx).toFixed(1)}" x2="${X(st.at(-1).idx).toFixed(1)}" y1="${Y(v).toFixed(1)}" y2="${Y(v).toFixed(1)}"><title>${esc(`level ${v.toPrecision(3)}`)}</title></line>`;
+    })
+    .join('');
+  const cps = changes
     .map((c) => {
       const x = X(byCommit.get(c.commit)).toFixed(1);
       const label = `${c.ratio ? `×${c.ratio}` : c.direction} ${c.direction}`;
@@ -95,6 +114,42 @@ function chart(s, m, repo) {
   const fmt = (v) => (m.log ? Math.exp(v) : v).toPrecision(3);
   return `<svg class="chart" data-metric="${esc(m.key)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(`${s.cell} ${m.label}`)}">
 <line class="axis" x1="${PAD.l}" x2="${W - PAD.r}" y1="${H - PAD.b}" y2="${H - PAD.b}"/><line class="axis" x1="${PAD.l}" x2="${PAD.l}" y1="${PAD.t}" y2="${H - PAD.b}"/>
-<text x="4" y="${PAD.t + 8}">${fmt(hi)}</text><text x="4" y="${H - PAD.b}">${fmt(lo)}</text><text x="${PAD.l}" y="${H - 6}">${esc(m.label)}, ${pts.length} runs</text>
-<path class="line" d="${path}"/>${dots}${cps}</svg>`;
+<text x="4" y="${PAD.t + 8}">${fmt(hi)}</text><text x="4" y="${H - PAD.b}">${fmt(lo)}</text>${dateAxis(s.records, X)}<text x="${PAD.l}" y="${H - 6}">${esc(m.label)}, ${pts.length} runs</text>
+<path class="line" d="${path}"/>${dots}${levels}${cps}</svg>`;
+}
+
+// The points between consecutive change points (record indexes where each new stretch starts).
+function stretches(pts, starts) {
+  const cuts = [...starts].sort((a, b) => a - b);
+  const out = [[]];
+  for (const p of pts) {
+    while (cuts.length && p.idx >= cuts[0]) {
+      cuts.shift();
+      if (out.at(-1).length) out.push([]);
+    }
+    out.at(-1).push(p);
+  }
+  return out.filter((st) => st.length);
+}
+
+// A few dates under the x axis (each record's run time), evenly spaced over the runs.
+function dateAxis(records, X) {
+  const n = records.length;
+  const at = [
+    ...new Set(
+      Array.from({ length: Math.min(DATE_TICKS, n) }, (_, k) =>
+        Math.round((k * (n - 1)) / Math.max(1, Math.min(DATE_TICKS, n) - 1)),
+      ),
+    ),
+  ];
+  return at
+    .map((idx) => {
+      const t = records[idx]?.time;
+      const day = typeof t === 'string' && /^\d{4}-\d{2}-\d{2}/.test(t) ? t.slice(0, 10) : null;
+      if (!day) return '';
+      const x = X(idx).toFixed(1);
+      const anchor = idx === 0 ? 'start' : idx === n - 1 ? 'end' : 'middle';
+      return `<line class="tick" x1="${x}" x2="${x}" y1="${PAD.t}" y2="${H - PAD.b + 4}"/><text class="date" x="${x}" y="${H - PAD.b + 15}" text-anchor="${anchor}">${esc(day)}</text>`;
+    })
+    .join('');
 }

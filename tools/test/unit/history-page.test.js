@@ -64,6 +64,7 @@ test(
     });
     try {
       const page = await browser.newPage();
+      await page.setViewport({ width: 1400, height: 900 });
       const problems = [];
       page.on('console', (m) => ['error', 'warn'].includes(m.type()) && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
@@ -79,6 +80,9 @@ test(
               metric: svg.dataset.metric,
               w: box.width,
               h: box.height,
+              dates: [...svg.querySelectorAll('text.date')].map((t) => t.textContent),
+              levels: svg.querySelectorAll('line.level').length,
+              bottom: svg.querySelectorAll('text')[1]?.textContent,
               segments: (path?.getAttribute('d').match(/L/g) ?? []).length,
               pathLength: path?.getTotalLength() ?? 0,
             };
@@ -97,14 +101,67 @@ test(
           c.charts.map((x) => x.metric),
           ['p99', 'p99.99', 'errors'],
         );
-        for (const x of c.charts)
-          assert.ok(x.w > 100 && x.h > 50 && x.segments === 49 && x.pathLength > 100, JSON.stringify(x));
+        for (const x of c.charts) {
+          // The width the page has (1,400 px less its margins), not a fixed 720 px.
+          assert.ok(x.w > 1300 && x.h > 50 && x.segments === 49 && x.pathLength > 100, JSON.stringify(x));
+          assert.deepEqual(x.dates, [
+            '2026-01-01',
+            '2026-01-11',
+            '2026-01-21',
+            '2026-01-30',
+            '2026-02-09',
+            '2026-02-19',
+          ]);
+        }
+        assert.equal(c.charts.find((x) => x.metric === 'errors').bottom, '0.00', 'the error rate starts at 0');
       }
+      const levels = Object.fromEntries(cells.map((c) => [c.cell, c.charts.find((x) => x.metric === 'p99').levels]));
+      assert.deepEqual(
+        levels,
+        { 'traefik/default/steady': 2, 'haproxy-ingress/default/pod-kill': 1 },
+        'a level per stretch',
+      );
       const traefik = cells.find((c) => c.cell === 'traefik/default/steady');
       assert.deepEqual(traefik.changePoints, [
         { commit: 'a00001e', href: 'https://github.com/acme/ingress/compare/a00001d...a00001e', visible: true },
       ]);
       assert.deepEqual(cells.find((c) => c.cell !== 'traefik/default/steady').changePoints, []);
+      // What a person sees: the red of the change point's line in the screenshot, in the
+      // column of run 31 of 50 (index 30), and nowhere else across the chart.
+      const svg = await page.$('section[data-cell="traefik/default/steady"] svg.chart[data-metric="p99"]');
+      const box = await svg.boundingBox();
+      const shot = Buffer.from(await svg.screenshot({ encoding: 'binary' })).toString('base64');
+      const reader = await browser.newPage();
+      const redColumns = await reader.evaluate(async (png) => {
+        const img = new globalThis.Image(); // in the browser
+        img.src = `data:image/png;base64,${png}`;
+        await img.decode();
+        const canvas = Object.assign(globalThis.document.createElement('canvas'), {
+          width: img.width,
+          height: img.height,
+        });
+        const g = canvas.getContext('2d');
+        g.drawImage(img, 0, 0);
+        const { data } = g.getImageData(0, 0, img.width, img.height);
+        const cols = [];
+        for (let x = 0; x < img.width; x++) {
+          let red = 0;
+          for (let y = 0; y < img.height; y++) {
+            const i = 4 * (y * img.width + x);
+            if (data[i] > 180 && data[i + 1] < 90 && data[i + 2] < 90) red++;
+          }
+          if (red > img.height / 5) cols.push(x);
+        }
+        return { cols, width: img.width };
+      }, shot);
+      const scale = redColumns.width / box.width;
+      const expected = (box.width * (56 + ((1200 - 56 - 12) * 30) / 49)) / 1200;
+      assert.ok(redColumns.cols.length > 0, 'a red line is visible');
+      for (const x of redColumns.cols)
+        assert.ok(
+          Math.abs(x / scale - expected) <= 3,
+          `red at x=${x / scale}, the change point belongs at ${expected}`,
+        );
     } finally {
       await browser.close();
     }
