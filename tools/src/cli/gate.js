@@ -5,7 +5,8 @@ import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, InputError } from '../errors.js';
 import { commandValue, setOutputs } from '../github-output.js';
-import { makeDirIn } from '../result/write.js';
+import { makeDirIn, writeTextAtomic } from '../result/write.js';
+import { annotationsFor, changedLines } from '../report/annotations.js';
 
 export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';
 export const usage = `Usage: tailgate gate --results <dir> [--mode baseline|paired|concurrent] [--base-ref <sha>]
@@ -91,6 +92,18 @@ export async function run(opts, positionals, { log = console.log, env = process.
   );
   if (rc !== code) return closed(`tailgate report failed after the verdict (exit ${rc})`);
   if (!isFile(comment) || statSync(comment).size === 0) return closed('tailgate report wrote no comment');
+  // The lines of the PR that set what the verdict names, for the check run's annotations.
+  if (opts['base-ref']) {
+    try {
+      const metaFile = join(out, 'comment', 'meta.json');
+      const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
+      const doc = JSON.parse(readFileSync(verdictFile, 'utf8'));
+      const annotations = annotationsFor(doc, changedLines(opts['base-ref']));
+      if (annotations.length) writeTextAtomic(metaFile, JSON.stringify({ ...meta, annotations }), { force: true });
+    } catch {
+      return closed('could not add the annotations to the comment artifact');
+    }
+  }
   const body = readFileSync(comment, 'utf8');
   if (env.GITHUB_STEP_SUMMARY) {
     try {

@@ -7,8 +7,9 @@ import { InputError } from '../errors.js';
 import { shown } from '../names.js';
 import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
 import { VERDICTS as VERDICT_NAMES } from '../result/verdicts.js';
+import { ANNOTATION_LIMITS } from '../report/annotations.js';
 
-export const ARTIFACT_FILES = { 'comment.md': GITHUB_COMMENT_LIMIT, 'meta.json': 4096 };
+export const ARTIFACT_FILES = { 'comment.md': GITHUB_COMMENT_LIMIT, 'meta.json': 16384 };
 const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment -->/g;
 const VERDICTS = new Set(VERDICT_NAMES);
 
@@ -51,12 +52,43 @@ function parseMeta(text) {
     m.schemaVersion === 1 &&
     VERDICTS.has(m.overall) &&
     Number.isInteger(m.exitCode) &&
-    Object.keys(m).every((k) => ['kind', 'schemaVersion', 'overall', 'exitCode'].includes(k));
+    (m.annotations === undefined || validAnnotations(m.annotations)) &&
+    Object.keys(m).every((k) => ['kind', 'schemaVersion', 'overall', 'exitCode', 'annotations'].includes(k));
   if (!ok)
     throw new InputError(
-      'comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode} and nothing else',
+      `comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode[, annotations: at most ${ANNOTATION_LIMITS.count} of {path, line, message}]} and nothing else`,
     );
   return m;
+}
+
+// A path inside the repository (no '..', not absolute, no control characters), a line
+// number, a message of plain text. Which PR's files they may name is checked against
+// that PR (check-run.js), never taken from here.
+const hasControl = (text) => [...text].some((ch) => ch.codePointAt(0) < 32 || ch.codePointAt(0) === 127);
+function validAnnotations(list) {
+  return (
+    Array.isArray(list) &&
+    list.length <= ANNOTATION_LIMITS.count &&
+    list.every(
+      (a) =>
+        a &&
+        typeof a === 'object' &&
+        Object.keys(a).every((k) => ['path', 'line', 'message'].includes(k)) &&
+        typeof a.path === 'string' &&
+        a.path.length > 0 &&
+        a.path.length <= ANNOTATION_LIMITS.path &&
+        !hasControl(a.path) &&
+        !a.path.includes('\\') &&
+        !a.path.startsWith('/') &&
+        !a.path.split('/').some((seg) => seg === '..' || seg === '.' || seg === '') &&
+        Number.isInteger(a.line) &&
+        a.line >= 1 &&
+        a.line <= 1_000_000 &&
+        typeof a.message === 'string' &&
+        a.message.length <= ANNOTATION_LIMITS.message &&
+        !hasControl(a.message.replaceAll('\n', ' ')),
+    )
+  );
 }
 
 export function checkBody(body, repoUrl) {

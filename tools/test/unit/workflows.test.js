@@ -17,8 +17,18 @@ const wf = Object.fromEntries(
 );
 const steps = (doc) => Object.values(doc.jobs).flatMap((j) => j.steps ?? []);
 
+// comment.yml alone declares no permissions: a called job that asked for checks: write
+// would not start under a caller written before the check run, so it takes exactly what
+// its caller's job grants — and every caller grants exactly these, no more.
+const COMMENT_GRANTS = { actions: 'read', 'pull-requests': 'write', checks: 'write' };
+
 test('workflows: top-level least-privilege permissions; write scopes only per job', () => {
   for (const [f, { doc }] of Object.entries(wf)) {
+    if (f === 'comment.yml') {
+      assert.equal(doc.permissions, undefined, 'comment.yml: its caller decides');
+      assert.equal(doc.jobs.comment.permissions, undefined, 'comment.yml: its caller decides');
+      continue;
+    }
     assert.ok(doc.permissions !== undefined, `${f}: top-level permissions`);
     const top = doc.permissions ?? {};
     assert.ok(
@@ -35,8 +45,18 @@ test('workflows: top-level least-privilege permissions; write scopes only per jo
     'bench-comment.yml:comment',
     'bench-dispatch.yml:baselines',
     'bench-metal.yml:history',
-    'comment.yml:comment',
   ]);
+  const callers = [
+    ['bench-comment.yml', wf['bench-comment.yml'].doc],
+    [
+      'examples/adopter tailgate-comment.yml',
+      parse(readFileSync(join(ADOPTER, 'workflows', 'tailgate-comment.yml'), 'utf8')),
+    ],
+  ];
+  for (const [f, doc] of callers) {
+    const [job] = Object.values(doc.jobs).filter((j) => /comment\.yml/.test(j.uses ?? ''));
+    assert.deepEqual(job?.permissions, COMMENT_GRANTS, `${f}: the job calling comment.yml grants exactly these`);
+  }
   // History is written only from the default branch: the job says so itself.
   assert.match(
     wf['bench-metal.yml'].doc.jobs.history.if,

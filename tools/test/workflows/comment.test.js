@@ -1,6 +1,7 @@
 // make test-workflows: the adopter's tailgate-comment.yml (workflow_run) → tailgate's
 // reusable comment.yml, executed by act on real event payloads against the REST stand-in:
-// the sticky comment is created, then updated (never duplicated); a fork PR is found by
+// the sticky comment and the check run are created, then updated (never duplicated),
+// the check run annotated only on files of its PR; a fork PR is found by
 // owner:branch; a head SHA that no open PR has posts nothing; a cancelled run posts
 // nothing.
 import assert from 'node:assert/strict';
@@ -18,6 +19,13 @@ const FORK_HEAD = 'b'.repeat(40);
 let api;
 let repo;
 
+// The gate's annotations (report/annotations.js): one on a file PR 7 changed, one on a
+// file it did not (a forged artifact's aim at another PR's file: dropped).
+const ANNOTATIONS = [
+  { path: 'traefik-values.yaml', line: 4, message: 'tailgate: regression — the head runs maxIdleConnsPerHost 200 → 4' },
+  { path: 'charts/elsewhere.yaml', line: 1, message: 'tailgate: regression — not a file of this PR' },
+];
+
 function artifactZip(overall, exitCode) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-wf-art-'));
   // The gate job's real comment (golden), its links on this repository's runs.
@@ -28,7 +36,7 @@ function artifactZip(overall, exitCode) {
   );
   writeFileSync(
     join(dir, 'meta.json'),
-    JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall, exitCode }),
+    JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall, exitCode, annotations: ANNOTATIONS }),
   );
   const zip = join(dir, 'a.zip');
   spawnSync('zip', ['-j', '-q', zip, join(dir, 'comment.md'), join(dir, 'meta.json')]);
@@ -63,6 +71,12 @@ before(async () => {
   if (skip) return;
   api = await startRestStandin({
     pulls: [pr(7, HEAD), pr(9, FORK_HEAD, { fork: true })],
+    files: {
+      7: [
+        { filename: 'traefik-values.yaml', status: 'modified' },
+        { filename: 'bench.yaml', status: 'modified' },
+      ],
+    },
     artifacts: Object.fromEntries(
       [101, 102, 103, 104, 105].map((run) => [
         run,
@@ -94,17 +108,38 @@ test(
     assert.equal(first.code, 0, first.log.slice(-3000));
     assert.deepEqual(
       posts().map((c) => [c.method, c.path]),
-      [['POST', '/repos/acme/ingress/issues/7/comments']],
+      [
+        ['POST', '/repos/acme/ingress/issues/7/comments'],
+        ['POST', '/repos/acme/ingress/check-runs'],
+      ],
     );
     assert.match(api.state.comments[0].body, /^<!-- tailgate:sticky-comment -->/);
+    // The check run: on the run's head commit, failed (a regression), the comment as its
+    // summary, annotated only on the line of a file this PR changed.
+    const [check] = api.state.checkRuns;
+    assert.equal(check.head_sha, HEAD);
+    assert.equal(check.name, 'tailgate');
+    assert.equal(check.conclusion, 'failure');
+    assert.match(check.output.summary, /^<!-- tailgate:sticky-comment -->/);
+    assert.deepEqual(check.output.annotations, [
+      {
+        path: 'traefik-values.yaml',
+        start_line: 4,
+        end_line: 4,
+        annotation_level: 'failure',
+        title: 'tailgate',
+        message: ANNOTATIONS[0].message,
+      },
+    ]);
     const second = await comment(102);
     assert.equal(second.code, 0, second.log.slice(-3000));
     assert.deepEqual(
       posts().map((c) => c.method),
-      ['POST', 'PATCH'],
-      'the second run updates its comment, never a second one',
+      ['POST', 'POST', 'PATCH', 'PATCH'],
+      'the second run updates its comment and its check run, never a second one',
     );
     assert.equal(api.state.comments.length, 1);
+    assert.equal(api.state.checkRuns.length, 1);
   },
 );
 
@@ -122,12 +157,14 @@ test(
       posts()
         .slice(before)
         .map((c) => c.path),
-      ['/repos/acme/ingress/issues/9/comments'],
+      ['/repos/acme/ingress/issues/9/comments', '/repos/acme/ingress/check-runs'],
     );
+    const forkCheck = api.state.checkRuns.find((c) => c.head_sha === FORK_HEAD);
+    assert.deepEqual(forkCheck.output.annotations, [], 'PR 9 changed none of the files the artifact names');
     const spoofed = await comment(104, { sha: 'c'.repeat(40), owner: 'contrib', branch: 'feature' });
     assert.equal(spoofed.code, 0, spoofed.log.slice(-3000));
     assert.match(spoofed.log, /no open pull request has head c{40}/);
-    assert.equal(posts().length, before + 1, 'a spoofed head posts nothing');
+    assert.equal(posts().length, before + 2, 'a spoofed head posts nothing');
     const calls = api.state.calls.length;
     const cancelled = await comment(105, { conclusion: 'cancelled' });
     assert.equal(cancelled.code, 0, cancelled.log.slice(-3000));

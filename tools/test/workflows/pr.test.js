@@ -258,6 +258,13 @@ test(
     assert.match(r.comment, /❌ regression/, r.why);
     assert.match(r.comment.split('\n').slice(0, 6).join('\n'), /cpu|resources/i, 'the change leads');
     assert.equal(r.meta?.exitCode, 1);
+    // The check run's annotation: the one line of the PR that set the CPU limit.
+    assert.deepEqual(
+      r.meta?.annotations?.map((a) => `${a.path}:${a.line}`),
+      ['haproxy-ingress-values.yaml:2'],
+      JSON.stringify(r.meta),
+    );
+    assert.match(r.meta.annotations[0].message, /limits\.cpu \(not set\) → 50m/);
   },
 );
 

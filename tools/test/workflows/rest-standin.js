@@ -4,8 +4,9 @@
 // GitHub itself is an outside service.
 import { createServer } from 'node:http';
 
-export async function startRestStandin({ pulls = [], artifacts = {}, issues = [] } = {}) {
-  const state = { pulls, comments: [], issues, artifacts, calls: [], nextId: 1000 };
+export async function startRestStandin({ pulls = [], artifacts = {}, issues = [], files = {} } = {}) {
+  // files: { <pull number>: [{ filename, status }] }, what pulls.listFiles answers.
+  const state = { pulls, comments: [], issues, artifacts, files, checkRuns: [], calls: [], nextId: 1000 };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -29,6 +30,24 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
           .flat()
           .find((y) => String(y.id) === x[1]);
         return a ? send(200, a.zip, 'application/zip') : send(404, { message: 'Not Found' });
+      }
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/pulls\/(\d+)\/files$/))) return send(200, state.files[x[1]] ?? []);
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/check-runs$/))) {
+        const runs = state.checkRuns.filter(
+          (c) => c.head_sha === x[1] && (!call.query.check_name || c.name === call.query.check_name),
+        );
+        return send(200, { total_count: runs.length, check_runs: runs });
+      }
+      if (m(/^\/repos\/[^/]+\/[^/]+\/check-runs$/) && req.method === 'POST') {
+        const c = { id: state.nextId++, ...call.body, app: { slug: 'github-actions' } };
+        state.checkRuns.push(c);
+        return send(201, c);
+      }
+      if ((x = m(/^\/repos\/[^/]+\/[^/]+\/check-runs\/(\d+)$/)) && req.method === 'PATCH') {
+        const c = state.checkRuns.find((y) => String(y.id) === x[1]);
+        if (!c) return send(404, { message: 'Not Found' });
+        Object.assign(c, call.body);
+        return send(200, c);
       }
       if ((x = m(/^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/)))
         return send(
