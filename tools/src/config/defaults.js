@@ -82,7 +82,7 @@ export function applyDefaults(raw) {
     m.tunings ??= ['default'];
     m.repetitions ??= 1;
     m.compare ??= 'baseline';
-    TARGETS[m.target]?.defaults(m);
+    TARGETS[m.target]?.defaults(m, cfg);
   }
   return cfg;
 }

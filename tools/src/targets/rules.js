@@ -5,6 +5,17 @@
 // index.js (plus its name in the schema's enum). kind and an existing cluster drive real
 // controllers the same way.
 import { catalogProblems } from './kube/catalog.js';
+import { machineClass } from '../result/machine.js';
+
+// A local matrix without a profile: the first local profile whose machine class is this
+// machine's (make bench's committed baselines are kept for one), else "local".
+function localProfile(cfg) {
+  const here = machineClass();
+  const match = Object.entries(cfg?.profiles ?? {}).find(
+    ([, p]) => p.runner === 'local' && p.machine?.cpus === here.cpus && p.machine?.os === here.os,
+  );
+  return match ? match[0] : 'local';
+}
 
 const KUBE = {
   controllerType: 'helm',
@@ -24,8 +35,8 @@ export const TARGET_RULES = Object.freeze({
     oneJob: true,
     // Concurrent A/B: a second data plane in front of the same pods.
     duet: true,
-    defaults(m) {
-      m.profile ??= 'local';
+    defaults(m, cfg) {
+      m.profile ??= localProfile(cfg);
       m.isolation ??= 'loopback';
       m.nodeLatency ??= '0ms';
     },
