@@ -3,6 +3,7 @@
 import { InputError } from '../errors.js';
 import { decode, encode, merge, summarize } from '../result/histogram.js';
 import { BASELINE_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
+import { workloadOf } from '../result/workload.js';
 
 export function buildBaseline({ cellKey, profile, reps }) {
   const profiles = new Set(reps.map((r) => r.meta?.profile));
@@ -20,6 +21,12 @@ export function buildBaseline({ cellKey, profile, reps }) {
   const s = summarize(hist);
   const byClass = {};
   for (const r of reps) for (const [k, v] of Object.entries(r.errors.byClass)) byClass[k] = (byClass[k] ?? 0) + v;
+  // One workload per baseline: a run is compared with it field by field (validity.js).
+  const workloads = new Set(reps.map((r) => JSON.stringify(workloadOf(r))));
+  if (workloads.size !== 1)
+    throw new InputError(
+      `${cellKey}: the results measured ${workloads.size} different workloads; record a baseline from runs of one`,
+    );
   const [controller, tuning, scenario] = cellKey.split('/');
   const m = reps[0].meta;
   return {
@@ -35,6 +42,7 @@ export function buildBaseline({ cellKey, profile, reps }) {
       k6: m.k6 ?? null,
       controller: m.controller ?? null,
       scenario: m.scenario ?? null,
+      workload: workloadOf(reps[0]),
       sources: reps.map((r) => r.source),
     },
     repetitions: reps.map((r) => ({

@@ -1,6 +1,7 @@
 // Reads what the gate compares — result files (one repetition each) or baseline
 // files (several) — and refuses anything inconsistent: a wrong schema version, a
 // histogram that does not decode, counts that disagree with the histogram.
+import { workloadOf } from './workload.js';
 import { schemaProblems } from '../schema.js';
 import { InputError } from '../errors.js';
 import { decode, QUANTILES, quantileInterval, summarize, valueAtMs } from './histogram.js';
@@ -95,6 +96,12 @@ function baselineReps(doc, file) {
       controller: { name: doc.cell.controller },
       tuning: { name: doc.cell.tuning },
       scenario: { name: doc.cell.scenario },
+      // What the baseline measured, so a run of another load is not compared with it as
+      // like with like: recorded since provenance.workload; before, from the scenario and
+      // k6 version provenance kept. (Without it every baseline rep had an empty workload
+      // and a run at a lower rate or without its faults passed against it.)
+      workload:
+        doc.provenance.workload ?? workloadOf({ meta: { scenario: doc.provenance.scenario, k6: doc.provenance.k6 } }),
     },
   }));
 }

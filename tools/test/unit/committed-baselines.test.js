@@ -1,8 +1,8 @@
 // The baselines make bench compares against on a 2-core Debian 12 machine
 // (baselines/local-2cpu-debian12/): one per cell of bench.yaml's local matrix, each a
 // valid baseline document, each measured on the workload the matrix runs today — a
-// change to a local scenario or to k6's pinned version that would leave them stale fails
-// here, and they are recorded again (docs/baselines.md).
+// change to a local scenario, to k6/ or to k6's pinned version that would leave them stale
+// fails here, and they are recorded again (docs/baselines.md).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { gateCells } from '../../src/compare/gate.js';
-import { resultRep } from '../../src/result/load.js';
+import { resultRep, toReps } from '../../src/result/load.js';
+import { buildBaseline } from '../../src/compare/baseline-doc.js';
 import { workloadDiff, workloadOf, workloadRecord } from '../../src/result/workload.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -61,6 +62,25 @@ test('workload: against a baseline a changed workload is "no comparable baseline
     v.reasons.some((x) => /^no comparable baseline: the workload changed \(.*rate 300 → 30/.test(x)),
     v.reasons.join('; '),
   );
+});
+
+test('workload: a committed baseline document keeps its workload — a lighter run against it is refused (before, every baseline rep had an empty workload and it passed)', () => {
+  const base = resultFiles(BASE).map((f) => resultRep(JSON.parse(readFileSync(f, 'utf8')), f));
+  const head = resultFiles(drifted()).map((f) => resultRep(JSON.parse(readFileSync(f, 'utf8')), f));
+  const cell = base[0].meta.controller.name;
+  const pick = (reps) => reps.filter((r) => r.meta.controller.name === cell);
+  const key = `${cell}/${base[0].meta.tuning.name}/${base[0].meta.scenario.name}`;
+  const doc = buildBaseline({ cellKey: key, profile: base[0].meta.profile, reps: pick(base) });
+  // As recorded now (provenance.workload), and as older baselines have it (the scenario only).
+  const older = { ...doc, provenance: { ...doc.provenance, workload: undefined } };
+  for (const d of [doc, older]) {
+    const { reps } = toReps(JSON.parse(JSON.stringify(d)), 'baselines/x.json');
+    const [v] = gateCells([{ cell: key, base: reps, head: pick(head) }], gate, { mode: 'baseline' }).cells;
+    assert.equal(v.verdict, 'inconclusive', v.reasons.join('; '));
+    assert.ok(v.reasons.some((x) => /^no comparable baseline: the workload changed \(.*rate 300 → 30/.test(x)));
+    const same = gateCells([{ cell: key, base: reps, head: pick(base) }], gate, { mode: 'baseline' }).cells[0];
+    assert.ok(!same.reasons.some((x) => /workload changed/.test(x)), 'the same workload compares');
+  }
 });
 
 test('workload: a run records it (scenario after defaults, k6 version, a digest of the k6 scripts); a field only one side records is not compared', () => {

@@ -6,9 +6,10 @@
 // issue through the REST stand-in.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { loadBench } from '../../src/config/load.js';
 import { after, before, test } from 'node:test';
 import { ROOT, actMissing, kindEnvironment, preparedTree, runAct, seedTools } from './act.js';
 import { startRestStandin } from './rest-standin.js';
@@ -24,7 +25,11 @@ const git = (dir, ...a) => {
   return r.stdout.trim();
 };
 
-// 30 nights of nginx-reload/default/steady on the local profile, p99 ×1.5 from night 21:
+// The profile the job's local matrix takes on this machine (its class may have one of its
+// own, as a 2-core Debian 12 machine does: bench.yaml, local-2cpu-debian12).
+const PROFILE = loadBench(join(ROOT, 'bench.yaml')).matrices.local.profile;
+
+// 30 nights of nginx-reload/default/steady on that profile, p99 ×1.5 from night 21:
 // the history the job finds on origin's history branch.
 function plantedHistory(work) {
   const store = join(work, 'history');
@@ -57,9 +62,13 @@ function plantedHistory(work) {
         const wobble = 1 + 0.03 * Math.sin(i * 2.1);
         for (const q of Object.keys(rec.latencyMs)) rec.latencyMs[q] *= wobble * (i >= 20 ? 1.5 : 1);
         rec.time = new Date(Date.UTC(2026, 9, 1 + i)).toISOString();
+        rec.profile = PROFILE;
         return JSON.stringify(rec);
       });
-    writeFileSync(join(store, f), `${lines.join('\n')}\n`);
+    rmSync(join(store, f));
+    const to = join(store, PROFILE, ...f.split('/').slice(1));
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, `${lines.join('\n')}\n`);
   }
   return store;
 }
@@ -80,6 +89,10 @@ test(
     mkdirSync(join(work, 'github.com', 'tailgate-dev'), { recursive: true });
     spawnSync('git', ['init', '-q', '--bare', '-b', 'main', origin]);
     const repo = preparedTree('tg-wf-metal-repo-');
+    // Its runs last 2 s: another workload than the committed baselines' 20 s, against
+    // which every cell is inconclusive, as it must be. This case is about results,
+    // history and the issue; without baselines the run just says there are none.
+    rmSync(join(repo, 'baselines'), { recursive: true, force: true });
     seedTools(repo);
     git(repo, 'init', '-q', '-b', 'main');
     git(repo, 'config', 'user.email', 'ci@example.com');
@@ -132,9 +145,9 @@ test(
     // The history branch on origin: the planted nights, one more record per cell, the page.
     const check = join(work, 'check');
     spawnSync('git', ['clone', '-q', '--branch', 'tailgate-history', origin, check]);
-    const steady = readFileSync(join(check, 'history', 'local', 'nginx-reload', 'default', 'steady.jsonl'), 'utf8');
+    const steady = readFileSync(join(check, 'history', PROFILE, 'nginx-reload', 'default', 'steady.jsonl'), 'utf8');
     assert.ok(steady.trim().split('\n').length >= 1);
-    const churn = readFileSync(join(check, 'history', 'local', 'nginx-reload', 'default', 'churn.jsonl'), 'utf8');
+    const churn = readFileSync(join(check, 'history', PROFILE, 'nginx-reload', 'default', 'churn.jsonl'), 'utf8');
     assert.equal(churn.trim().split('\n').length, 31, 'thirty planted nights and this run');
     assert.ok(existsSync(join(check, 'site', 'index.html')) && existsSync(join(check, 'site', 'summary.md')));
     assert.ok(existsSync(join(check, 'site', 'png', 'cell-0', 'history.png')));
