@@ -24,7 +24,7 @@ test: setup
 
 # Unit tests only (no k6, no proxies): seconds.
 test-unit: setup
-	tools/scripts/with-tmpdir.sh node --test --test-reporter=spec tools/test/unit/
+	tools/scripts/with-tmpdir.sh node --test --test-concurrency=2 --test-reporter=spec tools/test/unit/
 
 # End to end on a real kind cluster (offline images from ../shared/offline-kind);
 # skips with one line when they are not built on this machine.

@@ -84,12 +84,20 @@ test('artifact: hostile payloads are rejected with the reason', () => {
   );
 });
 
-function fakeGitHub({ comments = [], pulls = [], forkPulls = [] } = {}) {
+function fakeGitHub({ comments = [], pulls = [], forkPulls = [], checksStatus = null } = {}) {
   const calls = [];
+  const checkRuns = [];
   let nextId = 1000;
+  // checksStatus: what GitHub answers a token without checks: write (403).
+  const checks = (fn) => async (a) => {
+    if (checksStatus)
+      throw Object.assign(new Error('Resource not accessible by integration'), { status: checksStatus });
+    return fn(a);
+  };
   const gh = {
     calls,
     comments,
+    checkRuns,
     paginate: async (fn, args) => (await fn(args)).data,
     rest: {
       repos: {
@@ -101,6 +109,28 @@ function fakeGitHub({ comments = [], pulls = [], forkPulls = [] } = {}) {
           calls.push(['pulls', a.head]),
           { data: forkPulls.filter((p) => `${p.head.repo.owner.login}:${p.head.ref}` === a.head) }
         ),
+      },
+      checks: {
+        listForRef: checks(
+          async (a) => (
+            calls.push(['checks', a.ref]),
+            { data: { check_runs: checkRuns.filter((c) => c.head_sha === a.ref) } }
+          ),
+        ),
+        create: checks(async (a) => {
+          const c = { id: nextId++, ...a, app: { slug: 'github-actions' } };
+          checkRuns.push(c);
+          calls.push(['create-check', a.head_sha]);
+          return { data: c };
+        }),
+        update: checks(async (a) => {
+          Object.assign(
+            checkRuns.find((c) => c.id === a.check_run_id),
+            a,
+          );
+          calls.push(['update-check', a.check_run_id]);
+          return { data: {} };
+        }),
       },
       issues: {
         listComments: async (a) => (
@@ -237,6 +267,32 @@ test('publish: the workflow entry point validates, finds the PR and upserts', as
   });
   assert.deepEqual([r.action, r.pr], ['created', 12]);
   assert.match(logs.join(), /verdict regression/);
+  assert.deepEqual(
+    gh.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion]),
+    [['tailgate', 'abc', 'failure']],
+  );
+  await publishFromWorkflowRun({
+    github: gh,
+    context: { repo: { owner: 'o', repo: 'r' } },
+    core,
+    env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' },
+  });
+  assert.equal(gh.checkRuns.length, 1, 'updated, never a second check run');
+});
+
+test('publish: a caller that did not grant checks: write still gets its comment, and a warning saying what to add', async () => {
+  const gh = fakeGitHub({ pulls: [{ number: 12, state: 'open', head: { sha: 'abc' } }], checksStatus: 403 });
+  const warnings = [];
+  const core = { info: () => {}, notice: () => {}, warning: (m) => warnings.push(m) };
+  const dir = artifact({ 'comment.md': goodBody, 'meta.json': goodMeta });
+  const r = await publishFromWorkflowRun({
+    github: gh,
+    context: { repo: { owner: 'o', repo: 'r' } },
+    core,
+    env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' },
+  });
+  assert.deepEqual([r.action, r.pr, r.check.action], ['created', 12, 'none']);
+  assert.match(warnings.join(), /checks: write/);
 });
 
 test('gate job, run locally on real local-target results: exit code and the exact comment body', () => {
