@@ -226,9 +226,12 @@ test('route-change and route-remove: followed until the data plane shows them, e
     ['change', 'remove'],
   );
   const [change, remove] = done;
-  assert.ok(change.propagationMs >= 140, `change followed after ${change.propagationMs} ms`);
+  // The fake flips 150 ms after kubectl logged; tailgate's clock starts once kubectl has
+  // returned, which on a loaded machine is some ms later (137 ms was seen): ≥ 100 says it
+  // waited for the flip rather than returning at once.
+  assert.ok(change.propagationMs >= 100, `change followed after ${change.propagationMs} ms`);
   assert.ok(change.errors >= 1, 'the 503s on the way are errors of the change');
-  assert.ok(remove.propagationMs >= 140 && remove.errors === 0, JSON.stringify(remove));
+  assert.ok(remove.propagationMs >= 100 && remove.errors === 0, JSON.stringify(remove));
   const calls = readFileSync(log, 'utf8');
   assert.match(calls, /patch ingress backend --type=json -p .*"value":"backend-alt"/);
   // Switched back after the measurement: the next one starts on the chart's route.
