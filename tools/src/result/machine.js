@@ -8,7 +8,14 @@ import os from 'node:os';
  * The class of this machine, as a profile's `machine` names one: CPUs the OS reports and
  * the OS release (ID-VERSION_ID of /etc/os-release: "debian-12"; "unknown" without one).
  */
+let thisClass;
 export function machineClass({ osRelease = '/etc/os-release' } = {}) {
+  // Every config load asks (a local matrix's default profile): read the file once.
+  if (osRelease === '/etc/os-release') return (thisClass ??= readClass(osRelease));
+  return readClass(osRelease);
+}
+
+function readClass(osRelease) {
   let text = '';
   try {
     text = readFileSync(osRelease, 'utf8').slice(0, 8192);

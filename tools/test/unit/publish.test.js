@@ -254,29 +254,28 @@ test('publish: a fork PR (commit unknown to the base repository) gets its commen
   assert.deepEqual([r.action, r.pr], ['created', 21]);
 });
 
+// The entry point as bench-comment.yml calls it, for head 'abc' and a good artifact.
+const publishGood = (github, core, dir) =>
+  publishFromWorkflowRun({
+    github,
+    context: { repo: { owner: 'o', repo: 'r' } },
+    core,
+    env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' },
+  });
+
 test('publish: the workflow entry point validates, finds the PR and upserts', async () => {
   const gh = fakeGitHub({ pulls: [{ number: 12, state: 'open', head: { sha: 'abc' } }] });
   const logs = [];
   const core = { info: (m) => logs.push(m), notice: (m) => logs.push(m) };
   const dir = artifact({ 'comment.md': goodBody, 'meta.json': goodMeta });
-  const r = await publishFromWorkflowRun({
-    github: gh,
-    context: { repo: { owner: 'o', repo: 'r' } },
-    core,
-    env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' },
-  });
+  const r = await publishGood(gh, core, dir);
   assert.deepEqual([r.action, r.pr], ['created', 12]);
   assert.match(logs.join(), /verdict regression/);
   assert.deepEqual(
     gh.checkRuns.map((c) => [c.name, c.head_sha, c.conclusion]),
     [['tailgate', 'abc', 'failure']],
   );
-  await publishFromWorkflowRun({
-    github: gh,
-    context: { repo: { owner: 'o', repo: 'r' } },
-    core,
-    env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' },
-  });
+  await publishGood(gh, core, dir);
   assert.equal(gh.checkRuns.length, 1, 'updated, never a second check run');
 });
 
@@ -285,12 +284,7 @@ test('publish: a caller that did not grant checks: write still gets its comment,
   const warnings = [];
   const core = { info: () => {}, notice: () => {}, warning: (m) => warnings.push(m) };
   const dir = artifact({ 'comment.md': goodBody, 'meta.json': goodMeta });
-  const r = await publishFromWorkflowRun({
-    github: gh,
-    context: { repo: { owner: 'o', repo: 'r' } },
-    core,
-    env: { ARTIFACT_DIR: dir, HEAD_SHA: 'abc', GITHUB_SERVER_URL: 'https://github.com' },
-  });
+  const r = await publishGood(gh, core, dir);
   assert.deepEqual([r.action, r.pr, r.check.action], ['created', 12, 'none']);
   assert.match(warnings.join(), /checks: write/);
 });
