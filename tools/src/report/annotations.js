@@ -5,6 +5,7 @@
 // them into a check run's annotations on those lines (publish/check-run.js), and checks
 // again there that each is a file of that PR.
 import { runSync } from '../exec/run.js';
+import { plain } from './gfm.js';
 
 export const ANNOTATION_LIMITS = Object.freeze({ count: 20, path: 300, message: 400 });
 // Workflow files are YAML too, but nothing in them configures a data plane.
@@ -83,7 +84,8 @@ export function annotationsFor(doc, changed) {
       const hit = causes.filter((c) => mentions(text, c.name));
       if (!hit.length) continue;
       const message = `${verdict} — ${hit.map((c) => c.what).join('; ')}`;
-      out.push({ path, line, message: clip(message, ANNOTATION_LIMITS.message) });
+      // The directive and its values come from the PR's own config: no mention, no live URL.
+      out.push({ path, line, message: clip(plain(message), ANNOTATION_LIMITS.message) });
       if (out.length === ANNOTATION_LIMITS.count) return out;
     }
   }

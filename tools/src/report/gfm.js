@@ -1,6 +1,6 @@
 // Text from files, in Markdown that tailgate posts on GitHub (the PR comment, the
-// change-point issue, `history detect --markdown`, job summaries): the one place it is
-// escaped. Neither function lets a value produce a mention, a link, HTML or the end of
+// change-point issue, `history detect --markdown`, job summaries, check-run annotations): the
+// one place it is escaped. Neither function lets a value produce a mention, a link, HTML or the end of
 // the code span it stands in; tools/test/unit/hostile-stores.test.js renders them with
 // cmark-gfm, GitHub's own Markdown engine.
 
@@ -12,6 +12,11 @@ const defuse = (s) =>
     // No autolinks: a URL from a file is shown, never live.
     .replace(/:\/\//g, ':/\u200b/')
     .replace(/\bwww\./gi, (w) => `${w.slice(0, 3)}\u200b.`);
+
+/** Text GitHub shows as is (a check run's annotation): no mention, no live URL, one line. */
+export function plain(s) {
+  return defuse(String(s)).replace(/[\r\n]+/g, ' ');
+}
 
 /** Plain text: Markdown and HTML neutralised, on one line. */
 export function md(s) {

@@ -76,6 +76,11 @@ test('annotations: the PR line that set the directive the data-plane change name
     [],
     'a pass points nowhere',
   );
+  const [hostile] = annotationsFor(
+    { ...regression, duetChange: [{ ...regression.duetChange[0], after: '@org/admins https://evil.example' }] },
+    changed,
+  );
+  assert.doesNotMatch(hostile.message, /@[A-Za-z]|https:\/\//, 'no mention, no live URL from the PR config');
   assert.deepEqual(changedLines('not-a-sha; rm -rf /', { cwd: repo }), {}, 'a ref that is not a commit id: nothing');
 });
 
