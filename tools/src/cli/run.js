@@ -12,6 +12,8 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                    [--kubeconfig file --target-url URL]   (target cluster)
                    [--pair N]   (paired mode: which base/head pair these runs belong to; env TAILGATE_PAIR)
                    [--no-confirm]   (with baselines: do not re-run candidate cells, just list them)
+                   [--no-gate]   (results only, no verdict against committed baselines: a later
+                      \`tailgate gate\` step decides, as the workflows' cell jobs do)
                    [--ab-head <controller>[:<tuning>]]   (local and kind: concurrent A/B, a duet — every
                       cell's configuration is the base, this one the head, both live at once in front of
                       the same pods (kind: two releases in one cluster); results in <run>/base and
@@ -21,7 +23,9 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
-Exit codes: 0 all cells ran · 2 bad input · 4 a cell failed for infrastructure reasons · 130 interrupted`;
+Exit codes: 0 all cells ran (and passed, where there is a verdict) · 1 regression · 2 bad input ·
+3 inconclusive · 4 a cell failed for infrastructure reasons · 130 interrupted. A verdict comes
+from committed baselines for the matrix's profile (unless --no-gate) or from a duet.`;
 export const options = {
   ...configOption,
   matrix: { type: 'string', default: process.env.TAILGATE_MATRIX ?? 'local' },
@@ -38,6 +42,7 @@ export const options = {
   'target-url': { type: 'string' },
   pair: { type: 'string', default: process.env.TAILGATE_PAIR },
   'no-confirm': { type: 'boolean', default: false },
+  'no-gate': { type: 'boolean', default: false },
   'ab-head': { type: 'string' },
   'duet-base': { type: 'string' },
 };

@@ -14,7 +14,7 @@ import { DUET_CHANGE_FILE } from '../result/duet-change.js';
 import { renderTerminal } from '../report/terminal.js';
 import { routeLines, routesBlock } from '../report/routes.js';
 
-export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null }) {
+export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null, gate: gated = true }) {
   if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir });
   const cells = collectRun(runDir);
   console.log(`\n${runTable(cells)}`);
@@ -32,6 +32,10 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
     console.log(`\nCharts skipped: ${err.message}`);
   }
   const profile = plan.matrix.profile;
+  if (!gated) {
+    console.log('\nNo verdict here (--no-gate): `tailgate gate` compares these results.');
+    return EXIT.OK;
+  }
   if (!existsSync(join(baselinesDir, profile))) {
     console.log(
       `\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`,

@@ -60,7 +60,13 @@ export async function runPipeline({ cfg, plan, driver, opts, pair = null }) {
     await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal: abort.signal, opts, stages: INGEST });
     return confirmDir;
   };
-  const code = await afterRun({ cfg, plan, runDir, confirm: opts['no-confirm'] ? null : confirm });
+  const code = await afterRun({
+    cfg,
+    plan,
+    runDir,
+    confirm: opts['no-confirm'] ? null : confirm,
+    gate: !opts['no-gate'],
+  });
   reportTiming(timing(outcomes), runDir);
   const infra = outcomes.filter((o) => o.error).length;
   console.log(`\nResults: ${runDir}`);

@@ -81,6 +81,14 @@ test('after a run: table, charts, verdict and comment are written over results, 
     assert.ok(existsSync(join(run, 'charts', 'a__t__s', 'timeline.svg')), 'charts of the measured cells');
     const md = readFileSync(join(run, 'comment.md'), 'utf8');
     for (const k of cells) assert.ok(md.includes(k), `${k} in the comment`);
+    // A workflow's cell job (--no-gate): the same results, no verdict of its own; the gate
+    // step decides with every cell (a dispatch with compare: none once failed here).
+    lines.length = 0;
+    console.log = (...a) => lines.push(a.join(' '));
+    const ungated = await afterRun({ cfg, plan: { matrix: cfg.matrices.m }, runDir: run, gate: false });
+    console.log = log;
+    assert.equal(ungated, 0, lines.join('\n'));
+    assert.match(lines.join('\n'), /No verdict here \(--no-gate\)/);
   } finally {
     console.log = log;
     process.chdir(cwd);
