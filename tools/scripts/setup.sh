@@ -99,6 +99,11 @@ if command -v go >/dev/null; then
   go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION"
   # act runs the real workflow files in make test-workflows (jobs on this host).
   go_tool act github.com/nektos/act "$ACT_VERSION"
+  # Other load tools whose output `tailgate ingest --format` reads, run against the local
+  # nginx by ingest-tools.test.js. fortio: its pin is the newest release whose dependencies
+  # the Go module registry serves here (from 1.69 on it needs grol.io/grol).
+  go_tool vegeta github.com/tsenart/vegeta/v12 "$(pin vegeta)"
+  go_tool fortio fortio.org/fortio "$(pin fortio)"
   # Kubernetes JSON schemas for kubeconform, from the OpenAPI spec inside the
   # k8s.io/kubernetes module (fetched through the Go module proxy: works offline).
   schemas=".tools/k8s-schemas/$K8S_SCHEMA_VERSION"

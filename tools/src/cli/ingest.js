@@ -4,10 +4,19 @@ import { readJsonFile } from '../result/read.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { NAME } from '../names.js';
 import { k6RequestCount } from '../ingest/k6-summary.js';
+import { FORMATS } from '../ingest/formats.js';
 
-export const summary = 'k6 --out json(.gz) -> result.json (HDR histograms, error classes, timeline)';
-export const usage = `Usage: tailgate ingest <k6-out.json.gz> --out result.json [--summary k6-summary.json]
-                      [--events events.jsonl] [--meta meta.json] [--side a|b] [--force]
+export const summary = 'k6, Vegeta or fortio output -> result.json (HDR histograms, error classes, timeline)';
+export const usage = `Usage: tailgate ingest <output> --out result.json [--format k6|vegeta|fortio]
+                      [--summary k6-summary.json] [--events events.jsonl] [--meta meta.json]
+                      [--side a|b] [--force]
+
+  --format   what <output> is (default k6):
+               k6      k6 run --out json=out.json.gz
+               vegeta  vegeta attack … | vegeta encode --to json (or --to csv), .gz too:
+                       every request a sample, exact
+               fortio  fortio load -json out.json: buckets, not samples; the result gives
+                       each quantile's bucket as its error bound (latency.source.bounds)
 
   --summary  k6's own summary JSON (handleSummary); its request count is cross-checked
   --events   fault events (JSON lines with ts in epoch ms) merged onto the same clock
@@ -19,6 +28,7 @@ export const usage = `Usage: tailgate ingest <k6-out.json.gz> --out result.json 
 Exit codes: 0 written · 2 bad input (nothing written) · 3 written, but 0 samples (inconclusive)`;
 export const options = {
   out: { type: 'string' },
+  format: { type: 'string', default: 'k6' },
   summary: { type: 'string' },
   events: { type: 'string' },
   meta: { type: 'string' },
@@ -28,14 +38,28 @@ export const options = {
 
 export async function run(opts, positionals) {
   if (positionals.length !== 1)
-    throw new InputError(`expected exactly one k6 output file, got ${positionals.length}\n\n${usage}`);
+    throw new InputError(`expected exactly one output file, got ${positionals.length}\n\n${usage}`);
   if (!opts.out) throw new InputError('--out <result.json> is required');
+  if (!Object.hasOwn(FORMATS, opts.format))
+    throw new InputError(
+      `--format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(opts.format)}`,
+    );
+  if (opts.format !== 'k6' && (opts.summary || opts.side))
+    throw new InputError(
+      `--summary and --side are k6's (its summary, its side tags): not with --format ${opts.format}`,
+    );
   const meta = opts.meta ? checkMeta(readJsonFile(opts.meta), opts.meta) : {};
   if (opts.side !== undefined && !['a', 'b'].includes(opts.side))
     throw new InputError(`--side: expected a or b, got ${JSON.stringify(opts.side)}`);
   if (opts.side && opts.summary)
     throw new InputError('--summary counts both sides of a concurrent run: leave it out with --side');
-  const result = await ingest({ k6Output: positionals[0], events: opts.events, meta, side: opts.side ?? null });
+  const result = await ingest({
+    k6Output: positionals[0],
+    format: opts.format,
+    events: opts.events,
+    meta,
+    side: opts.side ?? null,
+  });
   if (opts.summary) crossCheck(result, readJsonFile(opts.summary), opts.summary);
   writeJsonAtomic(opts.out, result, { force: opts.force });
   const p = result.latency.percentiles;

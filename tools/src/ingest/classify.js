@@ -16,6 +16,7 @@ const BY_CODE = new Map([
 export function classify(status, errorCode, errorText = '') {
   if (status === '0' || status === '' || status === undefined) {
     if (errorCode && BY_CODE.has(errorCode)) return BY_CODE.get(errorCode);
+    if (/connection refused/i.test(errorText)) return 'refused';
     if (/EOF|reset|broken pipe/i.test(errorText)) return 'reset';
     if (/timeout/i.test(errorText)) return 'timeout';
     return 'transport';

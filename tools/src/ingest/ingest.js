@@ -1,5 +1,5 @@
-// k6 raw output (+ optional events and run metadata) -> a result object (schema v1).
-import { readK6Output } from './k6-stream.js';
+// A load tool's output (+ optional events and run metadata) -> a result object (schema v1).
+import { FORMATS } from './formats.js';
 import { Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
@@ -20,6 +20,7 @@ import { MAX_JSON_BYTES } from '../result/read.js';
 // `perFile` for the completeness check.
 export async function ingest({
   k6Output,
+  format = 'k6',
   events: eventsFile,
   meta = {},
   confidence = 0.95,
@@ -27,10 +28,14 @@ export async function ingest({
   perFile = null,
 }) {
   const files = Array.isArray(k6Output) ? k6Output : [k6Output];
+  const reader = FORMATS[format];
+  if (!Object.hasOwn(FORMATS, format))
+    throw new InputError(`format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(format)}`);
   const agg = new Aggregate(files.length > 1 ? { graceS: Infinity } : {});
+  let read = {};
   for (const file of files) {
     let n = 0;
-    await readK6Output(file, {
+    read = await reader.read(file, {
       onRequest: side
         ? (s) => {
             if (s.side === side) {
@@ -46,6 +51,8 @@ export async function ingest({
     });
     perFile?.push({ file, requests: n });
   }
+  // What the tool itself says of the run (fortio: rate, duration); --meta has the last word.
+  meta = { ...read.meta, ...meta };
   const measured = agg.measured();
   const summary = summarize(measured.hist, confidence);
   const timeline = agg.timeline();
@@ -73,6 +80,7 @@ export async function ingest({
       intervals: summary.intervals,
       confidence,
       histogram: encode(measured.hist),
+      ...(read.source ? { source: read.source } : {}),
     },
     load: {
       targetRate: meta.rate ?? null,
@@ -85,7 +93,8 @@ export async function ingest({
     },
     wholeRun: agg.wholeRun(confidence),
     phases: agg.phaseSummaries(confidence),
-    timeline,
+    // A tool that keeps no per-request times (fortio) has no timeline to draw.
+    timeline: read.timeline === false ? [] : timeline,
     events,
   };
   const cost = faultCost(events, agg.slow, result.errors.total);

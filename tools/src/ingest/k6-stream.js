@@ -2,9 +2,9 @@
 // callback. Lines are filtered by prefix before any parsing: a run writes ~9 lines
 // per request and only one (http_req_duration) carries what tailgate needs; that
 // line is picked apart with indexOf instead of JSON.parse.
-import { createReadStream, openSync, readSync, closeSync, statSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import { InputError } from '../errors.js';
+import { openStream } from './open.js';
+import { Clock } from './clock.js';
 
 const DURATION = '{"metric":"http_req_duration","type":"Point","data":{"time":"';
 const DROPPED = '{"metric":"dropped_iterations","type":"Point","data":{"time":"';
@@ -19,7 +19,7 @@ const MAX_LATENCY_MS = 3_600_000;
  * Resolves with {lines, k6Lines}. Throws InputError naming the file and line on bad input.
  */
 export async function readK6Output(file, { onRequest, onDropped }) {
-  const stream = openStream(file);
+  const stream = openStream(file, 'k6 output');
   const clock = new Clock();
   let rest = null; // bytes of an unfinished line from the previous chunk
   let lineNo = 0;
@@ -89,25 +89,6 @@ function startsWith(buf, s, e, prefix) {
   return true;
 }
 
-function openStream(file) {
-  let fd;
-  try {
-    if (!statSync(file).isFile()) throw Object.assign(new Error(), { code: 'not a regular file' });
-    fd = openSync(file, 'r');
-  } catch (err) {
-    throw new InputError(`${file}: cannot open k6 output (${err.code})`);
-  }
-  const magic = Buffer.alloc(2);
-  readSync(fd, magic, 0, 2, 0);
-  closeSync(fd);
-  // 256 KiB chunks: larger ones raised peak RSS by ~35 MB (make perf) for no speed.
-  const raw = createReadStream(file, { highWaterMark: 1 << 18 });
-  const gz = magic[0] === 0x1f && magic[1] === 0x8b;
-  const out = gz ? raw.pipe(createGunzip({ chunkSize: 1 << 18 })) : raw;
-  if (gz) raw.on('error', (e) => out.destroy(e));
-  return out;
-}
-
 function parseRequest(line, clock, file, lineNo) {
   const timeEnd = line.indexOf('"', DURATION.length);
   const valueAt = line.indexOf('"value":', timeEnd);
@@ -157,34 +138,4 @@ function tag(line, key, from) {
   let end = line.indexOf('"', start);
   while (end > 0 && line.charCodeAt(end - 1) === 92 /* \ */) end = line.indexOf('"', end + 1);
   return line.slice(start, end);
-}
-
-// RFC 3339 timestamps with nanoseconds: the whole-second part is parsed once per
-// distinct second and cached; the fraction is added as a number.
-class Clock {
-  constructor() {
-    this.key = '';
-    this.base = 0;
-  }
-
-  parse(text, file, lineNo) {
-    const dot = text.indexOf('.', 19);
-    const zoneAt = dot < 0 ? 19 : findZone(text, dot);
-    const key = text.slice(0, 19) + text.slice(zoneAt);
-    if (key !== this.key) {
-      const base = Date.parse(key);
-      if (Number.isNaN(base)) throw new InputError(`${file}:${lineNo}: bad timestamp ${JSON.stringify(text)}`);
-      this.key = key;
-      this.base = base;
-    }
-    return dot < 0 ? this.base : this.base + Number(`0${text.slice(dot, zoneAt)}`) * 1000;
-  }
-}
-
-function findZone(text, from) {
-  for (let i = from + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return i;
-  }
-  return text.length;
 }

@@ -59,12 +59,21 @@ export function workloadOf(rep) {
 export function workloadDiff(a, b) {
   if (!a || !b) return [];
   const out = [];
+  // k6's records name no tool (they predate the others); a fortio run is never like with
+  // like with a k6 baseline, however alike their rates.
+  const [ta, tb] = [toolOf(a), toolOf(b)];
+  if (ta && tb && ta !== tb) out.push(`load tool ${ta} → ${tb}`);
   for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (!(k in a) || !(k in b)) continue;
+    if (k === 'tool' || !(k in a) || !(k in b)) continue;
     const [x, y] = [show(a[k]), show(b[k])];
     if (x !== y) out.push(`${k} ${x} → ${y}`);
   }
   return out;
+}
+
+function toolOf(w) {
+  if (typeof w.tool === 'string') return w.tool;
+  return 'k6' in w || 'scripts' in w ? 'k6' : null;
 }
 
 function show(v) {

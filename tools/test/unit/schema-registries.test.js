@@ -8,6 +8,7 @@ import { FAULTS } from '../../src/faults/schedule.js';
 import { TARGET_RULES } from '../../src/targets/rules.js';
 import { TARGETS } from '../../src/targets/index.js';
 import { VARIANTS } from '../../src/targets/local/variants/index.js';
+import { FORMATS } from '../../src/ingest/formats.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const schema = JSON.parse(readFileSync(new URL('schemas/bench.schema.json', ROOT), 'utf8'));
@@ -29,6 +30,11 @@ test('schema enums equal the registries: faults, local variants, targets, k6 scr
     'target drivers (targets/index.js)': [defs.matrix.properties.target.enum, Object.keys(TARGETS)],
     'k6 scripts (k6/scenarios/)': [defs.scenario.properties.script.enum, files('k6/scenarios/', '.js')],
     'cluster topologies (clusters/)': [defs.matrix.properties.cluster.enum, files('clusters/', '.yaml')],
+    'load tools ingest reads (ingest/formats.js; schemas/result.schema.json)': [
+      JSON.parse(readFileSync(new URL('schemas/result.schema.json', ROOT), 'utf8')).properties.latency.properties.source
+        .properties.tool.enum,
+      Object.keys(FORMATS),
+    ],
   };
   for (const [what, [inSchema, registered]] of Object.entries(pairs))
     assert.deepEqual(sorted(inSchema), sorted(registered), `${what}: schemas/bench.schema.json vs the registry`);

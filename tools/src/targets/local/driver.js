@@ -20,8 +20,12 @@ import { Network, netnsAvailable, removeStale } from './netns.js';
 
 export const name = 'local';
 
-/** Runs one cell; returns {k6, events file, resources, counts}. Throws InfraError on harness faults. */
-export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
+/**
+ * Runs one cell; returns {k6, events file, resources, counts}. Throws InfraError on harness
+ * faults. drive: what puts the load on the data plane — k6, unless a test drives the same
+ * nginx with another tool (fortio, Vegeta: ingest-tools.test.js); resolves like k6's outcome.
+ */
+export async function runCell({ cell, cellDir, signal, onStatus = () => {}, drive = driveK6 }) {
   const { controller, tuning, scenario } = cell;
   if (cell.concurrent && cell.isolation === 'netns')
     throw new InfraError('concurrent A/B runs on loopback isolation only');
@@ -65,7 +69,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
       scenario,
       pods,
       events,
-      startLoad: () => runK6Segments(cellLoad(cell), { cellDir, url: sideA, urlB: sideB, signal }),
+      startLoad: () => drive({ cell, cellDir, url: sideA, urlB: sideB, signal }),
     });
     for (const p of planes) await p.endpointController.settle();
     const resources = planes.map((p) => p.sampler?.stop() ?? null);
@@ -90,6 +94,10 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {} }) {
     network?.destroy();
     rmSync(sockDir, { recursive: true, force: true });
   }
+}
+
+function driveK6({ cell, cellDir, url, urlB, signal }) {
+  return runK6Segments(cellLoad(cell), { cellDir, url, urlB, signal });
 }
 
 async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, events, network }) {
