@@ -7,8 +7,14 @@ import { comparePairedRuns, compareRunToBaselines, refusedDoc, verdictDoc } from
 import { InputError } from '../errors.js';
 import { baseGate } from '../compare/base-policy.js';
 import { planMatrix } from '../plan/plan.js';
-import { DEFAULT_MARGINS, nonInferiority } from '../compare/noninferiority.js';
-import { collectRun } from '../result/run-dir.js';
+import {
+  chartRows,
+  migrationDoc,
+  migrationFromDirs,
+  migrationFromRun,
+  migrationLines,
+  parseMargins,
+} from '../compare/migration.js';
 import { list } from './options.js';
 import { writeJsonAtomic, writeTextAtomic } from '../result/write.js';
 import { renderTerminal } from '../report/terminal.js';
@@ -78,108 +84,36 @@ export const options = {
   'allow-machine-mismatch': { type: 'boolean', default: false },
 };
 
-// Non-inferiority of a candidate against `from`, cell by cell (compare/noninferiority.js).
+// Non-inferiority of a candidate against `from`, cell by cell (compare/migration.js).
 function migration(opts, gate) {
   const oneRun = Boolean(opts.results);
   if (oneRun ? !opts.from : !opts['base-results'] || !opts['head-results'])
     throw new InputError(
       '--migration needs --results <run-dir> --from <controller>, or --base-results <from> and --head-results <candidate>',
     );
-  const margins = { ...DEFAULT_MARGINS };
-  for (const item of list(opts.margin, 'margin') ?? []) {
-    const m = /^(p50|p90|p99|p99\.9|p99\.99|errors)=(\d+(\.\d+)?%)$/.exec(item);
-    if (!m)
-      throw new InputError(
-        `--margin: expected <p99|p99.99|…|errors>=<percent> like p99=10%, got ${JSON.stringify(item)}`,
-      );
-    margins[m[1]] = m[2];
-  }
-  const inputs = oneRun ? candidatesOfRun(opts) : candidateDir(opts);
-  const candidates = [...new Set(inputs.map((i) => i.candidate))];
-  const doc = {
-    schemaVersion: 1,
-    kind: 'tailgate.migration',
-    generatedAt: new Date().toISOString(),
+  const margins = parseMargins(list(opts.margin, 'margin'));
+  const inputs = oneRun
+    ? migrationFromRun(opts.results, opts.from, list(opts.to, 'to'))
+    : migrationFromDirs(opts['base-results'], opts['head-results']);
+  const doc = migrationDoc({
+    inputs,
+    gate,
+    margins,
     from: oneRun ? opts.from : opts['base-results'],
-    candidate: oneRun ? candidates.join(',') : opts['head-results'],
-    ...(oneRun ? { table: { candidates, rows: [...new Set(inputs.map((i) => i.row))] } } : {}),
-    ...nonInferiority(inputs, gate, { margins }),
-  };
-  const overall = doc.cells.some((c) => c.verdict === 'worse')
-    ? 'worse'
-    : doc.cells.every((c) => c.verdict === 'no-worse')
-      ? 'no-worse'
-      : 'inconclusive';
-  Object.assign(doc, { overall, exitCode: { worse: 1, 'no-worse': 0, inconclusive: 3 }[overall] });
+    candidate: oneRun ? null : opts['head-results'],
+    table: oneRun,
+  });
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
-  const pct = (x) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(0)}%`;
-  for (const c of doc.cells) {
-    console.log(`${c.cell}: ${c.verdict.toUpperCase()}`);
-    for (const m of c.metrics)
-      console.log(
-        `  ${m.metric.padEnd(7)} ×${m.ratio} (${+(m.intervalLevel * 100).toPrecision(3)}% interval${m.holmAdjusted ? ' (Holm-adjusted)' : ''} ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`,
-      );
-  }
+  console.log(migrationLines(doc).join('\n'));
   if (oneRun) {
-    const table = migrationTable(doc);
-    console.log(`\n${table}`);
+    console.log(`\n${migrationTable(doc)}`);
     if (opts.charts) migrationCharts(opts.charts, chartRows(inputs, opts.from));
-    if (opts.markdown)
-      writeTextAtomic(opts.markdown, migrationMarkdown(doc), {
-        force: opts.force,
-      });
+    if (opts.markdown) writeTextAtomic(opts.markdown, migrationMarkdown(doc), { force: opts.force });
   }
-  console.log(`\nmigration verdict: ${overall.toUpperCase()} (${doc.candidate} vs ${doc.from}) — exit ${doc.exitCode}`);
+  console.log(
+    `\nmigration verdict: ${doc.overall.toUpperCase()} (${doc.candidate} vs ${doc.from}) — exit ${doc.exitCode}`,
+  );
   return doc.exitCode;
-}
-
-function chartRows(inputs, from) {
-  const rows = new Map();
-  for (const i of inputs) {
-    if (!rows.has(i.row)) rows.set(i.row, { row: i.row, from: { name: from, reps: i.base }, candidates: [] });
-    rows.get(i.row).candidates.push({ name: i.candidate, reps: i.head });
-  }
-  return [...rows.values()];
-}
-
-function candidateDir(opts) {
-  const base = new Map(collectRun(opts['base-results']).map((c) => [c.key, c]));
-  const inputs = collectRun(opts['head-results'])
-    .filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length)
-    .map((h) => ({ cell: h.key, base: base.get(h.key).reps, head: h.reps }));
-  if (!inputs.length)
-    throw new InputError(
-      `--migration: no cell has results on both sides (${opts['base-results']} vs ${opts['head-results']})`,
-    );
-  return inputs;
-}
-
-// One run, several controllers: each candidate's cell against --from's cell of the same
-// tuning and scenario; all of them one family (Holm), as a PR's cells are.
-function candidatesOfRun(opts) {
-  const cells = collectRun(opts.results).filter((c) => !c.errors.length);
-  const split = (key) => {
-    const [controller, ...rest] = key.split('/');
-    return { controller, rest: rest.join('/') };
-  };
-  const from = new Map(cells.filter((c) => split(c.key).controller === opts.from).map((c) => [split(c.key).rest, c]));
-  if (!from.size) throw new InputError(`--from ${opts.from}: no measured cell of that controller in ${opts.results}`);
-  const wanted = list(opts.to, 'to');
-  const inputs = cells
-    .map((c) => ({ c, ...split(c.key) }))
-    .filter(
-      ({ controller, rest }) => controller !== opts.from && from.has(rest) && (!wanted || wanted.includes(controller)),
-    )
-    .map(({ c, controller, rest }) => ({
-      cell: c.key,
-      candidate: controller,
-      row: rest,
-      base: from.get(rest).reps,
-      head: c.reps,
-    }));
-  if (!inputs.length)
-    throw new InputError(`--migration: no other controller in ${opts.results} has cells matching ${opts.from}'s`);
-  return inputs;
 }
 
 export function gatePolicy(configFile, matrix) {

@@ -78,6 +78,6 @@ function usage() {
 
 // Commands that pull in heavy modules are imported lazily so `tailgate doctor` stays fast.
 async function loadLateCommands() {
-  for (const name of ['init', 'plan', 'run', 'compare', 'report', 'gate', 'baseline', 'history'])
+  for (const name of ['init', 'plan', 'run', 'migrate', 'compare', 'report', 'gate', 'baseline', 'history'])
     COMMANDS[name] ??= await import(`./${name}.js`);
 }

@@ -14,6 +14,7 @@ export const LIMITS = Object.freeze({ rate: { min: 1, max: 1_000_000 }, repetiti
 export function planOverrides(opts) {
   return {
     abHead: opts['ab-head'],
+    alternate: opts.alternate || undefined,
     duetBase: opts['duet-base'] ? loadBench(opts['duet-base']) : undefined,
     controllers: list(opts.controllers, 'controllers'),
     tunings: list(opts.tunings, 'tunings'),

@@ -20,6 +20,9 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                       <run>/head, gated paired; bench.yaml: compare: concurrent, head: <controller>[:<tuning>])
                    [--duet-base <base checkout's bench.yaml>]   (kind: a PR's duet — each cell's controller
                       as the base commit configures it beside the same controller as this checkout does)
+                   [--alternate]   (kind, with a duet: both releases in one cluster, loaded one side at a
+                      time — base, head; head, base — gated as interleaved pairs, numbered from --pair;
+                      no cross-talk. bench.yaml: alternate: true)
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
@@ -45,6 +48,7 @@ export const options = {
   'no-gate': { type: 'boolean', default: false },
   'ab-head': { type: 'string' },
   'duet-base': { type: 'string' },
+  alternate: { type: 'boolean', default: false },
 };
 
 export async function run(opts) {

@@ -142,6 +142,11 @@ export function semanticProblems(cfg) {
             ['scenarios', sname, key],
             `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`,
           );
+    if (m.alternate && (m.target !== 'kind' || m.compare !== 'concurrent'))
+      add(
+        ['matrices', mname, 'alternate'],
+        'alternates the sides of a duet: needs target kind and compare: concurrent',
+      );
     if (m.interleave && m.target !== 'kind')
       add(['matrices', mname, 'interleave'], 'applies to target "kind" only (a cluster per controller, all kept up)');
     if (m.target !== 'local' && (m.isolation || m.nodeLatency))

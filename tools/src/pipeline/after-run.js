@@ -71,7 +71,10 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
   console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(heads)}`);
   printRoutes([...routeLines(bases, 'base'), ...routeLines(heads, 'head')]);
   const doc = comparePairedRuns({ baseDir, headDir, gate: plan.matrix.gate ?? cfg.gate });
-  const change = existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), heads) : null;
+  // What the head changes in the data plane: of the same controller (a PR, a tuning); two
+  // different controllers differ in everything, and their diff says nothing.
+  const same = plan.cells.every((c) => c.concurrent?.name === c.controllerName);
+  const change = same && existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), heads) : null;
   if (change) {
     console.log(`\n${duetDiffText(change)}`);
     doc.duetChange = change.map((c) => ({

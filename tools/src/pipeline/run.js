@@ -17,7 +17,8 @@ import { afterRun } from './after-run.js';
 const INGEST = { ingest, ingestRunners };
 
 /** A planned matrix run end to end; the exit code of `tailgate run`. */
-export async function runPipeline({ cfg, plan, driver, opts, pair = null }) {
+/** after: what ends the run instead of afterRun's verdict (tailgate migrate's, say). */
+export async function runPipeline({ cfg, plan, driver, opts, pair = null, after = afterRun }) {
   k6Cpus(); // a CPU list this machine lacks is refused before any process starts
   const swept = sweepDeadRuns();
   if (swept) console.log(swept);
@@ -60,7 +61,7 @@ export async function runPipeline({ cfg, plan, driver, opts, pair = null }) {
     await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal: abort.signal, opts, stages: INGEST });
     return confirmDir;
   };
-  const code = await afterRun({
+  const code = await after({
     cfg,
     plan,
     runDir,

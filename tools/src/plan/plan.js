@@ -7,6 +7,7 @@
 import { InputError } from '../errors.js';
 import { targetRules as target } from '../targets/rules.js';
 import { applyDuetBase } from './duet.js';
+import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { matrixSizeProblems } from '../config/matrix-limits.js';
 
 export function planMatrix(cfg, matrixName, overrides = {}) {
@@ -80,7 +81,30 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   const head = overrides.abHead ?? (matrix.compare === 'concurrent' ? matrix.head : undefined);
   if (head) concurrentHead(cfg, plan, head, overrides.abHead ? '--ab-head' : `matrix "${matrixName}": head`);
   else if (overrides.duetBase) applyDuetBase(plan, overrides.duetBase, cfg);
+  if (overrides.alternate || matrix.alternate)
+    alternateSides(plan, overrides.alternate ? '--alternate' : `matrix "${matrixName}": alternate`);
   return plan;
+}
+
+// A duet's two releases loaded one side at a time (the kind driver's measure): interleaved
+// pairs without a cluster per run. Route edits are made per side inside one k6 run; with
+// one side loaded at a time they are not placed yet.
+function alternateSides(plan, where) {
+  if (!plan.ab)
+    throw new InputError(
+      `${where}: alternates the two sides of a duet: give a head (--ab-head, --duet-base, or the matrix's head with compare: concurrent)`,
+    );
+  if (plan.matrix.target !== 'kind')
+    throw new InputError(`${where}: runs on target kind only (matrix "${plan.matrixName}" is ${plan.matrix.target})`);
+  const routed = plan.cells.find(
+    (c) => c.scenario.routes || c.scenario.faults.some((f) => ROUTE_FAULTS.includes(f.type)),
+  );
+  if (routed)
+    throw new InputError(
+      `${where}: scenario "${routed.scenarioName}" edits routes under load; alternate runs scenarios without routes or route faults (run it as a duet)`,
+    );
+  plan.alternate = true;
+  for (const c of plan.cells) c.alternate = true;
 }
 
 // Concurrent A/B (a duet): every cell gets the head's controller and tuning beside its

@@ -38,7 +38,10 @@ export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
  *  head capped at 50m CPU grew k6 towards 4,000 of them and starved the base too. */
 export function cellLoad(cell) {
   const s = cell.scenario;
-  return cell.concurrent ? { ...s, rate: s.rate * 2, vus: s.vus * 2, maxVus: Math.max(s.vus * 2, s.maxVus) } : s;
+  // One k6 for both sides of a duet; sides loaded one at a time (alternate) get the rate each.
+  return cell.concurrent && !cell.alternate
+    ? { ...s, rate: s.rate * 2, vus: s.vus * 2, maxVus: Math.max(s.vus * 2, s.maxVus) }
+    : s;
 }
 
 /**

@@ -95,6 +95,31 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages: { in
         const slo = cell.scenario.slo ?? {};
         meta.slo = { p99Ms: parseDuration(slo.p99 ?? '50ms'), errorRate: slo.errorRate ?? 0.01 };
       }
+      if (run.alternate) {
+        // A duet's sides loaded one at a time: each its own k6 output, a whole result each,
+        // paired by repetition (numbered from --pair) and gated as interleaved pairs (no
+        // meta.ab: they did not share the seconds of a duet).
+        for (const side of run.alternate) {
+          const [name, tuning] =
+            side.role === 'base'
+              ? [cell.controllerName, cell.tuningName]
+              : [cell.concurrent.name, cell.concurrent.tuningName];
+          const r = await ingest({
+            k6Output: join(side.dir, 'k6.json.gz'),
+            events: side.eventsFile,
+            meta: {
+              ...meta,
+              pair: (pair ?? 1) - 1 + cell.repetition,
+              alternate: { role: side.role, controller: name, tuning },
+            },
+          });
+          if (side.resources) r.resources = withCpuPer1k(side.resources, r.wholeRun.requests);
+          writeJsonAtomic(join(makeCellDir(join(runDir, side.role), cell), 'result.json'), r);
+          log(`${prefix} ${side.role} (${name}/${tuning}): ${progressLine(r)}`);
+        }
+        outcomes.push({ cell, dir, load: loadWindow(run.k6) });
+        continue;
+      }
       if (cell.concurrent) {
         const who = {
           base: [cell.controllerName, cell.tuningName],

@@ -143,62 +143,75 @@ test(
 );
 
 test(
-  'kind e2e: migration — Traefik via Ingress vs via Gateway API (HTTPRoute) vs haproxy-ingress',
+  'kind e2e: migration — Traefik and haproxy-ingress in one cluster, loaded one at a time (interleaved pairs without a cluster per run), steady and pod-kill',
   { timeout: 40 * 60_000 },
   () => {
-    const { run, runDir } = runMatrix('e2e-migration');
-    // The HTTPRoute was Accepted and the Gateway Programmed before any load (the run
-    // would have stopped at those steps otherwise).
-    assert.match(run.stdout, /wait until Gateway traefik-gateway is Programmed/);
-    assert.match(run.stdout, /wait until the HTTPRoute is Accepted/);
-    // interleave: the three clusters up at once, each on its own host port, and the
-    // controllers measured in turn.
-    const measured = [...run.stdout.matchAll(/^\[\d+\/\d+\] (\S+): /gm)].map((m) => m[1]);
-    assert.deepEqual(measured.slice(0, 4), [
-      'traefik/default/steady/rep-1',
-      'traefik-gateway/default/steady/rep-1',
-      'haproxy-ingress/default/steady/rep-1',
-      'traefik/default/steady/rep-2',
-    ]);
-    assert.equal(measured.length, 6);
-    assert.match(run.stdout, /ingress on host port 18082/);
-    for (const controller of ['traefik', 'traefik-gateway', 'haproxy-ingress'])
-      for (const rep of [1, 2]) {
-        const r = JSON.parse(
-          readFileSync(join(runDir, controller, 'default', 'steady', `rep-${rep}`, 'result.json'), 'utf8'),
-        );
-        assert.ok(
-          r.requests.total >= 1500 && r.errors.total === 0,
-          `${controller} steady rep ${rep}: ${r.requests.total} requests, ${r.errors.total} errors`,
-        );
-      }
-    const md = join(runDir, 'migration.md');
-    const m = spawnSync(
+    const out = mkdtempSync(join(tmpdir(), 'tg-kind-migrate-'));
+    const run = spawnSync(
       process.execPath,
       [
         CLI,
-        'compare',
-        '--migration',
-        '--results',
-        runDir,
+        'migrate',
+        '--config',
+        CONFIG,
+        '--matrix',
+        'e2e-migration',
         '--from',
         'traefik',
-        '--markdown',
-        md,
+        '--to',
+        'haproxy-ingress',
         '--out',
-        join(runDir, 'migration.json'),
+        out,
       ],
-      {
-        cwd: ROOT,
-        encoding: 'utf8',
-      },
+      { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    console.log(m.stdout, m.stderr);
-    assert.ok([0, 1, 3].includes(m.status), `migration verdict exit ${m.status}`);
+    console.log(run.stdout, run.stderr);
+    // 0 no worse, 1 worse, 3 more pairs needed: each is a verdict; 2 and 4 are failures.
+    assert.ok([0, 1, 3].includes(run.status), `tailgate migrate: exit ${run.status}`);
+    const runDir = join(out, readdirSync(out)[0]);
+    const created = run.stdout.match(/create kind cluster/g) ?? [];
+    assert.equal(created.length, 1, 'one cluster for both controllers');
+    assert.match(run.stdout, /install the head haproxy-ingress-b \(haproxy-ingress\)/);
+    // Each repetition's sides in turn, the order swapped every other pair.
+    const loaded = [...run.stdout.matchAll(/^ {2}(\S+): (base|head) loaded alone/gm)].map((m) => `${m[1]} ${m[2]}`);
+    assert.deepEqual(loaded, [
+      'traefik/default/steady/rep-1 base',
+      'traefik/default/steady/rep-1 head',
+      'traefik/default/pod-kill/rep-1 base',
+      'traefik/default/pod-kill/rep-1 head',
+      'traefik/default/steady/rep-2 head',
+      'traefik/default/steady/rep-2 base',
+      'traefik/default/pod-kill/rep-2 head',
+      'traefik/default/pod-kill/rep-2 base',
+    ]);
+    for (const scenario of ['steady', 'pod-kill'])
+      for (const rep of [1, 2])
+        for (const [side, controller] of [
+          ['base', 'traefik'],
+          ['head', 'haproxy-ingress'],
+        ]) {
+          const cell = join('traefik', 'default', scenario, `rep-${rep}`);
+          const r = JSON.parse(readFileSync(join(runDir, side, cell, 'result.json'), 'utf8'));
+          const got = `${side} ${cell}: ${r.requests.total} requests, dropped ${r.load.droppedRatio}`;
+          // Alone on the node: the scenario's rate per side, not twice it through one k6.
+          assert.ok(r.requests.total >= 1500 && r.load.droppedRatio < 0.01, got);
+          assert.deepEqual(r.meta.alternate, { role: side, controller, tuning: 'default' });
+          assert.equal(r.meta.pair, rep);
+          assert.equal(r.meta.ab, undefined, 'not a duet: gated as interleaved pairs');
+          assert.ok(r.resources?.cpuPer1kRequests > 0, `${got}: its own data plane's CPU`);
+          if (scenario === 'steady') assert.equal(r.errors.total, 0, got);
+          else assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, `${got}: pods were killed`);
+        }
+    const md = readFileSync(join(runDir, 'migration.md'), 'utf8');
+    assert.match(md, /\| scenario \(vs traefik\) \| haproxy-ingress \|/);
+    for (const row of ['default/steady', 'default/pod-kill']) assert.match(md, new RegExp(`\\| ${row} \\| (✅|❌|⚠️)`));
+    const doc = JSON.parse(readFileSync(join(runDir, 'migration.json'), 'utf8'));
+    assert.equal(doc.design, 'alternate');
     assert.match(
-      readFileSync(md, 'utf8'),
-      /\| scenario \(vs traefik\) \| traefik-gateway \| haproxy-ingress \||\| scenario \(vs traefik\) \| haproxy-ingress \| traefik-gateway \|/,
+      run.stdout,
+      /migration verdict: (NO-WORSE|WORSE|INCONCLUSIVE) — is haproxy-ingress no worse than traefik\?/,
     );
+    assert.doesNotMatch(run.stdout, /What the head changes in the data plane/, 'two controllers: no data-plane diff');
     assertNoClusterLeft();
   },
 );

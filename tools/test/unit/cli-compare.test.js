@@ -342,3 +342,41 @@ test('cli compare --migration --results --from: every candidate of one run in on
   assert.ok(!/slowproxy/.test(only.out));
   assert.equal((await runCli(['compare', '--migration', '--results', run, '--from', 'haproxy'])).code, 2);
 });
+
+test('tailgate migrate: bad input is named before anything runs (exit 2)', async () => {
+  const fixture = new URL('../fixtures/kind/bench.yaml', import.meta.url).pathname;
+  let r = await runCli(['migrate', '--config', fixture, '--matrix', 'e2e-migration', '--from', 'traefik']);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /--to required/);
+  r = await runCli([
+    'migrate',
+    '--config',
+    fixture,
+    '--matrix',
+    'e2e-migration',
+    '--from',
+    'traefik',
+    '--to',
+    'traefik',
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /is --from's own controller/);
+  r = await runCli(['migrate', '--config', fixture, '--matrix', 'e2e-migration', '--from', 'traefik', '--to', 'nope']);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /"nope" is not a helm controller/);
+  r = await runCli([
+    'migrate',
+    '--config',
+    fixture,
+    '--matrix',
+    'e2e-migration',
+    '--from',
+    'traefik',
+    '--to',
+    'haproxy-ingress',
+    '--margin',
+    'p99=lots',
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /--margin: expected/);
+});

@@ -179,3 +179,28 @@ test("duet: a PR that changes a scenario stays a duet — both sides run the hea
     "one k6, the head's rate, both sides",
   );
 });
+
+test("alternate: the duet's two releases in one cluster, loaded one side at a time at the rate per side; refused where it cannot hold", () => {
+  const cfg = loadBench(FIXTURE);
+  const plan = planMatrix(cfg, 'e2e-migration', { abHead: 'haproxy-ingress', alternate: true });
+  assert.equal(plan.alternate, true);
+  const s = steps(plan);
+  assert.equal(s.filter((x) => x.kind === 'create').length, 1, 'one cluster for both controllers');
+  assert.equal(s.filter((x) => /^install the head haproxy-ingress-b/.test(x.title)).length, 1);
+  const measures = s.filter((x) => x.kind === 'measure');
+  assert.equal(measures.length, plan.cells.length);
+  for (const m of measures) {
+    assert.equal(m.env.TG_RATE, '200', 'each side alone at the scenario rate');
+    assert.equal(m.env.TG_TARGET_URL_B, undefined, 'one ingress per k6 run');
+    assert.match(m.title, m.cell.repetition % 2 ? /base then head/ : /head then base/);
+  }
+  // Where alternate cannot run: no duet, another target, route edits under load.
+  assert.throws(
+    () => planMatrix(cfg, 'e2e-migration', { alternate: true }),
+    /--alternate: alternates the two sides of a duet/,
+  );
+  assert.throws(
+    () => planMatrix(cfg, 'e2e', { abHead: 'haproxy-ingress', alternate: true, scenarios: ['routes'] }),
+    /scenario "routes" edits routes under load/,
+  );
+});

@@ -2,9 +2,10 @@
 // order; a cell's turn runs every pending step up to its measurement. A failed
 // setup step fails the cells of that controller (infra error) and jumps to its
 // teardown; teardown steps always run, also on Ctrl-C.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError, InputError } from '../../errors.js';
-import { cellLoad, runK6Segments, sideUrls } from '../../run/k6.js';
+import { cellLoad, duetSides, runK6Segments, sideUrls } from '../../run/k6.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './builtins.js';
@@ -175,6 +176,7 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     if (cell.scenario.routes && ctx.target === 'kind')
       await routes.carry(cell.scenario.routes, (side) => sampleControllerPods(side === 'head' ? headArgs : sampleArgs));
     else if (cell.scenario.routes) await routes.carry(cell.scenario.routes, async () => null);
+    if (cell.alternate) return measureAlternately({ step, cell, cellDir, sampleArgs, headArgs, identity, target });
     const before = await sample();
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
@@ -193,6 +195,34 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       ? { resources: [resources, before[1] && after[1] ? resourceDelta(before[1], after[1]) : null] }
       : null;
     return { k6, eventsFile: events.file, resources, ...(concurrent ? { concurrent } : {}) };
+  }
+
+  // Both releases installed, loaded one side at a time in the repetition's order (base,
+  // head; head, base): each side its own k6 run at the scenario's rate, its own fault
+  // schedule and events, its own CPU read from its own pods. Raw output under <cell>/<role>.
+  async function measureAlternately({ step, cell, cellDir, sampleArgs, headArgs, identity, target }) {
+    const sides = [];
+    for (const role of duetSides(cell)) {
+      const dir = join(cellDir, role);
+      mkdirSync(dir, { recursive: true });
+      const events = new EventLog(join(dir, 'events.jsonl'));
+      const pods = new KubePods({ kubectlFlags: sampleArgs.kubectlFlags, events });
+      await pods.refresh();
+      const own = role === 'base' ? sampleArgs : headArgs;
+      const url = role === 'base' ? step.url : step.urlB;
+      const before = ctx.target === 'kind' ? await sampleControllerPods(own) : null;
+      log(`  ${cell.id}: ${role} loaded alone (${url})`);
+      const k6 = await measureWithFaults({
+        scenario: cell.scenario,
+        pods,
+        events,
+        startLoad: () => runK6Segments(cellLoad(cell), { cellDir: dir, url, urlB: null, host: 'bench.local', signal }),
+      });
+      const after = before ? await sampleControllerPods(own) : null;
+      sides.push({ role, dir, k6, eventsFile: events.file, resources: before ? resourceDelta(before, after) : null });
+    }
+    await checkTargetUnchanged(identity, target);
+    return { k6: sides[0].k6, alternate: sides };
   }
 }
 

@@ -1,7 +1,7 @@
 // One cell's measurement: the k6 command (the same builder run/k6.js executes) and the
 // fault commands the dry run shows.
 import { ROOT } from '../../../exec/tools.js';
-import { cellLoad, k6Args, k6Budget, k6Env } from '../../../run/k6.js';
+import { cellLoad, duetSides, k6Args, k6Budget, k6Env } from '../../../run/k6.js';
 import { faultModule } from '../../../faults/schedule.js';
 import { jobManifestFor } from '../k6-job-manifest.js';
 import { INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
@@ -44,17 +44,22 @@ export function cellSteps(u, cell) {
       host: 'bench.local',
     });
   const where = s.loadFrom === 'cluster' ? ' as a Job inside the cluster' : '';
-  const sides = urlB ? ` per side, requests alternating between base (${url}) and head (${urlB})` : '';
+  const sides = !urlB
+    ? ''
+    : cell.alternate
+      ? ` on one side at a time, ${duetSides(cell).join(' then ')}: one k6 run per side, each with its own ingress URL (base ${url}, head ${urlB}) and fault schedule`
+      : ` per side, requests alternating between base (${url}) and head (${urlB})`;
   add({
     kind: 'measure',
-    timeoutMs: k6Budget(s),
+    timeoutMs: k6Budget(s) * (cell.alternate ? 2 : 1),
     title: `${cell.id}: ${s.routes ? `${s.routes} routes carried (applied, each answering), then ` : ''}k6 ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
     cell,
     url,
     urlB,
     headNamespace: head ? INGRESS_NAMESPACE_B : null,
     argv: k6Argv(cell),
-    env: k6EnvShown(cell, url, urlB),
+    // Alternate: the same k6 once per side, each against its own ingress alone.
+    env: cell.alternate ? k6EnvShown(cell, url, null) : k6EnvShown(cell, url, urlB),
     faultsShown: faultCommands(cell, kubectl),
     ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
   });

@@ -1,0 +1,109 @@
+// The migration verdict — is the candidate no worse than what runs today? — from the
+// results of both (compare --migration, tailgate migrate): cells matched, non-inferiority
+// per cell and metric over one family (compare/noninferiority.js), one overall answer.
+import { InputError } from '../errors.js';
+import { collectRun } from '../result/run-dir.js';
+import { DEFAULT_MARGINS, nonInferiority } from './noninferiority.js';
+
+/** ['p99=10%', …] (or undefined) -> the margins, defaults for the metrics not named. */
+export function parseMargins(items = []) {
+  const margins = { ...DEFAULT_MARGINS };
+  for (const item of items ?? []) {
+    const m = /^(p50|p90|p99|p99\.9|p99\.99|errors)=(\d+(\.\d+)?%)$/.exec(item);
+    if (!m)
+      throw new InputError(
+        `--margin: expected <p99|p99.99|…|errors>=<percent> like p99=10%, got ${JSON.stringify(item)}`,
+      );
+    margins[m[1]] = m[2];
+  }
+  return margins;
+}
+
+/**
+ * Two result folders, from and candidate, cells matched by key. candidate: the name the
+ * table shows (tailgate migrate: the candidate controller); without it no table.
+ */
+export function migrationFromDirs(baseDir, headDir, candidate = null) {
+  const base = new Map(collectRun(baseDir).map((c) => [c.key, c]));
+  const inputs = collectRun(headDir)
+    .filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length)
+    .map((h) => {
+      const row = h.key.split('/').slice(1).join('/');
+      return candidate
+        ? { cell: `${candidate}/${row}`, candidate, row, base: base.get(h.key).reps, head: h.reps }
+        : { cell: h.key, base: base.get(h.key).reps, head: h.reps };
+    });
+  if (!inputs.length) throw new InputError(`--migration: no cell has results on both sides (${baseDir} vs ${headDir})`);
+  return inputs;
+}
+
+// One run, several controllers: each candidate's cell against `from`'s cell of the same
+// tuning and scenario; all of them one family (Holm), as a PR's cells are.
+export function migrationFromRun(runDir, from, wanted) {
+  const cells = collectRun(runDir).filter((c) => !c.errors.length);
+  const split = (key) => {
+    const [controller, ...rest] = key.split('/');
+    return { controller, rest: rest.join('/') };
+  };
+  const ofFrom = new Map(cells.filter((c) => split(c.key).controller === from).map((c) => [split(c.key).rest, c]));
+  if (!ofFrom.size) throw new InputError(`--from ${from}: no measured cell of that controller in ${runDir}`);
+  const inputs = cells
+    .map((c) => ({ c, ...split(c.key) }))
+    .filter(
+      ({ controller, rest }) => controller !== from && ofFrom.has(rest) && (!wanted || wanted.includes(controller)),
+    )
+    .map(({ c, controller, rest }) => ({
+      cell: c.key,
+      candidate: controller,
+      row: rest,
+      base: ofFrom.get(rest).reps,
+      head: c.reps,
+    }));
+  if (!inputs.length)
+    throw new InputError(`--migration: no other controller in ${runDir} has cells matching ${from}'s`);
+  return inputs;
+}
+
+/** The verdict document: every cell's metrics, overall no-worse | worse | inconclusive, exit 0 | 1 | 3. */
+export function migrationDoc({ inputs, gate, margins, from, candidate = null, table = false }) {
+  const candidates = [...new Set(inputs.map((i) => i.candidate))];
+  const doc = {
+    schemaVersion: 1,
+    kind: 'tailgate.migration',
+    generatedAt: new Date().toISOString(),
+    from,
+    candidate: candidate ?? candidates.join(','),
+    ...(table ? { table: { candidates, rows: [...new Set(inputs.map((i) => i.row))] } } : {}),
+    ...nonInferiority(inputs, gate, { margins }),
+  };
+  const overall = doc.cells.some((c) => c.verdict === 'worse')
+    ? 'worse'
+    : doc.cells.every((c) => c.verdict === 'no-worse')
+      ? 'no-worse'
+      : 'inconclusive';
+  return Object.assign(doc, { overall, exitCode: { worse: 1, 'no-worse': 0, inconclusive: 3 }[overall] });
+}
+
+/** Per cell its verdict, per metric the ratio, its interval against the margin, and what would decide. */
+export function migrationLines(doc) {
+  const pct = (x) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(0)}%`;
+  const lines = [];
+  for (const c of doc.cells) {
+    lines.push(`${c.cell}: ${c.verdict.toUpperCase()}`);
+    for (const m of c.metrics)
+      lines.push(
+        `  ${m.metric.padEnd(7)} ×${m.ratio} (${+(m.intervalLevel * 100).toPrecision(3)}% interval${m.holmAdjusted ? ' (Holm-adjusted)' : ''} ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`,
+      );
+  }
+  return lines;
+}
+
+/** compare --migration --charts: per scenario row, `from`'s runs and every candidate's. */
+export function chartRows(inputs, from) {
+  const rows = new Map();
+  for (const i of inputs) {
+    if (!rows.has(i.row)) rows.set(i.row, { row: i.row, from: { name: from, reps: i.base }, candidates: [] });
+    rows.get(i.row).candidates.push({ name: i.candidate, reps: i.head });
+  }
+  return [...rows.values()];
+}

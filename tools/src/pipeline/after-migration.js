@@ -1,0 +1,33 @@
+// What `tailgate migrate` prints and writes at the end: both controllers' tables, then the
+// migration verdict (non-inferiority, compare/migration.js) as lines, a table and
+// migration.json / migration.md in the run folder.
+import { join } from 'node:path';
+import { collectRun } from '../result/run-dir.js';
+import { writeFileIn, writeJsonAtomic } from '../result/write.js';
+import { runTable } from '../report/run-table.js';
+import { migrationMarkdown, migrationTable } from '../report/migration.js';
+import { migrationDoc, migrationFromDirs, migrationLines } from '../compare/migration.js';
+
+export function afterMigration({ cfg, plan, runDir, margins }) {
+  const from = plan.cells[0].controllerName;
+  const to = plan.ab.controller;
+  const [baseDir, headDir] = [join(runDir, 'base'), join(runDir, 'head')];
+  console.log(`\n${from} (what runs today):\n${runTable(collectRun(baseDir))}`);
+  console.log(`\n${to} (the candidate, ${plan.ab.tuning}):\n${runTable(collectRun(headDir))}`);
+  const doc = migrationDoc({
+    inputs: migrationFromDirs(baseDir, headDir, to),
+    gate: plan.matrix.gate ?? cfg.gate,
+    margins,
+    from,
+    candidate: to,
+    table: true,
+  });
+  doc.design = plan.alternate ? 'alternate' : 'duet';
+  writeJsonAtomic(join(runDir, 'migration.json'), doc, { root: runDir });
+  writeFileIn(runDir, join(runDir, 'migration.md'), migrationMarkdown(doc));
+  console.log(`\n${migrationLines(doc).join('\n')}\n\n${migrationTable(doc)}`);
+  console.log(
+    `\nmigration verdict: ${doc.overall.toUpperCase()} — is ${to} no worse than ${from}? exit ${doc.exitCode} (${join(runDir, 'migration.md')})`,
+  );
+  return doc.exitCode;
+}
