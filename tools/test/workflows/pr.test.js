@@ -268,22 +268,36 @@ test(
   },
 );
 
-// The route cell through the PR workflow is not shown working yet (the session note of
-// 2026-11-26: it ran as interleaved pairs, inconclusive); this case keeps the scenario change.
+// The route cell through the PR workflow, and a PR that changes its scenario: init's
+// pr-routes matrix (its own matrix, beside pr) in the base's workflow; the PR lowers the
+// route scenario's rate. Still a duet (both sides run the head's workload), each route
+// edit applied to both sides at once, propagation gated and shown.
 test(
-  'workflows: a PR that changes a scenario is still a duet on the head workload, and the comment says what changed',
+  'workflows: a PR that changes the route scenario is still a duet on the head workload — route edits on both sides, propagation in the comment',
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
+    const repo = adopter('haproxy-ingress');
+    edit(repo.dir, '.github/workflows/tailgate.yml', 'matrix: pr\n', 'matrix: pr-routes\n');
+    git(repo.dir, 'commit', '-qam', 'gate the route cell');
     const pr = openPr(
-      adopter('haproxy-ingress'),
-      (dir) => edit(dir, 'bench.yaml', 'steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: 400,'),
-      'a lighter steady load',
+      { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
+      (dir) =>
+        edit(
+          dir,
+          'bench.yaml',
+          '  routes:\n    script: steady\n    rate: 200\n',
+          '  routes:\n    script: steady\n    rate: 150\n',
+        ),
+      'a lighter route load',
     );
     const r = await gatePr(pr);
     assert.ok(r.comment, `a comment artifact (${r.why})`);
-    assert.match(r.comment, /This PR changes the workload/, r.why);
-    assert.match(r.comment, /rate 500 → 400/);
     assert.doesNotMatch(r.log, /run as interleaved pairs, not as a duet/);
+    assert.match(r.comment, /This PR changes the workload/, r.why);
+    assert.match(r.comment, /rate 200 → 150/);
+    assert.match(r.comment, /\*\*Routes under load\*\*/, r.why);
+    assert.match(r.comment, /haproxy-ingress\/default\/routes/);
+    assert.ok([0, 1, 3].includes(r.meta?.exitCode), `a verdict (${r.meta?.exitCode}): ${r.why}`);
   },
 );
 
