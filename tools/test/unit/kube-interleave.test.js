@@ -23,7 +23,7 @@ function plan() {
   try {
     const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
     // Two scenarios (the e2e run itself has steady only): the order across them is the point.
-    const p = planMatrix(cfg, 'e2e-migration', { repetitions: 2, scenarios: ['steady', 'pod-kill'] });
+    const p = planMatrix(cfg, 'e2e-interleave', { repetitions: 2, scenarios: ['steady', 'pod-kill'] });
     return { p, steps: planSteps(p, kubeContext({ target: 'kind', runId: 'x', runDir: join(ROOT, 'results', 'r1') })) };
   } finally {
     process.chdir(cwd);
@@ -124,7 +124,7 @@ test('interleave: one controller (a CI job per cell) keeps the plain layout — 
   process.chdir(ROOT);
   try {
     const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
-    const p = planMatrix(cfg, 'e2e-migration', { controllers: ['haproxy-ingress'], repetitions: 1 });
+    const p = planMatrix(cfg, 'e2e-interleave', { controllers: ['haproxy-ingress'], repetitions: 1 });
     const steps = planSteps(p, kubeContext({ target: 'kind', runId: 'x' }));
     assert.ok(!steps.some((s) => s.builtin === 'writeKindConfig'));
     const create = steps.find((s) => s.kind === 'create');
@@ -162,7 +162,7 @@ test('host ports: a busy 18080 moves the ingress to the next free port, in a kin
   process.chdir(ROOT);
   try {
     const cfg = loadBench('tools/test/fixtures/kind/bench.yaml');
-    const p = planMatrix(cfg, 'e2e-migration', { controllers: ['haproxy-ingress'], repetitions: 1 });
+    const p = planMatrix(cfg, 'e2e-interleave', { controllers: ['haproxy-ingress'], repetitions: 1 });
     const steps = planSteps(
       p,
       kubeContext({ target: 'kind', runId: 'x', runDir: join(ROOT, 'results', 'r1'), hostPorts: [18081] }),

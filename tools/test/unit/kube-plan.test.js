@@ -204,7 +204,7 @@ test('gateway routing: the dry run shows the CRD install, the HTTPRoute and the 
     golden(
       'dry-run-gateway.sh',
       dryRun(
-        planMatrix(cfg, 'e2e-migration', { controllers: ['traefik-gateway'], scenarios: ['steady'], repetitions: 1 }),
+        planMatrix(cfg, 'e2e-interleave', { controllers: ['traefik-gateway'], scenarios: ['steady'], repetitions: 1 }),
         {},
       ),
     );
