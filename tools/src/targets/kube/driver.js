@@ -207,7 +207,9 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       mkdirSync(dir, { recursive: true });
       const events = new EventLog(join(dir, 'events.jsonl'));
       const pods = new KubePods({ kubectlFlags: sampleArgs.kubectlFlags, events });
-      await pods.refresh();
+      // The second side starts where the first did: its kills replaced, its churn undone.
+      if (sides.length) await pods.settle(cell.scenario.replicas);
+      else await pods.refresh();
       const own = role === 'base' ? sampleArgs : headArgs;
       const url = role === 'base' ? step.url : step.urlB;
       const before = ctx.target === 'kind' ? await sampleControllerPods(own) : null;

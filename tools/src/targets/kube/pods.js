@@ -64,6 +64,17 @@ export class KubePods {
     await this.refresh();
   }
 
+  /** Back to `replicas`, every pod rolled out: what a fault left (kills, churn) undone. */
+  async settle(replicas) {
+    await this.kubectl('scale', 'deployment/backend', `--replicas=${replicas}`);
+    const r = await run(
+      ['kubectl', ...this.flags, '-n', NAMESPACE, 'rollout', 'status', 'deployment/backend', '--timeout=120s'],
+      { timeoutMs: 130_000 },
+    );
+    if (r.code !== 0) throw new InfraError(`the backend did not settle at ${replicas} replicas: ${r.output.trim()}`);
+    await this.refresh();
+  }
+
   async rolloutRestart() {
     this.events.emit('rollout-restart', {});
     await this.kubectl('rollout', 'restart', 'deployment/backend');
