@@ -24,8 +24,13 @@ export function parseMargins(items = []) {
  * table shows (tailgate migrate: the candidate controller); without it no table.
  */
 export function migrationFromDirs(baseDir, headDir, candidate = null) {
-  const base = new Map(collectRun(baseDir).map((c) => [c.key, c]));
-  const inputs = collectRun(headDir)
+  return migrationFromCells(collectRun(baseDir), collectRun(headDir), candidate, `${baseDir} vs ${headDir}`);
+}
+
+/** The same, from cells already collected (collectRun) — `where` names them in an error. */
+export function migrationFromCells(baseCells, headCells, candidate, where) {
+  const base = new Map(baseCells.map((c) => [c.key, c]));
+  const inputs = headCells
     .filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length)
     .map((h) => {
       const row = h.key.split('/').slice(1).join('/');
@@ -33,7 +38,7 @@ export function migrationFromDirs(baseDir, headDir, candidate = null) {
         ? { cell: `${candidate}/${row}`, candidate, row, base: base.get(h.key).reps, head: h.reps }
         : { cell: h.key, base: base.get(h.key).reps, head: h.reps };
     });
-  if (!inputs.length) throw new InputError(`--migration: no cell has results on both sides (${baseDir} vs ${headDir})`);
+  if (!inputs.length) throw new InputError(`--migration: no cell has results on both sides (${where})`);
   return inputs;
 }
 

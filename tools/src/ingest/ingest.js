@@ -28,9 +28,9 @@ export async function ingest({
   perFile = null,
 }) {
   const files = Array.isArray(k6Output) ? k6Output : [k6Output];
-  const reader = FORMATS[format];
   if (!Object.hasOwn(FORMATS, format))
     throw new InputError(`format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(format)}`);
+  const reader = FORMATS[format];
   const agg = new Aggregate(files.length > 1 ? { graceS: Infinity } : {});
   let read = {};
   for (const file of files) {

@@ -6,16 +6,17 @@ import { collectRun } from '../result/run-dir.js';
 import { writeFileIn, writeJsonAtomic } from '../result/write.js';
 import { runTable } from '../report/run-table.js';
 import { migrationMarkdown, migrationTable } from '../report/migration.js';
-import { migrationDoc, migrationFromDirs, migrationLines } from '../compare/migration.js';
+import { migrationDoc, migrationFromCells, migrationLines } from '../compare/migration.js';
 
 export function afterMigration({ cfg, plan, runDir, margins }) {
   const from = plan.cells[0].controllerName;
   const to = plan.ab.controller;
   const [baseDir, headDir] = [join(runDir, 'base'), join(runDir, 'head')];
-  console.log(`\n${from} (what runs today):\n${runTable(collectRun(baseDir))}`);
-  console.log(`\n${to} (the candidate, ${plan.ab.tuning}):\n${runTable(collectRun(headDir))}`);
+  const [bases, heads] = [collectRun(baseDir), collectRun(headDir)];
+  console.log(`\n${from} (what runs today):\n${runTable(bases)}`);
+  console.log(`\n${to} (the candidate, ${plan.ab.tuning}):\n${runTable(heads)}`);
   const doc = migrationDoc({
-    inputs: migrationFromDirs(baseDir, headDir, to),
+    inputs: migrationFromCells(bases, heads, to, `${baseDir} vs ${headDir}`),
     gate: plan.matrix.gate ?? cfg.gate,
     margins,
     from,

@@ -5,10 +5,10 @@
 // result states.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import { ingest } from '../../src/ingest/ingest.js';
 import { resultRep } from '../../src/result/load.js';
 import { runCell } from '../../src/targets/local/driver.js';
@@ -30,6 +30,7 @@ const tool = (cmd, args, opts = {}) => {
 };
 
 let dir;
+after(() => dir && rmSync(dir, { recursive: true, force: true }));
 // One data plane, both tools in turn at the same rate: fortio, then a Vegeta attack, on
 // the path and Host k6's scripts use (k6/lib/target.js).
 before(async () => {

@@ -345,38 +345,16 @@ test('cli compare --migration --results --from: every candidate of one run in on
 
 test('tailgate migrate: bad input is named before anything runs (exit 2)', async () => {
   const fixture = new URL('../fixtures/kind/bench.yaml', import.meta.url).pathname;
-  let r = await runCli(['migrate', '--config', fixture, '--matrix', 'e2e-migration', '--from', 'traefik']);
-  assert.equal(r.code, 2);
-  assert.match(r.out, /--to required/);
-  r = await runCli([
-    'migrate',
-    '--config',
-    fixture,
-    '--matrix',
-    'e2e-migration',
-    '--from',
-    'traefik',
-    '--to',
-    'traefik',
-  ]);
-  assert.equal(r.code, 2);
-  assert.match(r.out, /is --from's own controller/);
-  r = await runCli(['migrate', '--config', fixture, '--matrix', 'e2e-migration', '--from', 'traefik', '--to', 'nope']);
-  assert.equal(r.code, 2);
-  assert.match(r.out, /"nope" is not a helm controller/);
-  r = await runCli([
-    'migrate',
-    '--config',
-    fixture,
-    '--matrix',
-    'e2e-migration',
-    '--from',
-    'traefik',
-    '--to',
-    'haproxy-ingress',
-    '--margin',
-    'p99=lots',
-  ]);
-  assert.equal(r.code, 2);
-  assert.match(r.out, /--margin: expected/);
+  const migrate = (...more) =>
+    runCli(['migrate', '--config', fixture, '--matrix', 'e2e-migration', '--from', 'traefik', ...more]);
+  for (const [args, why] of [
+    [[], /--to required/],
+    [['--to', 'traefik'], /is --from's own controller/],
+    [['--to', 'nope'], /"nope" is not a helm controller/],
+    [['--to', 'haproxy-ingress', '--margin', 'p99=lots'], /--margin: expected/],
+  ]) {
+    const r = await migrate(...args);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.out, why);
+  }
 });

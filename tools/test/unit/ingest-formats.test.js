@@ -2,17 +2,18 @@
 // become (statuses → error classes, fortio's buckets → quantiles and their bounds), and
 // hostile files refused naming the file, line or field — never echoing the content.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { ingest } from '../../src/ingest/ingest.js';
 import { resultRep } from '../../src/result/load.js';
 import { workloadDiff } from '../../src/result/workload.js';
 import { runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-formats-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name, text) => {
   const f = join(dir, name);
   writeFileSync(f, text);
