@@ -144,9 +144,6 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   };
 
   async function measure(step, cell, cellDir) {
-    const events = new EventLog(join(cellDir, 'events.jsonl'));
-    const pods = new KubePods({ kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, events });
-    await pods.refresh();
     const entry = catalogEntry(cell.controllerName, cell.controller);
     const sampleArgs = { kubectlFlags: targetFlags(ctx, cell.controllerName).kubectl, podSelector: entry.podSelector };
     // A duet: the head's release in its own namespace, captured and watched the same way.
@@ -159,6 +156,11 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
       await captureEffectiveConfig({ ...headArgs, spec: headEntry.effectiveConfig, cellDir, dirName: 'proxy-b' });
     const target = { ...sampleArgs, head: headArgs };
     const identity = await targetIdentity(target);
+    // Alternate: each side's own events, pods and k6 run (measureAlternately).
+    if (cell.alternate) return measureAlternately({ step, cell, cellDir, sampleArgs, headArgs, identity, target });
+    const events = new EventLog(join(cellDir, 'events.jsonl'));
+    const pods = new KubePods({ kubectlFlags: sampleArgs.kubectlFlags, events });
+    await pods.refresh();
     const sample = () =>
       ctx.target === 'kind'
         ? Promise.all([sampleControllerPods(sampleArgs), headArgs && sampleControllerPods(headArgs)])
@@ -176,7 +178,6 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
     if (cell.scenario.routes && ctx.target === 'kind')
       await routes.carry(cell.scenario.routes, (side) => sampleControllerPods(side === 'head' ? headArgs : sampleArgs));
     else if (cell.scenario.routes) await routes.carry(cell.scenario.routes, async () => null);
-    if (cell.alternate) return measureAlternately({ step, cell, cellDir, sampleArgs, headArgs, identity, target });
     const before = await sample();
     const startLoad = () =>
       cell.scenario.loadFrom === 'cluster'
