@@ -22,6 +22,9 @@ const SCENARIO = 'routes';
 export async function kindRoutesBench() {
   if (process.env.TAILGATE_OFFLINE !== '1' && !process.env.TAILGATE_KIND_PERF)
     return { skipped: 'no offline kind images in this environment (tools/scripts/perf.sh sets them up where built)' };
+  // KIND_ROUTES_PARTS=aa,canary,… runs a subset (about 45 s a pair; the whole file ~75 min).
+  const parts = process.env.KIND_ROUTES_PARTS?.split(',');
+  const wanted = (key) => !parts || parts.includes(key);
   const out = {};
   for (const [key, matrix, controller, scenario = SCENARIO] of [
     ['aa', 'routes-aa', 'traefik'],
@@ -29,7 +32,9 @@ export async function kindRoutesBench() {
     ['changeErrors', 'routes-change-errors', 'traefik', 'routes-alt-errors'],
     ['fast', 'routes-200ms', 'traefik'],
     ['haproxy', 'routes-haproxy', 'haproxy-ingress'],
+    ['haproxyCanary', 'routes-haproxy-canary', 'haproxy-ingress'],
   ]) {
+    if (!wanted(key)) continue;
     const run = runMatrix(matrix, CONFIG);
     const pairs = pairsOf(join(run.dir, 'base'), join(run.dir, 'head'), controller, controller, scenario);
     out[key] = {
@@ -48,7 +53,7 @@ export async function kindRoutesBench() {
       prs: gateDuetPrs(pairs, { cell: `${controller}/default/${scenario}` }),
     };
   }
-  out.sweep = sweep(runMatrix('routes-sweep', CONFIG));
+  if (wanted('sweep')) out.sweep = sweep(runMatrix('routes-sweep', CONFIG));
   return out;
 }
 

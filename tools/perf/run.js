@@ -1,7 +1,7 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
 // docs/performance.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
-//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind,kind-routes   run a subset (kind: where the
+//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind,kind-routes,kind-migration   run a subset (kind: where the
 //   offline kind images are built; tools/scripts/perf.sh sets up its environment)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,9 +14,21 @@ import { concurrentBench } from './concurrent-bench.js';
 import { planBench, runnersBench } from './scale-bench.js';
 import { kindDuetBench } from './kind-duet-bench.js';
 import { kindRoutesBench } from './kind-routes-bench.js';
+import { kindMigrationBench } from './kind-migration-bench.js';
 import { historyBench } from './history-bench.js';
 
-const ALL = ['ingest', 'k6', 'gate', 'concurrent', 'runners', 'plan', 'history', 'kind', 'kind-routes'];
+const ALL = [
+  'ingest',
+  'k6',
+  'gate',
+  'concurrent',
+  'runners',
+  'plan',
+  'history',
+  'kind',
+  'kind-routes',
+  'kind-migration',
+];
 const only = process.env.PERF_ONLY?.split(',') ?? ALL;
 const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
@@ -226,6 +238,8 @@ if (only.includes('kind-routes')) {
         );
       }
     say('');
+  }
+  if (k.sweep) {
     say('Cost per route (`routes-sweep`: N routes carried before 200 requests/s, one cluster per controller):');
     say('');
     say('| controller | routes | all answering after | apply | controller CPU | RSS after | load p99 | errors |');
@@ -238,6 +252,35 @@ if (only.includes('kind-routes')) {
     say('');
     say(
       `Per 100 routes (slope over the sweep): Traefik ${k.sweep.traefik.per100.cpuSeconds} s CPU, ${k.sweep.traefik.per100.rssMiB} MiB; haproxy-ingress ${k.sweep['haproxy-ingress'].per100.cpuSeconds} s CPU, ${k.sweep['haproxy-ingress'].per100.rssMiB} MiB.`,
+    );
+    say('');
+  }
+}
+
+if (only.includes('kind-migration')) {
+  const k = (figures.kindMigration = await kindMigrationBench());
+  if (k.skipped) say(`**Migration on kind**: skipped — ${k.skipped}.`);
+  else {
+    say(
+      '**Migration on kind** (`tools/perf/kind-migration.bench.yaml`: Traefik → haproxy-ingress, steady 500 requests/s per side for 20 s, the same pairs read both ways; p99 at a 10% margin):',
+    );
+    say('');
+    say(
+      '| mode | pairs | wall | sd log(p99 ratio) | pairs for an equal candidate | Traefik → haproxy-ingress | haproxy-ingress → Traefik | CPU per 1k (Traefik / haproxy-ingress) | p99 (Traefik / haproxy-ingress) |',
+    );
+    say('|---|--:|--:|--:|--:|---|---|---|---|');
+    const v = (x) =>
+      `${x.overall}: ×${x.p99.ratio} (${x.p99.lower}–${x.p99.upper})${x.p99.pairsNeeded ? `, ~${x.p99.pairsNeeded} pairs would decide` : ''}`;
+    for (const mode of ['duet', 'alternate']) {
+      const m = k[mode];
+      const [a, b] = [m.sides.traefik, m.sides['haproxy-ingress']];
+      say(
+        `| ${mode} | ${m.pairs} | ${m.wallS} s | ${m.sdLogP99} | ${m.pairsForEqual} | ${v(m.forward)} | ${v(m.backward)} | ${a.cpuPer1k} / ${b.cpuPer1k} s | ${a.p99Ms} / ${b.p99Ms} ms |`,
+      );
+    }
+    say('');
+    say(
+      `Cross-talk (duet ÷ alone): Traefik CPU ×${k.crossTalk.traefik.cpuRatio}, p99 ×${k.crossTalk.traefik.p99Ratio}; haproxy-ingress CPU ×${k.crossTalk['haproxy-ingress'].cpuRatio}, p99 ×${k.crossTalk['haproxy-ingress'].p99Ratio}.`,
     );
     say('');
   }

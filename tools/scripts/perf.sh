@@ -4,7 +4,7 @@
 # they skipped otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [ -z "${PERF_ONLY:-}" ] || [[ ",$PERF_ONLY," == *,kind,* || ",$PERF_ONLY," == *,kind-routes,* ]]; then
+if [ -z "${PERF_ONLY:-}" ] || [[ ",$PERF_ONLY," == *,kind,* || ",$PERF_ONLY," == *,kind-routes,* || ",$PERF_ONLY," == *,kind-migration,* ]]; then
   # shellcheck source=kind-env.sh
   source tools/scripts/kind-env.sh
   [ -z "$KIND_SKIP" ] || echo "perf: kind part skipped — $KIND_SKIP"
