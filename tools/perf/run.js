@@ -262,26 +262,32 @@ if (only.includes('kind-migration')) {
   if (k.skipped) say(`**Migration on kind**: skipped — ${k.skipped}.`);
   else {
     say(
-      '**Migration on kind** (`tools/perf/kind-migration.bench.yaml`: Traefik → haproxy-ingress, steady 500 requests/s per side for 20 s, the same pairs read both ways; p99 at a 10% margin):',
+      '**Migration on kind** (`tools/perf/kind-migration.bench.yaml`: steady 500 requests/s per side for 20 s; each migration as duet pairs and as alternate pairs in one cluster, the same pairs read both ways; p99 at a 10% margin):',
     );
     say('');
     say(
-      '| mode | pairs | wall | sd log(p99 ratio) | pairs for an equal candidate | Traefik → haproxy-ingress | haproxy-ingress → Traefik | CPU per 1k (Traefik / haproxy-ingress) | p99 (Traefik / haproxy-ingress) |',
+      '| from → candidate | mode | pairs | wall | sd log(p99 ratio) | pairs for an equal candidate | verdict | verdict the other way | CPU per 1k (from / candidate) | p99 (from / candidate) |',
     );
-    say('|---|--:|--:|--:|--:|---|---|---|---|');
+    say('|---|---|--:|--:|--:|--:|---|---|---|---|');
     const v = (x) =>
       `${x.overall}: ×${x.p99.ratio} (${x.p99.lower}–${x.p99.upper})${x.p99.pairsNeeded ? `, ~${x.p99.pairsNeeded} pairs would decide` : ''}`;
-    for (const mode of ['duet', 'alternate']) {
-      const m = k[mode];
-      const [a, b] = [m.sides.traefik, m.sides['haproxy-ingress']];
-      say(
-        `| ${mode} | ${m.pairs} | ${m.wallS} s | ${m.sdLogP99} | ${m.pairsForEqual} | ${v(m.forward)} | ${v(m.backward)} | ${a.cpuPer1k} / ${b.cpuPer1k} s | ${a.p99Ms} / ${b.p99Ms} ms |`,
-      );
+    for (const g of k.migrations) {
+      for (const mode of ['duet', 'alternate']) {
+        const m = g[mode];
+        if (m.error) {
+          say(`| ${g.from} → ${g.to} | ${mode} | failed: ${m.error.split('\n')[0]} |`);
+          continue;
+        }
+        const [a, b] = m.sides;
+        say(
+          `| ${g.from} → ${g.to} | ${mode} | ${m.pairs} | ${m.wallS} s | ${m.sdLogP99} | ${m.pairsForEqual} | ${v(m.forward)} | ${v(m.backward)} | ${a.cpuPer1k} / ${b.cpuPer1k} s | ${a.p99Ms} / ${b.p99Ms} ms |`,
+        );
+      }
+      if (g.crossTalk)
+        say(
+          `| | cross-talk (duet ÷ alone) | | | | | ${g.from}: CPU ×${g.crossTalk[g.from].cpuRatio}, p99 ×${g.crossTalk[g.from].p99Ratio} | ${g.to}: CPU ×${g.crossTalk[g.to].cpuRatio}, p99 ×${g.crossTalk[g.to].p99Ratio} | | |`,
+        );
     }
-    say('');
-    say(
-      `Cross-talk (duet ÷ alone): Traefik CPU ×${k.crossTalk.traefik.cpuRatio}, p99 ×${k.crossTalk.traefik.p99Ratio}; haproxy-ingress CPU ×${k.crossTalk['haproxy-ingress'].cpuRatio}, p99 ×${k.crossTalk['haproxy-ingress'].p99Ratio}.`,
-    );
     say('');
   }
 }

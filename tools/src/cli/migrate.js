@@ -4,6 +4,7 @@ import { planMatrix } from '../plan/plan.js';
 import { runPipeline } from '../pipeline/run.js';
 import { afterMigration } from '../pipeline/after-migration.js';
 import { parseMargins } from '../compare/migration.js';
+import { knobGapLines, knobGaps } from '../plan/knob-gaps.js';
 import { target } from '../targets/index.js';
 import { configOption, int, list, planOverrides } from './options.js';
 
@@ -21,9 +22,10 @@ the interval of candidate / from below 1 + margin, Holm over every cell and metr
           cross-talk. --duet: both at once under one k6 — fewer pairs for the same power,
           but the two share the node (docs/duet.md).
   local   both data planes in front of the same pods, always at once (a duet).
-Writes results/<UTC timestamp>/ with base/ (from) and head/ (the candidate), migration.json
-and migration.md (the table). Each cell: no worse / worse / inconclusive with the pairs
-that would decide.
+First it lists the knobs of today's tuning the candidate cannot express or sets otherwise
+(kind: the catalog's controller.yaml knobs). Writes results/<UTC timestamp>/ with base/
+(from) and head/ (the candidate), migration.json and migration.md (the gaps, then the
+table). Each cell: no worse / worse / inconclusive with the pairs that would decide.
 
 Exit codes: 0 no worse everywhere · 1 worse somewhere · 2 bad input · 3 not decided yet
 (more pairs) · 4 infrastructure error · 130 interrupted`;
@@ -61,6 +63,9 @@ export async function run(opts) {
   }
   if (plan.cells.some((c) => c.concurrent.name === c.controllerName))
     throw new InputError(`--to: ${opts.to} is --from's own controller; a tuning change is a PR's gate (tailgate run)`);
+  // The gaps before the numbers: what the candidate cannot express is known before any run.
+  const gaps = knobGaps(cfg, plan);
+  if (gaps.length) console.log(`${knobGapLines(gaps).join('\n')}\n`);
   const driver = await target(plan.matrix.target).driver();
   const pair = int(opts.pair, 'pair', { min: 1, max: 10_000 });
   return runPipeline({
@@ -69,6 +74,6 @@ export async function run(opts) {
     driver,
     opts: { ...opts, 'no-confirm': true },
     pair,
-    after: (a) => afterMigration({ ...a, margins }),
+    after: (a) => afterMigration({ ...a, margins, gaps }),
   });
 }

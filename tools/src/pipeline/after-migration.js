@@ -7,8 +7,9 @@ import { writeFileIn, writeJsonAtomic } from '../result/write.js';
 import { runTable } from '../report/run-table.js';
 import { migrationMarkdown, migrationTable } from '../report/migration.js';
 import { migrationDoc, migrationFromCells, migrationLines } from '../compare/migration.js';
+import { knobGapLines } from '../plan/knob-gaps.js';
 
-export function afterMigration({ cfg, plan, runDir, margins }) {
+export function afterMigration({ cfg, plan, runDir, margins, gaps = [] }) {
   const from = plan.cells[0].controllerName;
   const to = plan.ab.controller;
   const [baseDir, headDir] = [join(runDir, 'base'), join(runDir, 'head')];
@@ -24,9 +25,10 @@ export function afterMigration({ cfg, plan, runDir, margins }) {
     table: true,
   });
   doc.design = plan.alternate ? 'alternate' : 'duet';
+  doc.gaps = gaps;
   writeJsonAtomic(join(runDir, 'migration.json'), doc, { root: runDir });
   writeFileIn(runDir, join(runDir, 'migration.md'), migrationMarkdown(doc));
-  console.log(`\n${migrationLines(doc).join('\n')}\n\n${migrationTable(doc)}`);
+  console.log(`\n${[...knobGapLines(gaps), ...migrationLines(doc)].join('\n')}\n\n${migrationTable(doc)}`);
   console.log(
     `\nmigration verdict: ${doc.overall.toUpperCase()} — is ${to} no worse than ${from}? exit ${doc.exitCode} (${join(runDir, 'migration.md')})`,
   );

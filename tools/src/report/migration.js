@@ -5,6 +5,7 @@
 import { InputError } from '../errors.js';
 import { checkName } from '../names.js';
 import { sig } from '../numbers.js';
+import { md } from './gfm.js';
 
 const MARK = { 'no-worse': '✅ no worse', worse: '❌ worse', inconclusive: '⚠️ inconclusive' };
 
@@ -39,5 +40,25 @@ export function migrationMarkdown(doc) {
   const margins = Object.entries(doc.margins ?? {})
     .map(([m, v]) => `${m} +${v}`)
     .join(', ');
-  return `### tailgate migration: no worse than \`${doc.from}\`? ${MARK[doc.overall] ?? ''}\n\n${migrationTable(doc)}\n\n_${how} Margins: ${margins}._\n`;
+  return `### tailgate migration: no worse than \`${doc.from}\`? ${MARK[doc.overall] ?? ''}\n\n${gapsMarkdown(doc.gaps)}${migrationTable(doc)}\n\n_${how} Margins: ${margins}._\n`;
+}
+
+// What the candidate cannot express, above the numbers (plan/knob-gaps.js). The document
+// may come from an artifact: every value is escaped, and only so many rows are shown.
+const MAX_GAPS = 50;
+function gapsMarkdown(gaps) {
+  if (!Array.isArray(gaps) || !gaps.length) return '';
+  const side = (s) =>
+    s?.applied
+      ? `sets ${md(s.value)}${s.why ? ` (${md(s.why)})` : ''}`
+      : `does not set it${s?.why ? ` (${md(s.why)})` : ''}`;
+  const rows = gaps
+    .slice(0, MAX_GAPS)
+    .map(
+      (g) =>
+        `| ${md(g.tuning)}${g.candidateTuning !== g.tuning ? ` → ${md(g.candidateTuning)}` : ''} | ${md(g.knob)} = ${md(g.value)} | ${side(g.from)} | ${side(g.candidate)} |`,
+    );
+  const from = md(gaps[0].from?.controller ?? 'from');
+  const to = md(gaps[0].candidate?.controller ?? 'candidate');
+  return `**What the candidate cannot express as configured today** (${gaps.length} knob${gaps.length > 1 ? 's' : ''}${gaps.length > MAX_GAPS ? `, the first ${MAX_GAPS} shown` : ''}):\n\n| tuning | knob | ${from} | ${to} |\n|---|---|---|---|\n${rows.join('\n')}\n\n`;
 }

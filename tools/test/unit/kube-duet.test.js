@@ -93,12 +93,34 @@ test("duet: a PR's duet installs each cell's controller from the base checkout's
   assert.match(traefik[3], /--install traefik-b .*traefik-head\.yaml .*overlays\/tuned\.yaml/);
 });
 
-test('duet: sides that route differently (Ingress beside Gateway API) are refused with the reason', () => {
-  const plan = planMatrix(loadBench(FIXTURE), 'e2e-duet', { controllers: ['traefik'], abHead: 'traefik-gateway' });
-  assert.throws(
-    () => steps(plan),
-    /a duet routes both sides alike: "traefik" routes through Ingress, "traefik-gateway" through Gateway API/,
+test('duet: Ingress beside Gateway API (a migration) — each side routes its own way to the same pods, the CRDs installed, the head route Accepted before load', () => {
+  const cfg = loadBench(FIXTURE);
+  const argvOf = (s, re) => s.filter((x) => re.test(x.title)).map((x) => x.argv.join(' '));
+  // Base through Ingress, head through Gateway API.
+  let s = steps(planMatrix(cfg, 'e2e-duet', { controllers: ['traefik'], abHead: 'traefik-gateway' }));
+  let [backend] = argvOf(s, /^install the backend chart/);
+  assert.match(backend, /--set ingress\.className=traefik /);
+  assert.doesNotMatch(backend, /extraClassNames/, 'the head serves no Ingress');
+  assert.match(
+    backend,
+    /httpRoute\.extraGateways\[0\]\.name=traefik-gateway-b .*httpRoute\.enabled=true --set httpRoute\.gatewayName= /,
   );
+  assert.ok(
+    s.some((x) => /Gateway API CRDs|gateway-api/i.test(x.title)),
+    'the CRDs for the head route',
+  );
+  const [base, headInstall] = argvOf(s, /^install (traefik 41|the head traefik-gateway-b)/);
+  assert.doesNotMatch(base, /gateway/, 'the base release has no Gateway provider');
+  assert.match(headInstall, /gateway\.yaml .*duet-b\.yaml .*duet-gateway-b\.yaml/);
+  assert.ok(
+    s.some((x) => /HTTPRoute backend-traefik-gateway-b is Accepted by Gateway traefik-gateway-b/.test(x.title)),
+  );
+  // And back: base through Gateway API, head through Ingress.
+  s = steps(planMatrix(cfg, 'e2e-duet', { controllers: ['traefik-gateway'], abHead: 'traefik' }));
+  [backend] = argvOf(s, /^install the backend chart/);
+  assert.match(backend, /--set ingress\.className= --set ingress\.extraClassNames=\{traefik-b\}/);
+  assert.match(backend, /httpRoute\.enabled=true --set httpRoute\.gatewayName=traefik-gateway /);
+  assert.doesNotMatch(backend, /extraGateways/);
 });
 
 test('duet: Gateway API routing — each side its own GatewayClass (by label) and Gateway, a route each, both Programmed and Accepted before load', () => {

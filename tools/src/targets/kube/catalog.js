@@ -44,6 +44,8 @@ export function catalogEntry(name, controller) {
     // Why the entry cannot run without registries (controller.yaml `offline:`).
     offlineRefusal: entry.offline ?? null,
     effectiveConfig: entry.effectiveConfig ?? null,
+    // How each bench.yaml tuning knob lands in the chart's keys, or why it does not.
+    knobs: entry.knobs ?? {},
     routing,
     gateway: routing === 'gateway' ? gatewayOf(name, controller, entry, dir) : null,
     // A chart of ours installed beside the upstream one (Envoy Gateway: the Gateway,

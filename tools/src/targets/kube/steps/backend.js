@@ -15,7 +15,7 @@ export function backendStep(u) {
   const { cat, head } = u;
   return {
     timeoutMs: 360_000,
-    title: `install the backend chart${cat.gateway ? ' (exposed through an HTTPRoute)' : ''}`,
+    title: `install the backend chart${cat.gateway || head?.gateway ? ` (exposed through ${cat.gateway && (!head || head.gateway) ? 'an HTTPRoute' : 'an Ingress and an HTTPRoute'})` : ''}`,
     argv: u.helm(
       'upgrade',
       '--install',
@@ -26,9 +26,6 @@ export function backendStep(u) {
       '--create-namespace',
       '--set',
       `replicas=${u.cells[0].scenario.replicas}`,
-      '--set',
-      `ingress.className=${cat.ingressClass}`,
-      ...(head ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
       ...headCanary(u.cells),
       ...altService(u.cells),
       ...backendRouting(cat, head),
@@ -48,25 +45,36 @@ export function altService(cells) {
 
 // tools/scripts/build-backend-image.sh: the host's Debian nginx, Lua module included.
 export const OFFLINE_BACKEND_IMAGE = 'localhost/tailgate-backend-nginx:1.22.1';
+// Each side's own route to the same pods: an Ingress of its class, or an HTTPRoute on its
+// Gateway. The base's is the chart's main object (named like the release), the head's an
+// extra one (named after its class or Gateway: loadedRoute) that takes a canary's port;
+// where the sides route differently (a migration from Ingress to Gateway API, or back),
+// the main object of the kind the base does not use is left out.
 export function backendRouting(cat, head = null) {
-  if (!cat.gateway) return [];
-  // A duet's head: a second HTTPRoute to the same pods, on its own Gateway.
-  const extra = head?.gateway
+  const [baseGw, headGw] = [Boolean(cat.gateway), Boolean(head?.gateway)];
+  const ingress = !baseGw || (head && !headGw);
+  const out = ingress
     ? [
         '--set',
-        `httpRoute.extraGateways[0].name=${head.gateway.name}`,
-        '--set',
-        `httpRoute.extraGateways[0].namespace=${head.gateway.namespace}`,
+        `ingress.className=${baseGw ? '' : cat.ingressClass}`,
+        ...(head && !headGw ? ['--set', `ingress.extraClassNames={${head.ingressClass}}`] : []),
       ]
-    : [];
+    : ['--set', 'ingress.enabled=false'];
+  if (!baseGw && !headGw) return out;
   return [
-    ...extra,
-    '--set',
-    'ingress.enabled=false',
+    ...out,
+    ...(headGw
+      ? [
+          '--set',
+          `httpRoute.extraGateways[0].name=${head.gateway.name}`,
+          '--set',
+          `httpRoute.extraGateways[0].namespace=${head.gateway.namespace}`,
+        ]
+      : []),
     '--set',
     'httpRoute.enabled=true',
     '--set',
-    `httpRoute.gatewayName=${cat.gateway.name}`,
+    `httpRoute.gatewayName=${baseGw ? cat.gateway.name : ''}`,
     '--set',
     `httpRoute.gatewayNamespace=${INGRESS_NAMESPACE}`,
   ];

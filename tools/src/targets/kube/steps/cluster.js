@@ -69,7 +69,9 @@ export function setupSteps(u) {
       okIfOutput: /AlreadyExists/,
     });
   }
-  if (cat.gateway && !cat.gateway.crdsFromChart) for (const step of gatewayCrdSteps(ctx, u.kubectl)) add(step);
+  // Either side's HTTPRoute needs the CRDs (a migration duet may route only its head so).
+  const routesGateway = Boolean(cat.gateway || u.head?.cat.gateway);
+  if (routesGateway && !cat.gateway?.crdsFromChart) for (const step of gatewayCrdSteps(ctx, u.kubectl)) add(step);
   // The backend's HTTPRoute needs the Gateway API CRDs: where the controller's chart
   // brings them, the backend follows the first controller install.
   u.backendStep = backendStep(u);

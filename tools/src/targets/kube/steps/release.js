@@ -15,7 +15,7 @@ export function installSteps(u, tuning) {
   const { controller, cat, head } = u;
   // The backend right after the first install where that install brings the CRDs its
   // route needs.
-  const baseExtra = head ? [cat.duet.a, ...(head.gateway ? [cat.duet.gateway.a] : [])] : [];
+  const baseExtra = head ? [cat.duet.a, ...(cat.gateway ? [cat.duet.gateway.a] : [])] : [];
   u.release({ controller, cat, namespace: INGRESS_NAMESPACE, extra: baseExtra }, tuning, () => {
     if (u.backendStep) u.add(u.backendStep);
     u.backendStep = null;
@@ -41,17 +41,14 @@ export function duetHead(concurrent, baseCat) {
       throw new InputError(
         `controller "${c.name}" cannot run in a duet on one cluster: its catalog entry has no duet section (controller.yaml)`,
       );
-  const gateway = Boolean(baseCat.gateway || cat.gateway);
-  if (gateway && !(baseCat.gateway && cat.gateway))
-    throw new InputError(
-      `a duet routes both sides alike: "${baseCat.name}" routes through ${baseCat.gateway ? 'Gateway API' : 'Ingress'}, "${cat.name}" through ${cat.gateway ? 'Gateway API' : 'Ingress'} (a migration between them is compared as interleaved runs)`,
-    );
-  if (gateway)
-    for (const c of [baseCat, cat])
-      if (!c.duet.gateway || c.dataplane)
-        throw new InputError(
-          `controller "${c.name}" cannot run a Gateway API duet on one cluster: its catalog entry's duet section has no gatewayA, gatewayB and gatewayNameB (controller.yaml)`,
-        );
+  // Each side routes as its own entry says: Ingress beside Gateway API is a migration
+  // (its backend routes each side its own way, backend.js backendRouting).
+  for (const c of [baseCat, cat])
+    if (c.gateway && (!c.duet.gateway || c.dataplane))
+      throw new InputError(
+        `controller "${c.name}" cannot run a Gateway API duet on one cluster: its catalog entry's duet section has no gatewayA, gatewayB and gatewayNameB (controller.yaml)`,
+      );
+  const gateway = Boolean(cat.gateway);
   return {
     controller: concurrent.name,
     cat,
