@@ -1,7 +1,8 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
 // docs/performance.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
-//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind,kind-routes,kind-migration   run a subset (kind: where the
+//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind,kind-routes,kind-migration
+//                  run a subset (kind: where the
 //   offline kind images are built; tools/scripts/perf.sh sets up its environment)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
