@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=gh.sh
 source "$here/gh.sh"
 fail() { gh_error "tailgate action: $*"; exit 2; }
-for v in MATRIX CONTROLLER TUNING SCENARIO; do
+for v in MATRIX CONTROLLER TUNING SCENARIO FROM; do
   [[ -z "${!v:-}" || "${!v}" =~ ^[a-z0-9][a-z0-9.,-]*$ ]] || fail "${v,,} must be names from bench.yaml, got '${!v}'"
 done
 # The job's clock for "seconds before the first request" (tailgate run's timing line).
@@ -22,6 +22,10 @@ case "${TG_COMMAND:?}" in
     elif [ "${PAIRED:-false}" = true ]; then "$here/paired-cell.sh"
     else "$here/bench-cell.sh"; fi ;;
   gate) "$here/gate.sh" ;;
+  migrate)
+    [[ "${TO:-}" =~ ^[a-z0-9][a-z0-9.-]*(:[a-z0-9][a-z0-9.-]*)?$ ]] || fail "to must be <controller>[:<tuning>] from bench.yaml, got '${TO:-}'"
+    [[ -z "${MARGIN:-}" || "$MARGIN" =~ ^[a-z0-9.=%,]+$ ]] || fail "margin must look like p99=10%,errors=10%, got '$MARGIN'"
+    "$here/migrate.sh" ;;
   teardown) "$here/teardown.sh" ;;
-  *) fail "command must be setup, kube-tools, report-tools, plan, cell, gate or teardown, got '$TG_COMMAND'" ;;
+  *) fail "command must be setup, kube-tools, report-tools, plan, cell, gate, migrate or teardown, got '$TG_COMMAND'" ;;
 esac

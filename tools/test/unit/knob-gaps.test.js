@@ -7,6 +7,8 @@ import { loadBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
 import { knobGapLines, knobGaps } from '../../src/plan/knob-gaps.js';
 import { migrationMarkdown } from '../../src/report/migration.js';
+import { planSteps } from '../../src/targets/kube/steps/layout.js';
+import { kubeContext } from '../../src/targets/kube/context.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'kind', 'bench.yaml');
 
@@ -66,4 +68,19 @@ test('knob gaps in migration.md: above the table, every value escaped (the docum
   assert.ok(text.indexOf('cannot express') < text.indexOf('| scenario (vs traefik)'), 'the gaps before the numbers');
   assert.match(text, /\| tuned \| upstreamKeepalive = 320 \| sets 320 \| does not set it \(&lt;img/);
   assert.doesNotMatch(text, /<img|@team|\]\(https:\/\/evil/);
+});
+
+test('examples/migration: ingress-nginx → Traefik through Gateway API renders in one cluster (an Ingress for ingress-nginx, an HTTPRoute for the candidate), its gaps listed first', () => {
+  const cfg = loadBench(join(import.meta.dirname, '..', '..', '..', 'examples', 'migration', 'bench.yaml'));
+  const plan = planMatrix(cfg, 'migration', { abHead: 'traefik-gateway:tuned', alternate: true, tunings: ['tuned'] });
+  assert.deepEqual(
+    knobGaps(cfg, plan).map((g) => g.knob),
+    ['keepaliveRequests', 'upstreamKeepalive', 'workerConnections'],
+    'backlog lands on both; the rest only on one side',
+  );
+  // Online: the plan names each chart by its repository (ingress-nginx runs on GitHub's runners).
+  const s = planSteps(plan, kubeContext({ target: 'kind', runId: 'x', runDir: '/tmp/r', env: {} }));
+  const backend = s.find((x) => /^install the backend chart/.test(x.title)).argv.join(' ');
+  assert.match(backend, /ingress\.className=nginx .*httpRoute\.extraGateways\[0\]\.name=traefik-gateway-b/);
+  assert.ok(s.some((x) => /install the head traefik-gateway-b/.test(x.title)));
 });

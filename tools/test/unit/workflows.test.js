@@ -207,7 +207,11 @@ test('workflows: no pipe can mask a failing exit code in run steps', () => {
 const actionlint = which('actionlint');
 // examples/adopter: the complete minimal caller repository the README shows.
 const ADOPTER = join(ROOT, 'examples', 'adopter', '.github');
-const ADOPTER_FILES = readdirSync(join(ADOPTER, 'workflows')).map((f) => join(ADOPTER, 'workflows', f));
+// examples/migration: a migration verdict on a hosted runner (tailgate's action, command migrate).
+const MIGRATION = join(ROOT, 'examples', 'migration', '.github');
+const ADOPTER_FILES = [ADOPTER, MIGRATION].flatMap((d) =>
+  readdirSync(join(d, 'workflows')).map((f) => join(d, 'workflows', f)),
+);
 const zizmor = which('zizmor');
 
 test('actionlint: clean on our workflows, flags the bad fixture', () => {
@@ -247,6 +251,20 @@ test('zizmor: clean on our workflows, flags the bad fixture', () => {
     { encoding: 'utf8' },
   );
   assert.equal(adopter.status, 0, adopter.stdout + adopter.stderr);
+  const migration = spawnSync(
+    zizmor,
+    [
+      '--offline',
+      '--no-progress',
+      '--min-severity',
+      'low',
+      '--config',
+      join(MIGRATION, 'zizmor.yml'),
+      join(MIGRATION, 'workflows'),
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(migration.status, 0, migration.stdout + migration.stderr);
   // The auditor persona also reports write-all permissions.
   const bad = spawnSync(zizmor, ['--offline', '--no-progress', '--persona', 'auditor', BAD], {
     encoding: 'utf8',
