@@ -30,159 +30,144 @@ export function semanticProblems(cfg) {
     if (!seen.has(key)) problems.push({ path, message });
     seen.add(key);
   };
-
-  for (const [name, s] of Object.entries(cfg.scenarios)) {
-    for (const field of SCRIPT_NEEDS[s.script] ?? []) {
-      if (s[field] === undefined) add(['scenarios', name], `script "${s.script}" needs "${field}"`);
-    }
-    if (s.maxVus < s.vus) add(['scenarios', name, 'maxVus'], `must be >= vus (${s.vus})`);
-    if (s.runners > 1 && !['steady', 'saturation'].includes(s.script))
-      add(
-        ['scenarios', name, 'runners'],
-        `several runners split an arrival-rate scenario (steady, saturation), not "${s.script}"`,
-      );
-    const steps = (s.rates?.length ?? 1) * (s.connections?.length ?? 1);
-    if (steps > SCENARIO_LIMITS.sweepSteps)
-      add(
-        ['scenarios', name, 'rates'],
-        `${s.rates.length} rates × ${s.connections?.length ?? 1} connection counts = ${steps} sweep steps, over the limit of ${SCENARIO_LIMITS.sweepSteps}`,
-      );
-    if (s.faults.length > SCENARIO_LIMITS.faults)
-      add(
-        ['scenarios', name, 'faults'],
-        `${s.faults.length} faults, over the limit of ${SCENARIO_LIMITS.faults} per scenario`,
-      );
-    if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
-    if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
-    if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
-    // nginx's timers count whole milliseconds: ngx.sleep(0.0007) is a yield (+0.3 ms at
-    // p50 here), not 0.7 ms.
-    if (s.headDelay && parseDuration(s.headDelay) % 1 !== 0)
-      add(['scenarios', name, 'headDelay'], 'must be whole milliseconds (the backend sleeps with nginx timers)');
-    if (s.headDelayShare && !s.headDelay) add(['scenarios', name, 'headDelayShare'], 'needs headDelay');
-    s.faults.forEach((f, i) => {
-      if (f.type === 'churn' && f.between[0] === f.between[1])
-        add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
-      if (f.type === 'kill-pause' && s.script !== 'sequential')
-        add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
-      if (f.every !== undefined && parseDuration(f.every) < 100)
-        add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
-      // Every edit must be made while the load runs, or the later ones are never measured.
-      if (ROUTE_FAULTS.includes(f.type)) {
-        const n = editCount(f);
-        const field = f.type === 'route-change' ? 'changes' : 'routes';
-        const spanMs = (n - 1) * parseDuration(f.every ?? '1s') + parseDuration(f.startAfter ?? '0s');
-        if (spanMs >= parseDuration(s.duration))
-          add(
-            ['scenarios', name, 'faults', i, field],
-            `${n} ${field} every ${f.every ?? '1s'} take ${spanMs / 1000}s to make, not less than the scenario's duration ${s.duration}: fewer ${field}, a shorter every, or a longer duration`,
-          );
-      }
-    });
-  }
-
+  for (const [name, s] of Object.entries(cfg.scenarios)) scenarioProblems(name, s, add);
   for (const [mname, m] of Object.entries(cfg.matrices)) {
-    const at = (field, i) => ['matrices', mname, field, i];
-    if (m.duration && (parseDuration(m.duration) < 1000 || parseDuration(m.duration) > MAX_RUN_MS))
-      add(['matrices', mname, 'duration'], 'must be between 1s and 24h');
-    m.controllers.forEach((c, i) => {
-      const ctl = own(cfg.controllers, c);
-      if (!ctl) return add(at('controllers', i), `unknown controller "${c}"; defined: ${list(cfg.controllers)}`);
-      const want = TARGETS[m.target]?.controllerType;
-      if (ctl.type !== want)
-        add(at('controllers', i), `controller "${c}" is type "${ctl.type}", target "${m.target}" needs type "${want}"`);
-    });
-    m.tunings.forEach((t, i) => {
-      if (!own(cfg.tunings, t)) add(at('tunings', i), `unknown tuning "${t}"; defined: ${list(cfg.tunings)}`);
-    });
-    m.scenarios.forEach((s, i) => {
-      if (!own(cfg.scenarios, s)) add(at('scenarios', i), `unknown scenario "${s}"; defined: ${list(cfg.scenarios)}`);
-    });
-    for (const c of m.controllers) {
-      const ctl = own(cfg.controllers, c);
-      if (
-        ctl?.type === 'local' &&
-        ctl.proxyDelay &&
-        parseDuration(ctl.proxyDelay) > 0 &&
-        ctl.variant !== 'nginx-dynamic'
-      )
-        add(['controllers', c, 'proxyDelay'], 'only the nginx-dynamic variant can add a proxy delay (it has Lua)');
-    }
-    if (m.compare === 'concurrent') {
-      const [hc, ht = 'default'] = (m.head ?? '').split(':');
-      const t = TARGETS[m.target];
-      if (!t?.duet) add(['matrices', mname, 'compare'], `concurrent runs on targets local and kind, not "${m.target}"`);
-      // Without head on kind: a PR's duet (run --duet-base <the base checkout's bench.yaml>).
-      else if (!m.head && m.target !== 'kind')
-        add(['matrices', mname, 'compare'], 'concurrent needs head: <controller>[:<tuning>]');
-      else if (m.head && own(cfg.controllers, hc)?.type !== t.controllerType)
-        add(['matrices', mname, 'head'], `"${hc}" is not a ${t.controllerType} controller of this file`);
-      else if (m.head && !own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
-    } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
-    // Route faults edit routes through the Kubernetes API: the local target has none.
-    if (m.target === 'local')
-      for (const sname of m.scenarios) {
-        if (own(cfg.scenarios, sname)?.routes)
-          add(
-            ['scenarios', sname, 'routes'],
-            `carried routes are Ingress or HTTPRoute objects made through the Kubernetes API, and matrix "${mname}" runs on target local: run it on kind or an existing cluster`,
-          );
-        (own(cfg.scenarios, sname)?.faults ?? []).forEach((f, i) => {
-          if (ROUTE_FAULTS.includes(f.type))
-            add(
-              ['scenarios', sname, 'faults', i, 'type'],
-              `${f.type} edits Ingress or HTTPRoute objects through the Kubernetes API, and matrix "${mname}" runs on target local: run it on kind or an existing cluster`,
-            );
-        });
-      }
-    for (const sname of m.scenarios)
-      for (const key of DUET_CANARIES)
-        if (own(cfg.scenarios, sname)?.[key] && (m.target !== 'kind' || m.compare !== 'concurrent'))
-          add(
-            ['scenarios', sname, key],
-            `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`,
-          );
-    if (m.alternate && (m.target !== 'kind' || m.compare !== 'concurrent'))
-      add(
-        ['matrices', mname, 'alternate'],
-        'alternates the sides of a duet: needs target kind and compare: concurrent',
-      );
-    if (m.interleave && m.target !== 'kind')
-      add(['matrices', mname, 'interleave'], 'applies to target "kind" only (a cluster per controller, all kept up)');
-    if (m.target !== 'local' && (m.isolation || m.nodeLatency))
-      add(['matrices', mname], 'isolation and nodeLatency apply to target "local" only');
-    if (m.nodeLatency && parseDuration(m.nodeLatency) > 0 && m.isolation !== 'netns')
-      add(['matrices', mname, 'nodeLatency'], 'needs isolation: netns');
-    for (const field of ['controllers', 'tunings', 'scenarios']) {
-      const seen = new Set();
-      m[field].forEach((x, i) => {
-        // Two identical entries would run one cell twice into the same folder.
-        if (seen.has(x)) add(at(field, i), `duplicate entry "${x}": each ${field.slice(0, -1)} may appear once`);
-        seen.add(x);
-      });
-    }
-    for (const p of matrixSizeProblems(m)) add(['matrices', mname, p.field], p.message);
-    // The rate the profile's runner can carry: what k6 runs for a cell (a duet: both sides).
-    const cap = own(cfg.profiles, m.profile ?? '')?.maxRate;
-    if (cap)
-      for (const sname of m.scenarios) {
-        const s = own(cfg.scenarios, sname);
-        const perRunner = s?.rate ? (s.rate * (m.compare === 'concurrent' ? 2 : 1)) / (s.runners ?? 1) : 0;
-        if (perRunner > cap)
-          add(
-            ['scenarios', sname, 'rate'],
-            `${s.rate}/s${m.compare === 'concurrent' ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
-          );
-      }
-    tailFeasibility(cfg, mname, m, add);
+    matrixProblems(cfg, mname, m, add);
+    // What only the matrix's target decides (targets/rules.js): its controllers, its faults.
     TARGETS[m.target]?.problems?.(cfg, mname, m, add);
-    if (!m.profile)
-      add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
-    else if (!own(cfg.profiles, m.profile))
-      add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
   }
   return problems;
 }
+
+// One scenario on its own: what its script needs, its limits, its faults' schedules.
+function scenarioProblems(name, s, add) {
+  for (const field of SCRIPT_NEEDS[s.script] ?? []) {
+    if (s[field] === undefined) add(['scenarios', name], `script "${s.script}" needs "${field}"`);
+  }
+  if (s.maxVus < s.vus) add(['scenarios', name, 'maxVus'], `must be >= vus (${s.vus})`);
+  if (s.runners > 1 && !['steady', 'saturation'].includes(s.script))
+    add(
+      ['scenarios', name, 'runners'],
+      `several runners split an arrival-rate scenario (steady, saturation), not "${s.script}"`,
+    );
+  const steps = (s.rates?.length ?? 1) * (s.connections?.length ?? 1);
+  if (steps > SCENARIO_LIMITS.sweepSteps)
+    add(
+      ['scenarios', name, 'rates'],
+      `${s.rates.length} rates × ${s.connections?.length ?? 1} connection counts = ${steps} sweep steps, over the limit of ${SCENARIO_LIMITS.sweepSteps}`,
+    );
+  if (s.faults.length > SCENARIO_LIMITS.faults)
+    add(
+      ['scenarios', name, 'faults'],
+      `${s.faults.length} faults, over the limit of ${SCENARIO_LIMITS.faults} per scenario`,
+    );
+  if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
+  if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
+  if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
+  // nginx's timers count whole milliseconds: ngx.sleep(0.0007) is a yield (+0.3 ms at
+  // p50 here), not 0.7 ms.
+  if (s.headDelay && parseDuration(s.headDelay) % 1 !== 0)
+    add(['scenarios', name, 'headDelay'], 'must be whole milliseconds (the backend sleeps with nginx timers)');
+  if (s.headDelayShare && !s.headDelay) add(['scenarios', name, 'headDelayShare'], 'needs headDelay');
+  s.faults.forEach((f, i) => {
+    if (f.type === 'churn' && f.between[0] === f.between[1])
+      add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
+    if (f.type === 'kill-pause' && s.script !== 'sequential')
+      add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
+    if (f.every !== undefined && parseDuration(f.every) < 100)
+      add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
+    // Every edit must be made while the load runs, or the later ones are never measured.
+    if (ROUTE_FAULTS.includes(f.type)) {
+      const n = editCount(f);
+      const field = f.type === 'route-change' ? 'changes' : 'routes';
+      const spanMs = (n - 1) * parseDuration(f.every ?? '1s') + parseDuration(f.startAfter ?? '0s');
+      if (spanMs >= parseDuration(s.duration))
+        add(
+          ['scenarios', name, 'faults', i, field],
+          `${n} ${field} every ${f.every ?? '1s'} take ${spanMs / 1000}s to make, not less than the scenario's duration ${s.duration}: fewer ${field}, a shorter every, or a longer duration`,
+        );
+    }
+  });
+}
+
+// One matrix, whatever its target: its references, its comparison, its size, its runner.
+function matrixProblems(cfg, mname, m, add) {
+  const at = (field, i) => ['matrices', mname, field, i];
+  if (m.duration && (parseDuration(m.duration) < 1000 || parseDuration(m.duration) > MAX_RUN_MS))
+    add(['matrices', mname, 'duration'], 'must be between 1s and 24h');
+  const t = TARGETS[m.target];
+  m.controllers.forEach((c, i) => {
+    const ctl = own(cfg.controllers, c);
+    if (!ctl) return add(at('controllers', i), `unknown controller "${c}"; defined: ${list(cfg.controllers)}`);
+    if (ctl.type !== t?.controllerType)
+      add(
+        at('controllers', i),
+        `controller "${c}" is type "${ctl.type}", target "${m.target}" needs type "${t?.controllerType}"`,
+      );
+  });
+  m.tunings.forEach((tn, i) => {
+    if (!own(cfg.tunings, tn)) add(at('tunings', i), `unknown tuning "${tn}"; defined: ${list(cfg.tunings)}`);
+  });
+  m.scenarios.forEach((sn, i) => {
+    if (!own(cfg.scenarios, sn)) add(at('scenarios', i), `unknown scenario "${sn}"; defined: ${list(cfg.scenarios)}`);
+  });
+  compareProblems(cfg, mname, m, add);
+  for (const field of ['controllers', 'tunings', 'scenarios']) {
+    const seen = new Set();
+    m[field].forEach((x, i) => {
+      // Two identical entries would run one cell twice into the same folder.
+      if (seen.has(x)) add(at(field, i), `duplicate entry "${x}": each ${field.slice(0, -1)} may appear once`);
+      seen.add(x);
+    });
+  }
+  for (const p of matrixSizeProblems(m)) add(['matrices', mname, p.field], p.message);
+  // The rate the profile's runner can carry: what k6 runs for a cell (a duet: both sides).
+  const cap = own(cfg.profiles, m.profile ?? '')?.maxRate;
+  if (cap)
+    for (const sname of m.scenarios) {
+      const s = own(cfg.scenarios, sname);
+      const perRunner = s?.rate ? (s.rate * (m.compare === 'concurrent' ? 2 : 1)) / (s.runners ?? 1) : 0;
+      if (perRunner > cap)
+        add(
+          ['scenarios', sname, 'rate'],
+          `${s.rate}/s${m.compare === 'concurrent' ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
+        );
+    }
+  tailFeasibility(cfg, mname, m, add);
+  if (!m.profile)
+    add(['matrices', mname], `target "${m.target}" needs a "profile" (the runner class baselines are kept for)`);
+  else if (!own(cfg.profiles, m.profile))
+    add(['matrices', mname, 'profile'], `unknown profile "${m.profile}"; defined: ${list(cfg.profiles)}`);
+}
+
+// compare: concurrent (a duet) and what hangs off it: head, the duet canaries, alternate —
+// each where the target can run two sides at once (targets/rules.js duet, canaries).
+function compareProblems(cfg, mname, m, add) {
+  const t = TARGETS[m.target];
+  if (m.compare === 'concurrent') {
+    const [hc, ht = 'default'] = (m.head ?? '').split(':');
+    if (!t?.duet) add(['matrices', mname, 'compare'], `concurrent runs on targets ${duetTargets()}, not "${m.target}"`);
+    // Without head on kind: a PR's duet (run --duet-base <the base checkout's bench.yaml>).
+    else if (!m.head && !t.prDuet)
+      add(['matrices', mname, 'compare'], 'concurrent needs head: <controller>[:<tuning>]');
+    else if (m.head && own(cfg.controllers, hc)?.type !== t.controllerType)
+      add(['matrices', mname, 'head'], `"${hc}" is not a ${t.controllerType} controller of this file`);
+    else if (m.head && !own(cfg.tunings, ht)) add(['matrices', mname, 'head'], `unknown tuning "${ht}"`);
+  } else if (m.head) add(['matrices', mname, 'head'], 'applies to compare: concurrent only');
+  const duetOnKind = Boolean(t?.canaries) && m.compare === 'concurrent';
+  for (const sname of m.scenarios)
+    for (const key of DUET_CANARIES)
+      if (own(cfg.scenarios, sname)?.[key] && !duetOnKind)
+        add(['scenarios', sname, key], `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`);
+  if (m.alternate && !duetOnKind)
+    add(['matrices', mname, 'alternate'], 'alternates the sides of a duet: needs target kind and compare: concurrent');
+}
+
+const duetTargets = () =>
+  Object.entries(TARGETS)
+    .filter(([, t]) => t.duet)
+    .map(([n]) => n)
+    .join(' and ');
 
 // A blocking quantile needs 10 samples beyond it on each side (all repetitions
 // together); a matrix that cannot deliver them would gate on nothing, silently.

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadBench, parseBench } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
+import { TARGET_RULES } from '../../src/targets/rules.js';
 
 const DIR = new URL('../fixtures/config/', import.meta.url);
 const fixtures = readdirSync(DIR);
@@ -194,4 +195,11 @@ test('config: a cross-reference check that throws on a schema-valid file is exit
     () => parseBench(`${text}\nbogus: 1\n`, 'bench.yaml', { checks: boom }),
     (e) => e.exitCode === 2 && /bogus: unknown field/.test(e.details.join('\n')),
   );
+});
+
+test('config: validation by section — validate.js names no target; each target keeps its own rules in its problems hook (targets/rules.js)', () => {
+  const src = readFileSync(new URL('../../src/config/validate.js', import.meta.url), 'utf8');
+  assert.doesNotMatch(src, /\.target\s*[!=]==?\s*'/, 'a target-specific rule in config/validate.js');
+  for (const [name, t] of Object.entries(TARGET_RULES))
+    assert.equal(typeof t.problems, 'function', `target ${name} has its problems hook`);
 });
