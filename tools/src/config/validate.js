@@ -4,7 +4,7 @@ import { MAX_RUN_MS, parseDuration } from '../units.js';
 import { TARGET_RULES as TARGETS } from '../targets/rules.js';
 import { samplesNeeded } from '../result/histogram.js';
 import { matrixSizeProblems } from './matrix-limits.js';
-import { ROUTE_FAULTS } from '../faults/schedule.js';
+import { ROUTE_FAULTS, faultTiming } from '../faults/schedule.js';
 import { editCount } from '../faults/route-edits.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
@@ -74,17 +74,18 @@ function scenarioProblems(name, s, add) {
       add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
     if (f.type === 'kill-pause' && s.script !== 'sequential')
       add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
-    if (f.every !== undefined && parseDuration(f.every) < 100)
+    const t = faultTiming(f);
+    if (t.ms.every !== undefined && t.ms.every < 100)
       add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
     // Every edit must be made while the load runs, or the later ones are never measured.
     if (ROUTE_FAULTS.includes(f.type)) {
       const n = editCount(f);
       const field = f.type === 'route-change' ? 'changes' : 'routes';
-      const spanMs = (n - 1) * parseDuration(f.every ?? '1s') + parseDuration(f.startAfter ?? '0s');
+      const spanMs = (n - 1) * t.ms.every + t.ms.startAfter;
       if (spanMs >= parseDuration(s.duration))
         add(
           ['scenarios', name, 'faults', i, field],
-          `${n} ${field} every ${f.every ?? '1s'} take ${spanMs / 1000}s to make, not less than the scenario's duration ${s.duration}: fewer ${field}, a shorter every, or a longer duration`,
+          `${n} ${field} every ${t.every} take ${spanMs / 1000}s to make, not less than the scenario's duration ${s.duration}: fewer ${field}, a shorter every, or a longer duration`,
         );
     }
   });

@@ -1,13 +1,13 @@
 // Scale between two replica counts every `every` (the OpenShift router test:
 // 4 <-> 2 every 10 s). Scale-down deletes pods gracefully, as `kubectl scale` does.
-import { parseDuration } from '../units.js';
+export const defaults = Object.freeze({});
 
 export function kubeCommand(f, kubectl) {
   return { every: f.every, argv: kubectl('scale', 'deployment/backend', `--replicas=<${f.between.join('|')}>`) };
 }
 
 export async function run(f, { pods, pause, signal }) {
-  const every = parseDuration(f.every);
+  const { every } = f.ms;
   const [a, b] = f.between;
   let target = b;
   while (!signal.aborted) {

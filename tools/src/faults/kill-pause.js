@@ -1,15 +1,14 @@
 // The AKS report's test 3: delete a random pod, pause (500 ms), repeat, while a
 // sequential client sends one request at a time. Deletion is graceful (kubectl
 // delete pod); the replacement starts at once, as a ReplicaSet would.
-import { parseDuration } from '../units.js';
+export const defaults = Object.freeze({ pause: '500ms', replaceAfter: '0s' });
 
 export function kubeCommand(f, kubectl) {
-  return { every: f.pause ?? '500ms', argv: kubectl('delete', 'pod', '<random backend pod>', '--wait=false') };
+  return { every: f.pause, argv: kubectl('delete', 'pod', '<random backend pod>', '--wait=false') };
 }
 
 export async function run(f, { pods, pause, signal }) {
-  const gap = parseDuration(f.pause ?? '500ms');
-  const replaceAfter = parseDuration(f.replaceAfter ?? '0s');
+  const { pause: gap, replaceAfter } = f.ms;
   while (!signal.aborted) {
     const victim = pods.random();
     if (victim) {

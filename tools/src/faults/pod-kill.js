@@ -1,14 +1,14 @@
 // SIGKILL a random pod every `every`; a replacement starts after `replaceAfter`,
 // like a ReplicaSet noticing the loss (the AKS report's pod deletions, abruptly).
-import { parseDuration } from '../units.js';
+// Durations as written; the schedule adds their milliseconds (schedule.js faultTiming).
+export const defaults = Object.freeze({ replaceAfter: '1s' });
 
 export function kubeCommand(f, kubectl) {
   return { every: f.every, argv: kubectl('delete', 'pod', '<random backend pod>', '--grace-period=0', '--force') };
 }
 
 export async function run(f, { pods, pause, signal }) {
-  const every = parseDuration(f.every);
-  const replaceAfter = parseDuration(f.replaceAfter ?? '1s');
+  const { every, replaceAfter } = f.ms;
   const replacements = [];
   while (!signal.aborted) {
     await pause(every);

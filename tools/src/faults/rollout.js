@@ -1,15 +1,14 @@
 // A Deployment rollout: replace every pod, maxSurge new ones ahead of the old or
 // maxUnavailable old ones ahead of the new (Shopify's report: deploys under load).
-import { parseDuration } from '../units.js';
+export const defaults = Object.freeze({ maxSurge: 1, maxUnavailable: 0 });
 
 export function kubeCommand(f, kubectl) {
   return { every: f.every ?? 'once', argv: kubectl('rollout', 'restart', 'deployment/backend') };
 }
 
 export async function run(f, { pods, pause, signal }) {
-  const surge = f.maxSurge ?? 1;
-  const unavailable = f.maxUnavailable ?? 0;
-  const every = f.every ? parseDuration(f.every) : null;
+  const [surge, unavailable] = [f.maxSurge, f.maxUnavailable];
+  const every = f.ms.every ?? null;
   do {
     // On Kubernetes the Deployment controller performs the rollout itself.
     if (pods.rolloutRestart) await pods.rolloutRestart();

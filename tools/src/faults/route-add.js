@@ -5,6 +5,8 @@
 // edit at the same moment (one apply per side, issued together) and are probed alike.
 import { kubeCommand as command, runEdits } from './route-edits.js';
 
+export { defaults } from './route-edits.js';
+
 export function kubeCommand(f, kubectl) {
   return command(f, kubectl, [
     'apply',

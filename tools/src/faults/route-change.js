@@ -6,6 +6,8 @@
 // than a 200 on the way is an error of that change.
 import { kubeCommand as command, runEdits } from './route-edits.js';
 
+export { defaults } from './route-edits.js';
+
 export function kubeCommand(f, kubectl) {
   return command(f, kubectl, [
     'patch',

@@ -2,17 +2,15 @@
 // together by the target's `routes` (targets/kube/routes.js: Ingress or HTTPRoute, as the
 // cell routes), each followed until the data plane shows it, or its timeout.
 import { InfraError } from '../errors.js';
-import { parseDuration } from '../units.js';
 
-export const DEFAULTS = Object.freeze({ every: '1s', timeout: '30s' });
+export const defaults = Object.freeze({ every: '1s', timeout: '30s' });
 
 /** How many edits a route fault makes (its schedule's count field). */
 export const editCount = (f) => f.routes ?? f.changes ?? 1;
 
 export async function runEdits(f, edit, { routes, pause, signal }) {
   if (!routes) throw new InfraError(`${f.type} needs a target that applies routes (kind or an existing cluster)`);
-  const every = parseDuration(f.every ?? DEFAULTS.every);
-  const timeoutMs = parseDuration(f.timeout ?? DEFAULTS.timeout);
+  const { every, timeout: timeoutMs } = f.ms;
   const follows = [];
   for (let i = 0; i < editCount(f) && !signal.aborted; i++) {
     follows.push(routes[edit](i, { timeoutMs, signal }));
@@ -26,5 +24,5 @@ export async function runEdits(f, edit, { routes, pause, signal }) {
 }
 
 export function kubeCommand(f, kubectl, what) {
-  return { every: f.every ?? DEFAULTS.every, argv: kubectl(...what) };
+  return { every: f.every, argv: kubectl(...what) };
 }

@@ -5,6 +5,8 @@
 // notice is the load's own errors and latency, gated as ever.
 import { kubeCommand as command, runEdits } from './route-edits.js';
 
+export { defaults } from './route-edits.js';
+
 export function kubeCommand(f, kubectl) {
   return command(f, kubectl, ['delete', `<route-remove-<0..${f.routes - 1}>, each after it answered>`]);
 }

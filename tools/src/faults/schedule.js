@@ -36,12 +36,23 @@ export function faultModule(type) {
   return FAULTS[type];
 }
 
+// A fault's durations, the only place they are read: bench.yaml writes them as people
+// read them ("5s"), results keep that written form (a workload is compared with committed
+// baselines as written), and every fault acts on the milliseconds made here, its type's
+// defaults (each fault file's `defaults`) filled in.
+const DURATIONS = ['every', 'startAfter', 'replaceAfter', 'pause', 'timeout'];
+export function faultTiming(f) {
+  const full = { startAfter: '0s', ...faultModule(f.type).defaults, ...f };
+  const ms = Object.fromEntries(DURATIONS.filter((k) => full[k] !== undefined).map((k) => [k, parseDuration(full[k])]));
+  return Object.freeze({ ...full, ms: Object.freeze(ms) });
+}
+
 /** Starts every fault of a scenario after `offsetMs`; returns stop() -> Promise. */
 export function startFaults(faults, { pods, routes = null, events, offsetMs = 0 }) {
   const controller = new AbortController();
   const { signal } = controller;
-  const runs = faults.map(async (f) => {
-    await pause(offsetMs + parseDuration(f.startAfter ?? '0s'), signal);
+  const runs = faults.map(faultTiming).map(async (f) => {
+    await pause(offsetMs + f.ms.startAfter, signal);
     if (signal.aborted) return;
     events.emit('fault-start', { fault: f.type });
     try {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseBench } from '../../src/config/load.js';
 import { run as routeAdd } from '../../src/faults/route-add.js';
+import { faultTiming } from '../../src/faults/schedule.js';
 import { carriedCost, routeCost } from '../../src/ingest/route-cost.js';
 import { routesRep } from '../../src/result/load.js';
 import { EventLog } from '../../src/run/event-log.js';
@@ -29,7 +30,7 @@ test('route-add: N routes, one every `every`, each followed to its end; stops ad
   const routes = { add: async (i) => added.push([i, Date.now()]) };
   const ac = new AbortController();
   const pause = (ms) => new Promise((r) => setTimeout(r, ms));
-  await routeAdd({ type: 'route-add', routes: 4, every: '100ms' }, { routes, pause, signal: ac.signal });
+  await routeAdd(faultTiming({ type: 'route-add', routes: 4, every: '100ms' }), { routes, pause, signal: ac.signal });
   assert.deepEqual(
     added.map(([i]) => i),
     [0, 1, 2, 3],
@@ -38,10 +39,11 @@ test('route-add: N routes, one every `every`, each followed to its end; stops ad
   const early = [];
   const stop = new AbortController();
   setTimeout(() => stop.abort(), 150);
-  await routeAdd(
-    { type: 'route-add', routes: 50, every: '100ms' },
-    { routes: { add: async (i) => early.push(i) }, pause, signal: stop.signal },
-  );
+  await routeAdd(faultTiming({ type: 'route-add', routes: 50, every: '100ms' }), {
+    routes: { add: async (i) => early.push(i) },
+    pause,
+    signal: stop.signal,
+  });
   assert.ok(early.length < 5, `${early.length} added after the load ended`);
   await assert.rejects(
     routeAdd({ type: 'route-add', routes: 1 }, { routes: null, pause, signal: ac.signal }),
@@ -300,4 +302,15 @@ matrices:
     () => parseBench(text('local', 2001), 'bench.yaml'),
     (e) => e.details.some((d) => /scenarios\.carried\.routes/.test(d) && /2000/.test(d)),
   );
+});
+
+test("faults: durations are read once (faultTiming) — the type's defaults filled, milliseconds beside the written form, which results keep", () => {
+  const kill = faultTiming({ type: 'pod-kill', every: '5s' });
+  assert.deepEqual(kill.ms, { every: 5000, startAfter: 0, replaceAfter: 1000 });
+  assert.equal(kill.every, '5s', 'the written form stays');
+  const add = faultTiming({ type: 'route-add', routes: 20, startAfter: '1500ms' });
+  assert.deepEqual(add.ms, { every: 1000, startAfter: 1500, timeout: 30_000 });
+  assert.deepEqual(faultTiming({ type: 'kill-pause' }).ms, { startAfter: 0, pause: 500, replaceAfter: 0 });
+  assert.equal(faultTiming({ type: 'rollout' }).ms.every, undefined, 'a rollout without every happens once');
+  assert.ok(Object.isFrozen(kill) && Object.isFrozen(kill.ms));
 });

@@ -2,7 +2,7 @@
 // fault commands the dry run shows.
 import { ROOT } from '../../../exec/tools.js';
 import { cellLoad, duetSides, k6Args, k6Budget, k6Env } from '../../../run/k6.js';
-import { faultModule } from '../../../faults/schedule.js';
+import { faultModule, faultTiming } from '../../../faults/schedule.js';
 import { jobManifestFor } from '../k6-job-manifest.js';
 import { INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 
@@ -81,6 +81,6 @@ export function k6EnvShown(cell, url, urlB) {
 // module, so a new fault type cannot be shown as another.
 export function faultCommands(cell, kubectl) {
   return cell.scenario.faults.map((f) =>
-    faultModule(f.type).kubeCommand(f, (...args) => kubectl('-n', NAMESPACE, ...args)),
+    faultModule(f.type).kubeCommand(faultTiming(f), (...args) => kubectl('-n', NAMESPACE, ...args)),
   );
 }
