@@ -47,12 +47,17 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
     tests.filter((t) => isCandidate(t, alpha, upTo(t)) && worthConfirming(t)).map((t) => t.owner),
   );
   let fresh = [];
+  // Why a candidate's confirmation round cannot decide (no fresh runs, or runs that are
+  // not valid evidence): its pending tests stay undecided, and the cell fails closed.
+  const unconfirmed = new Map();
   if (confirm && candidates.size) {
     const again = prepared.map((p) => {
       const runs = candidates.has(p) && confirm.get(p.out.cell);
+      if (candidates.has(p) && !runs) unconfirmed.set(p, ['no fresh runs of this cell arrived']);
       if (!runs) return p;
       const q = prepare({ ...p.input, base: runs.base, head: runs.head }, gate, mode, allowMachineMismatch);
       q.first = p;
+      if (!q.valid) unconfirmed.set(p, q.out.reasons);
       return q;
     });
     fresh = evaluate(again, gate).filter((t) => t.owner.first);
@@ -63,6 +68,7 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
     const own = tests.filter((t) => t.owner === p);
     finish(p, own, gate);
     failClosed(p, own);
+    unconfirmedClosed(p, own, unconfirmed.get(p));
   }
   const pending = tests.filter((t) => t.look === 'pending');
   for (const t of pending) {
@@ -171,6 +177,18 @@ export function failClosed(p, tests) {
   p.out.verdict = 'inconclusive';
   p.out.reasons.push(
     `the gate could not compute a p-value for ${broken.map((t) => t.metric).join(', ')}: not passed (a tailgate bug — please report it)`,
+  );
+}
+
+// The confirmation round ran and cannot decide a possible regression (its fresh runs
+// missing or invalid — k6 fell behind, a side failed): not passed. Without this the cell
+// would keep its first look's "pass" with the regression still pending.
+function unconfirmedClosed(p, tests, why) {
+  const pending = tests.filter((t) => t.look === 'pending');
+  if (!why || !pending.length || !p.valid || p.out.verdict === 'regression') return;
+  p.out.verdict = 'inconclusive';
+  p.out.reasons.push(
+    `the confirmation round cannot decide ${pending.map((t) => t.metric).join(', ')}: ${[...new Set(why)].slice(0, 3).join('; ')} — re-run the confirmation`,
   );
 }
 

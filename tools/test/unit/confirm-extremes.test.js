@@ -61,3 +61,43 @@ test('a blocking test whose p-value is not a number makes its cell inconclusive,
   failClosed(fine, [{ blocking: true, status: 'pass', look: 'first', metric: 'p99', adjPWorse: 0.4 }]);
   assert.equal(fine.out.verdict, 'pass');
 });
+
+// Measured on kind (make perf, kind-routes, the propagation canary): a PR's first look
+// asked to confirm propagation p50 ×2.21; the fresh pairs were not valid (k6 dropped 8.7%
+// of one pair's iterations), so no fresh test existed — and the cell kept its first look's
+// "pass", the regression still pending, and the gate exited 0.
+test('a confirmation round that cannot decide (its fresh runs invalid or missing) leaves the cell inconclusive, never a pass', () => {
+  const rep = (pair, n503, dropped = 0) =>
+    simRep({
+      source: `r${pair}`,
+      percentiles: { p50: 1, p90: 2, p99: 4, 'p99.9': 6, 'p99.99': 8, max: 10 },
+      intervals: {},
+      requests: 5000,
+      errors: { total: n503, byClass: { http503: n503 } },
+      pair,
+      t: Date.parse('2026-11-26T10:00:00Z') + pair * 60_000,
+      side: 'a',
+      faults: true,
+      dropped,
+    });
+  const side = (counts, from, dropped = []) => counts.map((k, i) => rep(from + i, k, dropped[i] ?? 0));
+  const cell = 'traefik/default/routes-alt-errors';
+  const first = { cell, base: side([0, 0, 0], 1), head: side([43, 56, 36], 1) };
+  assert.equal(gateCells([first], gate, { mode: 'paired' }).confirm.length, 1, 'a candidate at the first look');
+  // The fresh pairs: one with 9% of its iterations dropped on both sides.
+  const invalid = { base: side([0, 0, 0], 101, [0, 500, 0]), head: side([41, 44, 42], 101, [0, 500, 0]) };
+  let v = gateCells([first], gate, { mode: 'paired', confirm: new Map([[cell, invalid]]) });
+  assert.equal(v.cells[0].verdict, 'inconclusive', JSON.stringify(v.cells[0].reasons));
+  assert.match(
+    v.cells[0].reasons.at(-1),
+    /the confirmation round cannot decide errors:5xx: r102: 500 dropped iterations/,
+  );
+  // No fresh runs of the cell arrived at all.
+  v = gateCells([first], gate, { mode: 'paired', confirm: new Map() });
+  assert.equal(v.cells[0].verdict, 'inconclusive');
+  assert.match(v.cells[0].reasons.at(-1), /no fresh runs of this cell arrived/);
+  // A confirmation round that clears it: green.
+  const clean = { base: side([0, 0, 0], 101), head: side([0, 1, 0], 101) };
+  v = gateCells([first], gate, { mode: 'paired', confirm: new Map([[cell, clean]]) });
+  assert.equal(v.cells[0].verdict, 'pass', JSON.stringify(v.cells[0].reasons));
+});
