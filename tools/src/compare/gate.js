@@ -16,6 +16,7 @@ import { LATENCY, latencyEvidence, latencyNoise } from './latency.js';
 import { hasPropagation, PROPAGATION } from './propagation.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
+import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 import { decisionRule, ratioCaught } from './power.js';
 import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
@@ -194,18 +195,11 @@ function unconfirmedClosed(p, tests, why) {
 
 const crossTalkTest = (t) => t.kind === 'latency' && Boolean(t.owner.out.crossTalk);
 
-// A duet whose head burns clearly more CPU per request than its base (the sides' own
-// cgroups, result.resources): cross-talk hides part of the head's cost (docs/duet.md).
-const CROSS_TALK_RATIO = 1.25;
+// A duet whose head burns clearly more CPU per request than its base: cross-talk hides
+// part of the head's cost (cross-talk.js).
 function crossTalk(base, head) {
-  const duet = [...base, ...head].every((r) => r.meta?.ab);
-  const cpu = (reps) => {
-    const xs = reps.map((r) => r.resources?.cpuPer1kRequests).filter((x) => Number.isFinite(x) && x > 0);
-    return xs.length === reps.length && xs.length ? xs.sort((a, b) => a - b)[xs.length >> 1] : null;
-  };
-  const [b, h] = [cpu(base), cpu(head)];
-  if (!duet || b === null || h === null || h < CROSS_TALK_RATIO * b) return null;
-  return { cpuRatio: Number((h / b).toFixed(2)), baseCpuPer1k: b, headCpuPer1k: h };
+  const c = duetCpu(base, head);
+  return c && c.headCpuPer1k >= CROSS_TALK_RATIO * c.baseCpuPer1k ? c : null;
 }
 
 function latencyTests(live, q, rule, gate, source = LATENCY) {

@@ -4,6 +4,7 @@
 import { InputError } from '../errors.js';
 import { collectRun } from '../result/run-dir.js';
 import { DEFAULT_MARGINS, nonInferiority } from './noninferiority.js';
+import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 
 /** ['p99=10%', …] (or undefined) -> the margins, defaults for the metrics not named. */
 export function parseMargins(items = []) {
@@ -81,6 +82,11 @@ export function migrationDoc({ inputs, gate, margins, from, candidate = null, ta
     ...(table ? { table: { candidates, rows: [...new Set(inputs.map((i) => i.row))] } } : {}),
     ...nonInferiority(inputs, gate, { margins }),
   };
+  for (const c of doc.cells)
+    crossTalkCheck(
+      c,
+      inputs.find((i) => i.cell === c.cell),
+    );
   const overall = doc.cells.some((c) => c.verdict === 'worse')
     ? 'worse'
     : doc.cells.every((c) => c.verdict === 'no-worse')
@@ -89,12 +95,35 @@ export function migrationDoc({ inputs, gate, margins, from, candidate = null, ta
   return Object.assign(doc, { overall, exitCode: { worse: 1, 'no-worse': 0, inconclusive: 3 }[overall] });
 }
 
+// A migration duet between unlike proxies: the side that burns more CPU per request slows
+// the other on the shared node, so the pair's ratio is pulled toward 1 (measured on kind,
+// Traefik beside haproxy-ingress at 500/s a side: both p99 ×12–×20 their alone runs,
+// candidate/from ×1.04 in the duet against ×0.65 loaded one at a time). A candidate that
+// burns ≥ ×1.25 the CPU looks better than it is: its "no worse" is not trusted; one that
+// burns ≤ 1/1.25 looks worse than it is: its "worse" is not. Either becomes inconclusive,
+// saying to confirm loaded one at a time (tailgate migrate without --duet).
+function crossTalkCheck(cell, input) {
+  const c = input && duetCpu(input.base, input.head);
+  if (!c) return;
+  cell.crossTalk = c;
+  const costlier = c.headCpuPer1k >= CROSS_TALK_RATIO * c.baseCpuPer1k;
+  const cheaper = c.baseCpuPer1k >= CROSS_TALK_RATIO * c.headCpuPer1k;
+  const untrusted = (costlier && cell.verdict === 'no-worse') || (cheaper && cell.verdict === 'worse');
+  if (!untrusted) return;
+  cell.reasons = [
+    ...(cell.reasons ?? []),
+    `${cell.verdict} as a duet, but the candidate burns ×${c.cpuRatio} the CPU per request of what runs today (${c.headCpuPer1k} vs ${c.baseCpuPer1k} s per 1,000 requests): on a shared node that pulls the ratio toward 1 — confirm loaded one at a time (tailgate migrate without --duet)`,
+  ];
+  cell.verdict = 'inconclusive';
+}
+
 /** Per cell its verdict, per metric the ratio, its interval against the margin, and what would decide. */
 export function migrationLines(doc) {
   const pct = (x) => `${x >= 1 ? '+' : ''}${((x - 1) * 100).toFixed(0)}%`;
   const lines = [];
   for (const c of doc.cells) {
     lines.push(`${c.cell}: ${c.verdict.toUpperCase()}`);
+    for (const r of c.reasons ?? []) lines.push(`  ${r}`);
     for (const m of c.metrics)
       lines.push(
         `  ${m.metric.padEnd(7)} ×${m.ratio} (${+(m.intervalLevel * 100).toPrecision(3)}% interval${m.holmAdjusted ? ' (Holm-adjusted)' : ''} ${pct(m.lower)} … ${pct(m.upper)}, margin +${m.margin}) ${m.verdict}${m.pairsNeeded ? ` — about ${m.pairsNeeded} pairs would decide` : ''}`,
