@@ -279,7 +279,8 @@ test(
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
     const repo = adopter('haproxy-ingress');
-    edit(repo.dir, '.github/workflows/tailgate.yml', 'matrix: pr\n', 'matrix: pr-routes\n');
+    // Two cells, two bench jobs: one at a time on this one machine (each binds 18080).
+    edit(repo.dir, '.github/workflows/tailgate.yml', 'matrix: pr\n', 'matrix: pr-routes\n      max-parallel: 1\n');
     edit(
       repo.dir,
       'bench.yaml',
