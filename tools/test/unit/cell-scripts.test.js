@@ -123,11 +123,11 @@ test('cell scripts: a base without a bench config — the head runs alone, and t
 });
 
 test('cell scripts: a duet the plan refuses runs interleaved and says why', () => {
-  // ingress-nginx has no duet section in its catalog entry.
-  const r = runScript('duet-cell.sh', { REPETITIONS: '1' });
+  // envoy-gateway has no duet section in its catalog entry.
+  const r = runScript('duet-cell.sh', { REPETITIONS: '1', MATRIX: 'migration', CONTROLLER: 'envoy-gateway' });
   assert.equal(r.code, 0, r.out);
   assert.deepEqual(r.runs, ['base pair=1 out=results/base', 'head pair=1 out=results/head']);
-  assert.match(r.out, /::notice::tailgate: controller "ingress-nginx" cannot run two releases in one cluster yet/);
+  assert.match(r.out, /::notice::tailgate: controller "envoy-gateway" cannot run two releases in one cluster yet/);
   // A base that is tailgate with other code: interleaved, each side with its own code.
   const own = spawnSync(
     process.execPath,
