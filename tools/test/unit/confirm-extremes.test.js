@@ -12,6 +12,23 @@ import { simRep } from '../helpers/pr-sim.js';
 
 const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
 
+// A duet pair's run of a route cell with `n503` 503s (and `dropped` iterations k6 dropped).
+const rep = (pair, n503, dropped = 0) =>
+  simRep({
+    source: `r${pair}`,
+    percentiles: { p50: 1, p90: 2, p99: 4, 'p99.9': 6, 'p99.99': 8, max: 10 },
+    intervals: {},
+    requests: 5000,
+    errors: { total: n503, byClass: { http503: n503 } },
+    pair,
+    t: Date.parse('2026-11-26T10:00:00Z') + pair * 60_000,
+    side: 'a',
+    faults: true,
+    dropped,
+  });
+/** Runs from pair `from` on, one per count; `dropped[i]`: iterations run i dropped. */
+const side = (counts, from, dropped = []) => counts.map((k, i) => rep(from + i, k, dropped[i] ?? 0));
+
 test('zOf is finite and monotone down to p = 1e-300 and up to p = 1', () => {
   const ps = [1, 0.5, 0.05, 1e-10, 1e-17, 1e-39, 1e-300, 0];
   const zs = ps.map(zOf);
@@ -23,19 +40,6 @@ test('zOf is finite and monotone down to p = 1e-300 and up to p = 1', () => {
 });
 
 test('a candidate whose fresh runs show it beyond doubt fails the PR (5xx 0 → 135, confirmed 0 → 127, runs alike: p = 0.5^127)', () => {
-  const rep = (pair, n503) =>
-    simRep({
-      source: `r${pair}`,
-      percentiles: { p50: 1, p90: 2, p99: 4, 'p99.9': 6, 'p99.99': 8, max: 10 },
-      intervals: {},
-      requests: 5000,
-      errors: { total: n503, byClass: { http503: n503 } },
-      pair,
-      t: Date.parse('2026-11-26T10:00:00Z') + pair * 60_000,
-      side: 'a',
-      faults: true,
-    });
-  const side = (counts, from) => counts.map((k, i) => rep(from + i, k));
   const cell = 'traefik/default/routes-alt-errors';
   const first = { cell, base: side([0, 0, 0], 1), head: side([43, 56, 36], 1) };
   const once = gateCells([first], gate, { mode: 'paired' });
@@ -67,20 +71,6 @@ test('a blocking test whose p-value is not a number makes its cell inconclusive,
 // of one pair's iterations), so no fresh test existed — and the cell kept its first look's
 // "pass", the regression still pending, and the gate exited 0.
 test('a confirmation round that cannot decide (its fresh runs invalid or missing) leaves the cell inconclusive, never a pass', () => {
-  const rep = (pair, n503, dropped = 0) =>
-    simRep({
-      source: `r${pair}`,
-      percentiles: { p50: 1, p90: 2, p99: 4, 'p99.9': 6, 'p99.99': 8, max: 10 },
-      intervals: {},
-      requests: 5000,
-      errors: { total: n503, byClass: { http503: n503 } },
-      pair,
-      t: Date.parse('2026-11-26T10:00:00Z') + pair * 60_000,
-      side: 'a',
-      faults: true,
-      dropped,
-    });
-  const side = (counts, from, dropped = []) => counts.map((k, i) => rep(from + i, k, dropped[i] ?? 0));
   const cell = 'traefik/default/routes-alt-errors';
   const first = { cell, base: side([0, 0, 0], 1), head: side([43, 56, 36], 1) };
   assert.equal(gateCells([first], gate, { mode: 'paired' }).confirm.length, 1, 'a candidate at the first look');
