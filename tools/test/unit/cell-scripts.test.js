@@ -13,6 +13,7 @@ import {
   readFileSync,
   readdirSync,
   symlinkSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,12 +85,14 @@ function runScript(script, env, opts) {
       ...env,
     },
   });
-  return {
+  const out = {
     code: r.status,
     out: r.stdout + r.stderr,
     runs: readFileSync(log, 'utf8').trim().split('\n').filter(Boolean),
     summary: readFileSync(summary, { encoding: 'utf8', flag: 'a+' }),
   };
+  rmSync(root, { recursive: true, force: true });
+  return out;
 }
 
 test('cell scripts: interleaved pairs A B, B A, A B — numbered from FIRST_PAIR, base with its own bench-cell', () => {
