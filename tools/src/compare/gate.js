@@ -8,7 +8,7 @@
 //   4. one-sided p-values; Holm over every blocking test of the comparison
 //   5. a test fails the gate only if significant after Holm *and* larger than the
 //      rule's relative threshold and absolute floor (a change worth a red PR)
-import { parseDuration, parsePercent } from '../units.js';
+import { ruleNumbers } from '../config/normalise.js';
 import { normalQuantile } from '../result/histogram.js';
 import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
@@ -23,10 +23,9 @@ import { holm, tQuantileOrNormal, tSf } from './stats.js';
 import { checkRun, comparabilityProblems, headHeldRuns, sharedDropRuns } from './validity.js';
 import { round } from '../numbers.js';
 
-/** Floor in ms for a rule: a duration, or "auto" (twice the timer and histogram resolution). */
-export function floorMs(floor, baseMs) {
-  if (floor === 'auto' || floor === undefined) return Math.max(0.02, 2 * 0.001 * (baseMs ?? 0));
-  return parseDuration(floor);
+/** Floor in ms for a rule: its duration, or for "auto" twice the timer and histogram resolution. */
+export function floorMs(rule, baseMs) {
+  return ruleNumbers(rule).floorMs ?? Math.max(0.02, 2 * 0.001 * (baseMs ?? 0));
 }
 
 /**
@@ -234,8 +233,8 @@ function latencyDecision(owner, ev, { se, df, varSource }, rule, gate) {
     kind: 'latency',
     metric: ev.metric,
     blocking: rule.blocking,
-    threshold: parsePercent(rule.threshold),
-    floorMs: round(floorMs(rule.floor, ev.base), 4),
+    threshold: ruleNumbers(rule).threshold,
+    floorMs: round(floorMs(rule, ev.base), 4),
     reliable: ev.reliable,
     base: ev.base,
     head: ev.head,

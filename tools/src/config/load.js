@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { InfraError, InputError } from '../errors.js';
 import { under } from '../names.js';
 import { applyDefaults } from './defaults.js';
+import { normalise } from './normalise.js';
 import { schemaProblems } from '../schema.js';
 import { semanticProblems } from './validate.js';
 import { parseWithPositions, positionOf } from './yaml-positions.js';
@@ -58,6 +59,11 @@ export function parseBench(text, file = 'bench.yaml', { checks = semanticProblem
     throw new InputError(`${file}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in bench config`, {
       details: [...problems.slice(0, MAX_SHOWN).map(where), ...(more > 0 ? [`… and ${more} more`] : [])],
     });
+  }
+  try {
+    normalise(config);
+  } catch (err) {
+    throw crashed('making its durations and percentages numbers (config/normalise.js)', file, err);
   }
   return { ...config, source: file };
 }

@@ -76,8 +76,8 @@ export function startFaults(faults, { pods, routes = null, events, offsetMs = 0 
 // and after the warm-up: a fault during the preflight would abort the run.
 export const K6_START_MS = 1000;
 
-export function faultOffsetMs(scenario) {
-  return K6_START_MS + parseDuration(scenario.warmup ?? '0s');
+export function faultOffsetMs(warmupMs) {
+  return K6_START_MS + warmupMs;
 }
 
 export function pause(ms, signal) {

@@ -6,7 +6,7 @@
 // tools and images (this one: 59 s from start to the first request of a duet, both
 // releases installed; 2.5–2.7 s between the runs of 15- and 30-pair duets). `make perf`
 // checks the local part and a kind duet's against real runs.
-import { parseDuration } from '../units.js';
+import { scenarioMs } from '../config/normalise.js';
 import { targetRules as target } from '../targets/rules.js';
 
 // headInstallS: a duet's second release (its install, rollout and route wait) in the
@@ -64,7 +64,7 @@ export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
   // A duet runs base and head in one run: one job's runs, twice the requests.
   const duet = isDuet(plan);
   const sides = duet ? 2 : paired;
-  const loadOf = (c) => (parseDuration(c.scenario.warmup) + parseDuration(c.scenario.duration)) / 1000;
+  const loadOf = (c) => (scenarioMs(c.scenario).warmup + scenarioMs(c.scenario).duration) / 1000;
   const jobCells = oneProcess ? [plan.cells] : jobsOf(plan);
   // Paired on a cluster target: each side's repetition is a `tailgate run` of its own
   // checkout (tools/ci/paired-cell.sh), with its own cluster and install.
@@ -79,7 +79,7 @@ export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
   );
   const loadS = plan.cells.reduce((a, c) => a + loadOf(c) * paired, 0);
   const requests =
-    plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (parseDuration(c.scenario.duration) / 1000), 0) * sides;
+    plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (scenarioMs(c.scenario).duration / 1000), 0) * sides;
   return {
     jobs: jobs.length,
     longestJobS: Math.round(Math.max(...jobs)),

@@ -1,7 +1,7 @@
 // Runs one k6 scenario script with the scenario's knobs as environment variables,
 // raw output gzipped next to k6's own summary. Shared by every target driver.
 import { join } from 'node:path';
-import { parseDuration } from '../units.js';
+import { scenarioMs } from '../config/normalise.js';
 import { commandLine } from '../exec/command.js';
 import { startProcess } from '../exec/start.js';
 import { ROOT, toolEnv, which } from '../exec/tools.js';
@@ -61,12 +61,9 @@ export function sideUrls(cell, baseUrl, headUrl) {
 
 /** Wall-clock bound of a k6 run: warm-up + measured time (+ sweep steps) + grace. */
 export function k6Budget(scenario) {
-  let ms = parseDuration(scenario.warmup) + parseDuration(scenario.duration);
-  if (scenario.script === 'sweep')
-    ms =
-      parseDuration(scenario.warmup) +
-      (parseDuration(scenario.duration) + 2000) * scenario.rates.length * scenario.connections.length;
-  return ms + 45_000;
+  const { warmup, duration } = scenarioMs(scenario);
+  const steps = scenario.script === 'sweep' ? scenario.rates.length * scenario.connections.length : 0;
+  return warmup + (steps ? (duration + 2000) * steps : duration) + 45_000;
 }
 
 // Runner i of n (execution segments): k6 splits one scenario so that the runners

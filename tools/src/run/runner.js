@@ -3,7 +3,7 @@
 // failure in one cell is recorded (cell-error.json, later an infra-error verdict) and the
 // run goes on; it is never retried, because a retried measurement is a selected one.
 import { join } from 'node:path';
-import { parseDuration } from '../units.js';
+import { scenarioMs } from '../config/normalise.js';
 import { InfraError, TailgateError } from '../errors.js';
 import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
@@ -83,7 +83,7 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages: { in
         scenario: { name: cell.scenarioName, ...cell.scenario },
         workload: workloadRecord(cell.scenario, k6Version),
         rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
-        durationMs: parseDuration(cell.scenario.duration),
+        durationMs: scenarioMs(cell.scenario).duration,
         repetition: cell.repetition,
         // Paired mode: the pair this run belongs to, so compare matches base and head
         // by it (compare/pairs.js) rather than by folder or clock.
@@ -92,8 +92,7 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages: { in
         k6ExitCode: run.k6.exitCode,
       };
       if (cell.scenario.script === 'saturation') {
-        const slo = cell.scenario.slo ?? {};
-        meta.slo = { p99Ms: parseDuration(slo.p99 ?? '50ms'), errorRate: slo.errorRate ?? 0.01 };
+        meta.slo = { p99Ms: scenarioMs(cell.scenario).sloP99, errorRate: cell.scenario.slo?.errorRate ?? 0.01 };
       }
       if (run.alternate) {
         // A duet's sides loaded one at a time: each its own k6 output, a whole result each,

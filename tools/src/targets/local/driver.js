@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseDuration } from '../../units.js';
+import { controllerMs, nodeLatencyMs } from '../../config/normalise.js';
 import { InfraError } from '../../errors.js';
 import { cellLoad, runK6Segments, sideUrls } from '../../run/k6.js';
 import { EndpointController } from './endpoint-controller.js';
@@ -45,8 +45,8 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {}, driv
       subnet: podSubnet(cell.index),
       events,
       network,
-      nodeLatencyMs: parseDuration(cell.nodeLatency ?? '0ms'),
-      delayMs: parseDuration(controller.backendDelay ?? '0ms'),
+      nodeLatencyMs: nodeLatencyMs(cell),
+      delayMs: controllerMs(controller).backendDelay,
       errorRate: controller.backendErrorRate ?? 0,
     });
     await pods.scaleTo(scenario.replicas);
@@ -122,7 +122,7 @@ async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, e
   const endpointController = new EndpointController({
     dataPlane,
     events,
-    lagMs: parseDuration(controller.updateLag ?? '0ms'),
+    lagMs: controllerMs(controller).updateLag,
   });
   pods.onChange((eps) => endpointController.onChange(eps));
   const sampler = dataPlane.child ? new ResourceSampler(dataPlane.child.pid) : null;

@@ -1,7 +1,7 @@
 // bench.yaml tuning knobs -> nginx and HAProxy settings. "default" means the
 // proxy's own compiled-in defaults (stock nginx: 1 worker, no upstream keep-alive),
 // so a tuning set shows exactly what the tuning guide's knobs buy.
-import { parseDuration } from '../../units.js';
+import { tuningMs } from '../../config/normalise.js';
 import { runSync } from '../../exec/run.js';
 
 // HAProxy refuses to start when maxconn needs more descriptors than the process
@@ -33,8 +33,8 @@ export function nginxSettings(tuning = {}, { retries: controllerRetries = 'on' }
         ? `keepalive ${upstreamKeepalive};\n    keepalive_requests ${tuning.upstreamKeepaliveRequests ?? 1000};`
         : '',
     proxyHttp: upstreamKeepalive > 0 ? 'proxy_http_version 1.1;\n      proxy_set_header Connection "";' : '',
-    connectTimeout: `${parseDuration(tuning.connectTimeout ?? '5s')}ms`,
-    readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
+    connectTimeout: `${tuningMs(tuning).connectTimeout}ms`,
+    readTimeout: `${tuningMs(tuning).readTimeout}ms`,
     // nginx's default is `error timeout`: a refused or reset upstream is retried on
     // the next one, which hides endpoint-update failures from clients.
     nextUpstream: on
@@ -54,8 +54,8 @@ export function haproxySettings(tuning = {}, { retries: controllerRetries = 'on'
     // HAProxy pools server connections with http-reuse; "safe" is its default.
     httpReuse: (tuning.upstreamKeepalive ?? 0) > 0 ? 'always' : 'safe',
     compression: tuning.gzip ? 'compression algo gzip\n  compression type text/plain application/octet-stream' : '',
-    connectTimeout: `${parseDuration(tuning.connectTimeout ?? '5s')}ms`,
-    readTimeout: `${parseDuration(tuning.readTimeout ?? '60s')}ms`,
+    connectTimeout: `${tuningMs(tuning).connectTimeout}ms`,
+    readTimeout: `${tuningMs(tuning).readTimeout}ms`,
     retries: on
       ? `retries ${n ?? 3}\n  option redispatch 1\n  retry-on conn-failure empty-response response-timeout 502 503`
       : 'retries 0',

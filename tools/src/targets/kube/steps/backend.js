@@ -1,7 +1,7 @@
 // The backend every controller routes to: its chart, its image offline, the routing a
 // controller's catalog asks for, and a duet head's canary ports.
 import { join } from 'node:path';
-import { parseDuration, parsePercent } from '../../../units.js';
+import { scenarioMs, scenarioShares } from '../../../config/normalise.js';
 import { ROOT } from '../../../exec/tools.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel } from '../context.js';
 
@@ -85,15 +85,15 @@ export function backendRouting(cat, head = null) {
 // backend's own error share on both routes (the backend chart's extraClassDelayMs,
 // extraClassErrorPercent, errorPercent; Lua, as in the offline image).
 export function headCanary(cells) {
-  const most = (key, parse) =>
-    Math.max(0, ...cells.map((c) => (c.concurrent && c.scenario[key] ? parse(c.scenario[key]) : 0)));
-  const percent = (text) => Number((100 * parsePercent(text)).toPrecision(6));
+  const duets = cells.filter((c) => c.concurrent);
+  const most = (of) => Math.max(0, ...duets.map((c) => of(c.scenario)));
+  const percent = (key) => Number((100 * most((s) => scenarioShares(s)[key])).toPrecision(6));
   const values = [
-    ['ingress.extraClassDelayMs', most('headDelay', parseDuration)],
-    ['ingress.extraClassDelayPercent', most('headDelayShare', percent)],
-    ['ingress.extraClassErrorPercent', most('headErrors', percent)],
-    ['ingress.extraClassAltErrorPercent', most('headAltErrors', percent)],
-    ['errorPercent', most('backendErrors', percent)],
+    ['ingress.extraClassDelayMs', most((s) => scenarioMs(s).headDelay)],
+    ['ingress.extraClassDelayPercent', percent('headDelayShare')],
+    ['ingress.extraClassErrorPercent', percent('headErrors')],
+    ['ingress.extraClassAltErrorPercent', percent('headAltErrors')],
+    ['errorPercent', percent('backendErrors')],
   ].filter(([, v]) => v > 0);
   if (!values.length) return [];
   return [

@@ -3,7 +3,7 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InfraError } from '../../../errors.js';
-import { parseDuration } from '../../../units.js';
+import { controllerMs } from '../../../config/normalise.js';
 import { renderTemplate } from '../template.js';
 import { nginxTls } from '../tls.js';
 import { nginxSettings } from '../tuning.js';
@@ -24,7 +24,7 @@ export async function start(ctx) {
     controlAddress: ctx.controlAddress,
     controlPort: ctx.controlPort,
     moreTries: ctx.controller.retries === 'on' ? 2 : 0,
-    proxyDelay: proxyDelay(ctx.controller.proxyDelay),
+    proxyDelay: proxyDelay(controllerMs(ctx.controller).proxyDelay),
   });
   // The balancer needs endpoints before the first request: configure, then open.
   const child = await startNginx(ctx, config);
@@ -34,8 +34,8 @@ export async function start(ctx) {
 }
 
 // A canary knob: the proxy waits before proxying (ngx.sleep has 1 ms resolution).
-function proxyDelay(delay = '0ms') {
-  const s = parseDuration(delay) / 1000;
+function proxyDelay(ms) {
+  const s = ms / 1000;
   return s > 0 ? `access_by_lua_block { ngx.sleep(${s.toFixed(3)}) }` : '';
 }
 

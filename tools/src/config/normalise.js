@@ -1,0 +1,76 @@
+// bench.yaml's durations and percentages as numbers, made once per object and in this file
+// only, with the defaults a stage would otherwise write at its call site ("?? '60s'").
+// The written form stays in the config: results record a scenario as written (a workload
+// is compared with committed baselines as written, compare/workload.js), and the effective
+// config shows what the user wrote. load.js normalises every section after the defaults,
+// so a value that cannot become a number fails there, naming the check, not mid-run; an
+// object made elsewhere (a test, a scenario read back from a result) gets the same numbers
+// on its first use.
+import { parseDuration, parsePercent } from '../units.js';
+
+const ms = (text, fallback) => parseDuration(text ?? fallback);
+const share = (text) => (text === undefined ? 0 : parsePercent(text));
+
+function once(make) {
+  const made = new WeakMap();
+  return (obj) => {
+    let v = made.get(obj);
+    if (!v) made.set(obj, (v = Object.freeze(make(obj))));
+    return v;
+  };
+}
+
+/** A scenario's times in ms; sloP99 is the saturation search's latency objective. */
+export const scenarioMs = once((s) => ({
+  warmup: ms(s.warmup, '0s'),
+  duration: ms(s.duration, '30s'),
+  timeout: ms(s.timeout, '10s'),
+  pause: s.pause === undefined ? null : ms(s.pause),
+  headDelay: ms(s.headDelay, '0ms'),
+  sloP99: ms(s.slo?.p99, '50ms'),
+}));
+
+/** A scenario's duet canaries as fractions (0.02 for "2%"); 0 where not set. */
+export const scenarioShares = once((s) => ({
+  headDelayShare: share(s.headDelayShare),
+  headErrors: share(s.headErrors),
+  headAltErrors: share(s.headAltErrors),
+  backendErrors: share(s.backendErrors),
+}));
+
+/** A local controller's injected delays in ms. */
+export const controllerMs = once((c) => ({
+  updateLag: ms(c.updateLag, '0ms'),
+  backendDelay: ms(c.backendDelay, '0ms'),
+  proxyDelay: ms(c.proxyDelay, '0ms'),
+}));
+
+/** A tuning's proxy timeouts in ms (nginx's and HAProxy's own defaults where unset). */
+export const tuningMs = once((t) => ({
+  connectTimeout: ms(t.connectTimeout, '5s'),
+  readTimeout: ms(t.readTimeout, '60s'),
+}));
+
+/** A matrix's (or a cell's, which carries it) emulated node latency in ms. */
+export const nodeLatencyMs = once((m) => ms(m.nodeLatency, '0ms'));
+
+/** A gate rule's threshold as a fraction and its floor in ms (null: "auto", compare/gate.js floorMs). */
+export const ruleNumbers = once((rule) => ({
+  threshold: parsePercent(rule.threshold),
+  floorMs: rule.floor === 'auto' || rule.floor === undefined ? null : parseDuration(rule.floor),
+}));
+
+/** Every section's numbers, made now: a value that cannot become one throws here, in load. */
+export function normalise(cfg) {
+  for (const s of Object.values(cfg.scenarios ?? {})) {
+    scenarioMs(s);
+    scenarioShares(s);
+  }
+  for (const c of Object.values(cfg.controllers ?? {})) if (c.type === 'local') controllerMs(c);
+  for (const t of Object.values(cfg.tunings ?? {})) tuningMs(t);
+  for (const m of Object.values(cfg.matrices ?? {})) nodeLatencyMs(m);
+  const gates = [cfg.gate, ...Object.values(cfg.matrices ?? {}).map((m) => m.gate)].filter(Boolean);
+  for (const g of gates)
+    for (const rule of [...Object.values(g.latency ?? {}), ...Object.values(g.propagation ?? {})]) ruleNumbers(rule);
+  return cfg;
+}
