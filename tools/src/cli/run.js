@@ -23,6 +23,9 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                    [--alternate]   (kind, with a duet: both releases in one cluster, loaded one side at a
                       time — base, head; head, base — gated as interleaved pairs, numbered from --pair;
                       no cross-talk. bench.yaml: alternate: true)
+                   [--sides-out <dir>]   (with a duet: once the run ends, its base and head results move
+                      to <dir>/base/duet-<run> and <dir>/head/duet-<run>, where \`tailgate gate\` reads a
+                      PR cell's sides — a refused cell's cell-error.json too)
 
 Writes results/<UTC timestamp>/<controller>/<tuning>/<scenario>/rep-<n>/ (result.json, k6 raw
 output, k6 summary, events.jsonl, generated proxy configs). Never reuses a results folder.
@@ -49,6 +52,7 @@ export const options = {
   'ab-head': { type: 'string' },
   'duet-base': { type: 'string' },
   alternate: { type: 'boolean', default: false },
+  'sides-out': { type: 'string' },
 };
 
 export async function run(opts) {
@@ -60,6 +64,10 @@ export async function run(opts) {
     process.stdout.write(driver.dryRun(plan, opts));
     return EXIT.OK;
   }
+  if (opts['sides-out'] && !plan.ab)
+    throw new InputError(
+      '--sides-out applies to a duet (--duet-base, --ab-head, or a matrix with compare: concurrent)',
+    );
   const pair = int(opts.pair, 'pair', { min: 1, max: 10_000 });
   return runPipeline({ cfg, plan, driver, opts, pair });
 }

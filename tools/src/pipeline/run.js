@@ -1,8 +1,8 @@
 // What `tailgate run` sequences, in the flow's one direction: run (the target's driver,
 // each measurement handed to ingest) → compare → report (pipeline/after-run.js). The
 // stages do not import later ones; this module is where they meet.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { EXIT } from '../errors.js';
 import { estimateCost } from '../plan/cost.js';
 import { newRunDir } from '../run/results-dir.js';
@@ -43,14 +43,22 @@ export async function runPipeline({ cfg, plan, driver, opts, pair = null, after 
   // cleanup short, so it is absorbed.
   process.once('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
-  let outcomes;
   try {
-    outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair, stages: INGEST });
+    let outcomes;
+    try {
+      outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair, stages: INGEST });
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGTERM', onSigint);
+    }
+    return await finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal: abort.signal });
   } finally {
-    process.removeListener('SIGINT', onSigint);
-    process.removeListener('SIGTERM', onSigint);
+    if (opts['sides-out'] && plan.ab) moveSides(runDir, opts['sides-out']);
   }
-  if (abort.signal.aborted) {
+}
+
+async function finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal }) {
+  if (signal.aborted) {
     console.error('tailgate: interrupted; cleanup done. Partial results kept in', runDir);
     return 130;
   }
@@ -58,7 +66,7 @@ export async function runPipeline({ cfg, plan, driver, opts, pair = null, after 
     const cells = plan.cells.filter((c) => keys.includes(c.key)).map((c, index) => ({ ...c, index }));
     const confirmDir = `${runDir}.confirm`;
     mkdirSync(confirmDir);
-    await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal: abort.signal, opts, stages: INGEST });
+    await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal, opts, stages: INGEST });
     return confirmDir;
   };
   const code = await after({
@@ -72,4 +80,16 @@ export async function runPipeline({ cfg, plan, driver, opts, pair = null, after 
   const infra = outcomes.filter((o) => o.error).length;
   console.log(`\nResults: ${runDir}`);
   return infra ? EXIT.INFRA : code;
+}
+
+// A PR cell's duet, laid out as `tailgate gate` reads a cell's sides: <dir>/base/duet-<run>
+// and <dir>/head/duet-<run> — a refused cell's cell-error.json too, so the gate says why.
+function moveSides(runDir, dir) {
+  for (const side of ['base', 'head']) {
+    if (!existsSync(join(runDir, side))) continue;
+    mkdirSync(join(resolve(dir), side), { recursive: true });
+    const to = join(resolve(dir), side, `duet-${basename(runDir)}`);
+    renameSync(join(runDir, side), to);
+    console.log(`${side}: ${to}`);
+  }
 }

@@ -1,7 +1,8 @@
 // Concurrent A/B on the local target: two data planes in front of the same pods, k6
 // alternating requests; the raw output splits exactly into the two sides.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -100,4 +101,45 @@ test('tailgate run --ab-head: every cell base and head at once, results per side
     join(root, 'results'),
   ]);
   assert.equal(bad.code, 2);
+});
+
+test("tailgate run --sides-out: a duet's sides where `tailgate gate` reads them, the verdict made there", async () => {
+  const { runCli } = await import('../helpers/cli.js');
+  const { existsSync, readdirSync, readFileSync, writeFileSync } = await import('node:fs');
+  const root = mkdtempSync(join(tmpdir(), 'tg-sides-'));
+  try {
+    const config = join(root, 'bench.yaml');
+    writeFileSync(
+      config,
+      'apiVersion: tailgate/v1\nkind: Bench\ncontrollers:\n  dyn: { type: local, variant: nginx-dynamic }\nscenarios:\n  steady: { script: steady, rate: 300, duration: 4s, warmup: 1s, replicas: 2 }\nmatrices:\n  m: { target: local, controllers: [dyn], scenarios: [steady] }\n',
+    );
+    const cells = join(root, 'cells');
+    const args = ['run', '--config', config, '--matrix', 'm', '--out', join(cells, 'duet'), '--sides-out', cells];
+    const r = await runCli([...args, '--ab-head', 'dyn']);
+    assert.ok([0, 1, 3].includes(r.code), r.out);
+    const [run] = readdirSync(join(cells, 'duet'));
+    for (const side of ['base', 'head']) {
+      assert.ok(existsSync(join(cells, side, `duet-${run}`, 'dyn', 'default', 'steady', 'rep-1', 'result.json')), side);
+      assert.ok(!existsSync(join(cells, 'duet', run, side)), `${side} moved, not copied`);
+    }
+    // The gate as the workflow runs it: in the project's folder (reads stay inside it).
+    const tailgate = new URL('../../bin/tailgate.js', import.meta.url).pathname;
+    const g = spawnSync(process.execPath, [tailgate, 'gate', '--results', 'cells', '--mode', 'concurrent'], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '' },
+    });
+    assert.ok([0, 1, 3].includes(g.status), g.stdout + g.stderr);
+    const v = JSON.parse(readFileSync(join(root, 'gate-out', 'verdict.json'), 'utf8'));
+    assert.deepEqual(
+      v.cells.map((c) => c.cell),
+      ['dyn/default/steady'],
+    );
+    // Not a duet: nothing to lay out, refused before any process starts.
+    const alone = await runCli(args);
+    assert.equal(alone.code, 2, alone.out);
+    assert.match(alone.out, /--sides-out applies to a duet/);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
