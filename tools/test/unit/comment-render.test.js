@@ -81,3 +81,13 @@ test('comment render: the check itself fails on the old footer defect', () => {
     ),
   );
 });
+
+test('README shows the top of the golden gate comment as a reviewer reads it, line for line', () => {
+  const root = new URL('../../../', import.meta.url);
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+  const m = /<!-- golden:gate-comment\.md -->\n([\s\S]*?)\n<!-- \/golden -->/.exec(readme);
+  assert.ok(m, 'README.md has the excerpt between <!-- golden:gate-comment.md --> and <!-- /golden -->');
+  const lines = m[1].split('\n').map((l) => l.replace(/^> ?/, ''));
+  const golden = readFileSync(new URL('tools/test/fixtures/golden/gate-comment.md', root), 'utf8');
+  assert.ok(golden.includes(lines.join('\n')), "the excerpt is a run of the golden comment's lines (copy them again)");
+});
