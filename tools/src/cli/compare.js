@@ -170,57 +170,12 @@ export function run(opts, positionals) {
         })
       : null;
   const gate = fromBase?.gate ?? headGate;
-  const allowMachineMismatch = opts['allow-machine-mismatch'];
-  let doc;
   if (opts.migration) return migration(opts, gate);
-  if (opts.results) {
-    doc = compareRunToBaselines({
-      runDir: opts.results,
-      gate,
-      baselinesDir: opts.baselines,
-      baseRef: opts['base-ref'],
-      allowMachineMismatch,
-      confirmDir: opts['confirm-results'] ?? null,
-      expected,
-    });
-  } else if (opts.paired && (opts['base-results'] || opts['head-results'])) {
-    if (!opts['base-results'] || !opts['head-results'])
-      throw new InputError('--paired with folders needs both --base-results and --head-results');
-    if (Boolean(opts['confirm-base-results']) !== Boolean(opts['confirm-head-results']))
-      throw new InputError('--confirm-base-results and --confirm-head-results go together');
-    doc = comparePairedRuns({
-      baseDir: opts['base-results'],
-      headDir: opts['head-results'],
-      gate,
-      confirmBaseDir: opts['confirm-base-results'] ?? null,
-      confirmHeadDir: opts['confirm-head-results'] ?? null,
-    });
-  } else {
-    const baseFiles = opts.paired ? opts.base : opts.baseline;
-    const headFiles = opts.paired ? opts.head : positionals;
-    if (!baseFiles?.length || !headFiles?.length)
-      throw new InputError(`nothing to compare: need base and head files\n\n${usage}`);
-    const base = baseFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
-    const head = headFiles.flatMap((f) => toReps(readJsonFile(f), f).reps);
-    const cell = head[0].meta?.controller?.name
-      ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}`
-      : 'unnamed/default/cell';
-    const mode = opts.paired ? 'paired' : 'baseline';
-    const read = (files) => (files ?? []).flatMap((f) => toReps(readJsonFile(f), f).reps);
-    const confirm = opts['confirm-head']?.length
-      ? new Map([
-          [
-            cell,
-            {
-              base: opts['confirm-base']?.length ? read(opts['confirm-base']) : base,
-              head: read(opts['confirm-head']),
-            },
-          ],
-        ])
-      : null;
-    const gated = gateCells([{ cell, base, head }], gate, { mode, allowMachineMismatch, confirm });
-    doc = verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm });
-  }
+  const doc = opts.results
+    ? againstBaselines(opts, gate, expected)
+    : opts.paired && (opts['base-results'] || opts['head-results'])
+      ? pairedFolders(opts, gate)
+      : fromFiles(opts, positionals, gate);
   if (fromBase) {
     doc.gateRef = gateRef;
     if (fromBase.changes.length) doc.gateChange = fromBase.changes;
@@ -229,6 +184,63 @@ export function run(opts, positionals) {
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.log(renderTerminal(doc));
   return doc.exitCode;
+}
+
+// Mode 1: a run folder against the committed baselines (a PR's baseline gate, make bench).
+function againstBaselines(opts, gate, expected) {
+  return compareRunToBaselines({
+    runDir: opts.results,
+    gate,
+    baselinesDir: opts.baselines,
+    baseRef: opts['base-ref'],
+    allowMachineMismatch: opts['allow-machine-mismatch'],
+    confirmDir: opts['confirm-results'] ?? null,
+    expected,
+  });
+}
+
+// Mode 2: base and head folders from one runner, matched by pair.
+function pairedFolders(opts, gate) {
+  if (!opts['base-results'] || !opts['head-results'])
+    throw new InputError('--paired with folders needs both --base-results and --head-results');
+  if (Boolean(opts['confirm-base-results']) !== Boolean(opts['confirm-head-results']))
+    throw new InputError('--confirm-base-results and --confirm-head-results go together');
+  return comparePairedRuns({
+    baseDir: opts['base-results'],
+    headDir: opts['head-results'],
+    gate,
+    confirmBaseDir: opts['confirm-base-results'] ?? null,
+    confirmHeadDir: opts['confirm-head-results'] ?? null,
+  });
+}
+
+// Mode 3: result or baseline files named one by one, one cell (baseline or --paired).
+function fromFiles(opts, positionals, gate) {
+  const baseFiles = opts.paired ? opts.base : opts.baseline;
+  const headFiles = opts.paired ? opts.head : positionals;
+  if (!baseFiles?.length || !headFiles?.length)
+    throw new InputError(`nothing to compare: need base and head files\n\n${usage}`);
+  const read = (files) => (files ?? []).flatMap((f) => toReps(readJsonFile(f), f).reps);
+  const base = read(baseFiles);
+  const head = read(headFiles);
+  const cell = head[0].meta?.controller?.name
+    ? `${head[0].meta.controller.name}/${head[0].meta.tuning?.name}/${head[0].meta.scenario?.name}`
+    : 'unnamed/default/cell';
+  const mode = opts.paired ? 'paired' : 'baseline';
+  const confirm = opts['confirm-head']?.length
+    ? new Map([
+        [
+          cell,
+          { base: opts['confirm-base']?.length ? read(opts['confirm-base']) : base, head: read(opts['confirm-head']) },
+        ],
+      ])
+    : null;
+  const gated = gateCells([{ cell, base, head }], gate, {
+    mode,
+    allowMachineMismatch: opts['allow-machine-mismatch'],
+    confirm,
+  });
+  return verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm });
 }
 
 function refused(opts, doc) {

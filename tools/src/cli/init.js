@@ -48,11 +48,28 @@ export function run(opts) {
   const file = join(opts.dir, 'bench.yaml');
   if (existsSync(file))
     throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
+  const text = benchText(name, entry);
+  writeTextAtomic(file, text);
+  const cfg = loadBench(file); // what init writes must validate
+  const minutes = (m) => Math.round(estimateCost(planMatrix(cfg, m), { cfg, oneProcess: true }).longestJobS / 60);
+  console.log(
+    `${file}: written (controller ${name}, chart ${entry.chart.version}); next: npx tailgate validate, npx tailgate run --matrix local`,
+  );
+  const [pr, routes] = [minutes('pr'), minutes('pr-routes')];
+  console.log(
+    `the pr matrix takes about ${pr} min on a 2-core runner (plan's estimate), pr-routes about ${routes} min: the route cell is its own matrix so that pr stays ${pr + routes > 10 && pr <= 10 ? 'within 10 minutes' : 'as short as it can'}`,
+  );
+  return 0;
+}
+
+// The bench.yaml init writes: the local matrix, the pr matrix (a duet where the catalog
+// entry says how two releases coexist) and the route cell as a matrix of its own.
+function benchText(name, entry) {
   // A controller whose catalog entry says how two releases coexist runs the PR as a duet.
   const prCompare = entry.duet
     ? "    # a duet: the controller as the PR's base configures it and as the PR does, two releases\n    # in one cluster, the same pods, the same load (falls back to paired, saying why).\n    # 45 s per run: 22,500 samples a side; at that length a duet's p99 ratio varies\n    # about 0.05-0.09 (sd of log), and saying so lets 3 pairs see ×1.2; pod-kill cells keep\n    # their own, larger level (assumedFaultDuetCv, default 0.25).\n    compare: concurrent\n    duration: 45s\n    gate: { assumedDuetCv: 0.06 }\n"
     : '    # base and head interleaved on one runner (this controller has no duet support yet)\n    compare: paired\n';
-  const text = `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
+  return `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
 # Written by \`tailgate init\`. Reference: tailgate's docs/config.md.
 apiVersion: tailgate/v1
 kind: Bench
@@ -122,15 +139,4 @@ ${prCompare}  # The route cell as its own matrix: in "pr" it would take that job
     scenarios: [routes]
     repetitions: 3
 ${entry.duet ? '    # a duet as pr is: both sides get each route edit at once, their propagation times pair\n    compare: concurrent\n' : '    compare: paired\n'}`;
-  writeTextAtomic(file, text);
-  const cfg = loadBench(file); // what init writes must validate
-  const minutes = (m) => Math.round(estimateCost(planMatrix(cfg, m), { cfg, oneProcess: true }).longestJobS / 60);
-  console.log(
-    `${file}: written (controller ${name}, chart ${entry.chart.version}); next: npx tailgate validate, npx tailgate run --matrix local`,
-  );
-  const [pr, routes] = [minutes('pr'), minutes('pr-routes')];
-  console.log(
-    `the pr matrix takes about ${pr} min on a 2-core runner (plan's estimate), pr-routes about ${routes} min: the route cell is its own matrix so that pr stays ${pr + routes > 10 && pr <= 10 ? 'within 10 minutes' : 'as short as it can'}`,
-  );
-  return 0;
 }

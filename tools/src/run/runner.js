@@ -57,10 +57,12 @@ function recordRefusal(plan, runDir, err) {
       writeCellError(makeCellDir(root, cell), cell, err);
 }
 
-async function runCells(plan, { runDir, session, signal, log, pair, stages: { ingest, ingestRunners } }) {
-  const machine = machineInfo();
-  const k6Version = probe(DEPENDENCIES.find((d) => d.name === 'k6')).version;
-  const sha = gitSha();
+async function runCells(plan, { runDir, session, signal, log, pair, stages }) {
+  const host = {
+    machine: machineInfo(),
+    sha: gitSha(),
+    k6Version: probe(DEPENDENCIES.find((d) => d.name === 'k6')).version,
+  };
   const outcomes = [];
   const told = new Set();
   for (const cell of plan.cells) {
@@ -72,85 +74,13 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages: { in
     try {
       const run = await session.runCell({ cell, cellDir: dir, signal });
       if (signal?.aborted) break;
-      const meta = {
-        target: cell.target,
-        profile: cell.profile,
-        machine,
-        gitSha: sha,
-        k6: k6Version,
-        controller: { name: cell.controllerName, ...cell.controller },
-        tuning: { name: cell.tuningName, ...cell.tuning },
-        scenario: { name: cell.scenarioName, ...cell.scenario },
-        workload: workloadRecord(cell.scenario, k6Version),
-        rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
-        durationMs: scenarioMs(cell.scenario).duration,
-        repetition: cell.repetition,
-        // Paired mode: the pair this run belongs to, so compare matches base and head
-        // by it (compare/pairs.js) rather than by folder or clock.
-        ...(pair ? { pair } : {}),
-        startedAt: new Date(run.k6.startedAt).toISOString(),
-        k6ExitCode: run.k6.exitCode,
-      };
-      if (cell.scenario.script === 'saturation') {
-        meta.slo = { p99Ms: scenarioMs(cell.scenario).sloP99, errorRate: cell.scenario.slo?.errorRate ?? 0.01 };
-      }
-      if (run.alternate) {
-        // A duet's sides loaded one at a time: each its own k6 output, a whole result each,
-        // paired by repetition (numbered from --pair) and gated as interleaved pairs (no
-        // meta.ab: they did not share the seconds of a duet).
-        for (const side of run.alternate) {
-          const [name, tuning] =
-            side.role === 'base'
-              ? [cell.controllerName, cell.tuningName]
-              : [cell.concurrent.name, cell.concurrent.tuningName];
-          const r = await ingest({
-            k6Output: join(side.dir, 'k6.json.gz'),
-            events: side.eventsFile,
-            meta: {
-              ...meta,
-              pair: (pair ?? 1) - 1 + cell.repetition,
-              alternate: { role: side.role, controller: name, tuning },
-            },
-          });
-          if (side.resources) r.resources = withCpuPer1k(side.resources, r.wholeRun.requests);
-          writeJsonAtomic(join(makeCellDir(join(runDir, side.role), cell), 'result.json'), r);
-          log(`${prefix} ${side.role} (${name}/${tuning}): ${progressLine(r)}`);
-        }
-        outcomes.push({ cell, dir, load: loadWindow(run.k6) });
-        continue;
-      }
-      if (cell.concurrent) {
-        const who = {
-          base: [cell.controllerName, cell.tuningName],
-          head: [cell.concurrent.name, cell.concurrent.tuningName],
-        };
-        for (const [side, role] of [
-          ['a', duetSides(cell)[0]],
-          ['b', duetSides(cell)[1]],
-        ]) {
-          const [name, tuning] = who[role];
-          const r = await ingest({
-            k6Output: join(dir, 'k6.json.gz'),
-            events: run.eventsFile,
-            side,
-            meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } },
-          });
-          // Each side's own data plane: its CPU per 1,000 of its requests (cross-talk, gate.js).
-          const res = run.concurrent?.resources?.[role === 'base' ? 0 : 1];
-          if (res) r.resources = withCpuPer1k(res, r.wholeRun.requests);
-          writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), r);
-          log(`${prefix} ${role} (${name}/${tuning}): ${progressLine(r)}`);
-        }
-        outcomes.push({ cell, dir, load: loadWindow(run.k6) });
-        continue;
-      }
-      const result = run.k6.runners
-        ? await ingestRunners(run.k6.runners, { events: run.eventsFile, meta })
-        : await ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
-      if (run.resources) result.resources = withCpuPer1k(run.resources, result.wholeRun.requests);
-      writeJsonAtomic(join(dir, 'result.json'), result);
-      outcomes.push({ cell, dir, result, load: loadWindow(run.k6) });
-      log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+      const meta = runMeta(cell, run, host, pair);
+      const each = { cell, run, meta, runDir, dir, stages, log: (side, line) => log(`${prefix} ${side}: ${line}`) };
+      if (run.alternate) await ingestAlternate(each, pair);
+      else if (cell.concurrent) await ingestDuet(each);
+      const result = run.alternate || cell.concurrent ? undefined : await ingestOne(each);
+      outcomes.push({ cell, dir, ...(result ? { result } : {}), load: loadWindow(run.k6) });
+      if (result) log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
     } catch (err) {
       if (!(err instanceof TailgateError)) throw err;
       const infra = err instanceof InfraError;
@@ -165,6 +95,90 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages: { in
     }
   }
   return outcomes;
+}
+
+// What every result of a run records: where, what, as written, and which pair.
+function runMeta(cell, run, { machine, sha, k6Version }, pair) {
+  const meta = {
+    target: cell.target,
+    profile: cell.profile,
+    machine,
+    gitSha: sha,
+    k6: k6Version,
+    controller: { name: cell.controllerName, ...cell.controller },
+    tuning: { name: cell.tuningName, ...cell.tuning },
+    scenario: { name: cell.scenarioName, ...cell.scenario },
+    workload: workloadRecord(cell.scenario, k6Version),
+    rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
+    durationMs: scenarioMs(cell.scenario).duration,
+    repetition: cell.repetition,
+    // Paired mode: the pair this run belongs to, so compare matches base and head
+    // by it (compare/pairs.js) rather than by folder or clock.
+    ...(pair ? { pair } : {}),
+    startedAt: new Date(run.k6.startedAt).toISOString(),
+    k6ExitCode: run.k6.exitCode,
+  };
+  if (cell.scenario.script === 'saturation')
+    meta.slo = { p99Ms: scenarioMs(cell.scenario).sloP99, errorRate: cell.scenario.slo?.errorRate ?? 0.01 };
+  return meta;
+}
+
+// A duet's sides loaded one at a time: each its own k6 output, a whole result each,
+// paired by repetition (numbered from --pair) and gated as interleaved pairs (no
+// meta.ab: they did not share the seconds of a duet).
+async function ingestAlternate({ cell, run, meta, runDir, stages, log }, pair) {
+  for (const side of run.alternate) {
+    const [name, tuning] =
+      side.role === 'base'
+        ? [cell.controllerName, cell.tuningName]
+        : [cell.concurrent.name, cell.concurrent.tuningName];
+    const r = await stages.ingest({
+      k6Output: join(side.dir, 'k6.json.gz'),
+      events: side.eventsFile,
+      meta: {
+        ...meta,
+        pair: (pair ?? 1) - 1 + cell.repetition,
+        alternate: { role: side.role, controller: name, tuning },
+      },
+    });
+    if (side.resources) r.resources = withCpuPer1k(side.resources, r.wholeRun.requests);
+    writeJsonAtomic(join(makeCellDir(join(runDir, side.role), cell), 'result.json'), r);
+    log(`${side.role} (${name}/${tuning})`, progressLine(r));
+  }
+}
+
+// A duet: one k6 output, k6's sides a and b split into the base's and the head's result.
+async function ingestDuet({ cell, run, meta, runDir, dir, stages, log }) {
+  const who = {
+    base: [cell.controllerName, cell.tuningName],
+    head: [cell.concurrent.name, cell.concurrent.tuningName],
+  };
+  for (const [side, role] of [
+    ['a', duetSides(cell)[0]],
+    ['b', duetSides(cell)[1]],
+  ]) {
+    const [name, tuning] = who[role];
+    const r = await stages.ingest({
+      k6Output: join(dir, 'k6.json.gz'),
+      events: run.eventsFile,
+      side,
+      meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } },
+    });
+    // Each side's own data plane: its CPU per 1,000 of its requests (cross-talk, gate.js).
+    const res = run.concurrent?.resources?.[role === 'base' ? 0 : 1];
+    if (res) r.resources = withCpuPer1k(res, r.wholeRun.requests);
+    writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), r);
+    log(`${role} (${name}/${tuning})`, progressLine(r));
+  }
+}
+
+async function ingestOne({ run, meta, dir, stages }) {
+  const result = run.k6.runners
+    ? await stages.ingestRunners(run.k6.runners, { events: run.eventsFile, meta })
+    : await stages.ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
+  if (run.resources) result.resources = withCpuPer1k(run.resources, result.wholeRun.requests);
+  writeJsonAtomic(join(dir, 'result.json'), result);
+  return result;
 }
 
 function withCpuPer1k(resources, requests) {

@@ -7,50 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
+import { ORDER, stageOf } from '../helpers/stages.js';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
-
-// [path prefix under tools/src, stage]; the longest matching prefix decides.
-const STAGES = [
-  ['', 'foundation'], // errors, names, numbers, units, schema, github-output, version…
-  ['exec/', 'foundation'], // processes
-  ['result/', 'foundation'], // the files every stage exchanges: read, write, their shapes
-  ['faults/', 'registry'], // what a fault is: config checks it, run drives it, ingest reads it
-  ['targets/rules.js', 'registry'], // what config and plan need of a target
-  ['targets/kube/catalog.js', 'registry'],
-  ['targets/kube/chart-archive.js', 'registry'],
-  ['config/', 'config'],
-  ['plan/', 'plan'],
-  ['run/', 'run'],
-  ['targets/', 'run'], // the drivers
-  ['ingest/', 'ingest'],
-  ['compare/', 'compare'],
-  ['report/', 'report'],
-  ['publish/', 'publish'],
-  ['history/', 'history'],
-  ['pipeline/', 'pipeline'],
-  ['cli/', 'cli'],
-];
-const ORDER = [
-  'foundation',
-  'registry',
-  'config',
-  'plan',
-  'run',
-  'ingest',
-  'compare',
-  'report',
-  'publish',
-  'history',
-  'pipeline',
-  'cli',
-];
-
-// '' is the top of tools/src only (files in no folder).
-const stageOf = (rel) =>
-  STAGES.filter(([p]) => (p === '' ? !rel.includes('/') : rel.startsWith(p))).sort(
-    (x, y) => y[0].length - x[0].length,
-  )[0]?.[1];
 
 function modules() {
   const out = [];

@@ -75,38 +75,10 @@ export function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInsta
   const release = side.release ?? controller;
   const overlay = cat.overlay(tuning);
   const files = [cat.values, ctx.offline && cat.offlineValues, cat.gateway?.values, overlay, ...extra].filter(Boolean);
-  const sysctls = unsafeSysctls(files);
-  if (sysctls.length)
-    add({
-      kind: 'preflight',
-      timeoutMs: 180_000,
-      title: `check that the kubelets allow ${sysctls.join(', ')} (set by tuning "${tuning}")`,
-      argv: ['tailgate-internal', 'check-kubelet-sysctls', ...sysctls],
-      builtin: 'checkSysctls',
-      sysctls,
-      tuning,
-      kubectlArgv: kubectl(),
-    });
+  sysctlPreflight(unsafeSysctls(files), { tuning, kubectl, add });
   const values = files.flatMap((file) => ['-f', rel(file)]);
   const chart = cat.chart;
-  let source = !ctx.offline
-    ? chartSource(chart)
-    : cat.upstream
-      ? [upstreamChartDir(cat.upstream, ctx.goModCache)]
-      : null;
-  if (!source) {
-    const archive = rel(archivePath(chart, ctx.env));
-    const into = join(ctx.runDirShown, 'charts', `${chart.name}-${chart.version}`);
-    add({
-      title: `unpack ${archive} as helm packages it (its .helmignore applies to a folder only)`,
-      argv: ['tailgate-internal', 'unpack-chart', archive, into],
-      builtin: 'unpackChart',
-      archive,
-      into,
-      name: chart.name,
-    });
-    source = [join(into, chart.name)];
-  }
+  const source = chartSourceOf(ctx, cat, add);
   // The values against the chart itself (its templates and values schema) before any
   // cluster starts: a values mistake in a PR is one line naming the files, never an
   // install that fails once per cell. The driver runs every such step at the start.
@@ -165,6 +137,41 @@ export function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInsta
   if (cat.gateway)
     for (const step of gatewayReadySteps(cat, kubectl, { programmed: !cat.dataplane, gateway: side.gateway }))
       add(step);
+}
+
+// Tunings that set unsafe sysctls: the kubelets must allow them, checked before helm waits 5
+// minutes for pods that can never start.
+function sysctlPreflight(sysctls, { tuning, kubectl, add }) {
+  if (!sysctls.length) return;
+  add({
+    kind: 'preflight',
+    timeoutMs: 180_000,
+    title: `check that the kubelets allow ${sysctls.join(', ')} (set by tuning "${tuning}")`,
+    argv: ['tailgate-internal', 'check-kubelet-sysctls', ...sysctls],
+    builtin: 'checkSysctls',
+    sysctls,
+    tuning,
+    kubectlArgv: kubectl(),
+  });
+}
+
+// Where helm reads the chart: its repository online; offline the Go module's chart folder
+// (upstream) or the checked archive, unpacked into the run folder by a step of its own.
+function chartSourceOf(ctx, cat, add) {
+  const chart = cat.chart;
+  if (!ctx.offline) return chartSource(chart);
+  if (cat.upstream) return [upstreamChartDir(cat.upstream, ctx.goModCache)];
+  const archive = rel(archivePath(chart, ctx.env));
+  const into = join(ctx.runDirShown, 'charts', `${chart.name}-${chart.version}`);
+  add({
+    title: `unpack ${archive} as helm packages it (its .helmignore applies to a folder only)`,
+    argv: ['tailgate-internal', 'unpack-chart', archive, into],
+    builtin: 'unpackChart',
+    archive,
+    into,
+    name: chart.name,
+  });
+  return [join(into, chart.name)];
 }
 
 // A controller that turns resources into proxy pods (Envoy Gateway): our data plane

@@ -1,0 +1,43 @@
+// The stages of tools/src in the flow's order (docs/architecture.md): the import-flow test
+// and tools/scripts/code-shape.js read them here.
+// [path prefix under tools/src, stage]; the longest matching prefix decides.
+export const STAGES = [
+  ['', 'foundation'], // errors, names, numbers, units, schema, github-output, version…
+  ['exec/', 'foundation'], // processes
+  ['result/', 'foundation'], // the files every stage exchanges: read, write, their shapes
+  ['faults/', 'registry'], // what a fault is: config checks it, run drives it, ingest reads it
+  ['targets/rules.js', 'registry'], // what config and plan need of a target
+  ['targets/kube/catalog.js', 'registry'],
+  ['targets/kube/chart-archive.js', 'registry'],
+  ['config/', 'config'],
+  ['plan/', 'plan'],
+  ['run/', 'run'],
+  ['targets/', 'run'], // the drivers
+  ['ingest/', 'ingest'],
+  ['compare/', 'compare'],
+  ['report/', 'report'],
+  ['publish/', 'publish'],
+  ['history/', 'history'],
+  ['pipeline/', 'pipeline'],
+  ['cli/', 'cli'],
+];
+export const ORDER = [
+  'foundation',
+  'registry',
+  'config',
+  'plan',
+  'run',
+  'ingest',
+  'compare',
+  'report',
+  'publish',
+  'history',
+  'pipeline',
+  'cli',
+];
+
+// '' is the top of tools/src only (files in no folder).
+export const stageOf = (rel) =>
+  STAGES.filter(([p]) => (p === '' ? !rel.includes('/') : rel.startsWith(p))).sort(
+    (x, y) => y[0].length - x[0].length,
+  )[0]?.[1];
