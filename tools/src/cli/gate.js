@@ -43,24 +43,25 @@ const MODES = ['baseline', 'paired', 'concurrent'];
 const NO_CONFIRM = '{"include":[]}';
 
 export async function run(opts, positionals, { log = console.log, env = process.env } = {}) {
-  if (positionals.length) throw new InputError(`gate takes no positional arguments\n\n${usage}`);
-  if (!opts.results) throw new InputError(`gate needs --results <dir>\n\n${usage}`);
-  if (!MODES.includes(opts.mode))
-    throw new InputError(`--mode: "${String(opts.mode).slice(0, 40)}" is not one of ${MODES.join(', ')}`);
-  if (opts.mode === 'baseline' && !opts['base-ref'])
-    throw new InputError('--mode baseline needs --base-ref <sha>: the baselines are read from the base commit');
+  checkOptions(opts, positionals);
   const out = opts.out;
   makeDirIn(join(out, '..'), out);
   makeDirIn(out, join(out, 'comment'));
   makeDirIn(out, join(out, 'charts'));
   const { main } = await import('./main.js');
-  const verdictFile = join(out, 'verdict.json');
-  const code = await main(compareArgs(opts, verdictFile));
-  if (!isFile(verdictFile)) {
+  const files = {
+    verdict: join(out, 'verdict.json'),
+    comment: join(out, 'comment', 'comment.md'),
+    meta: join(out, 'comment', 'meta.json'),
+    confirm: join(out, 'confirm.json'),
+    charts: join(out, 'charts'),
+  };
+  const code = await main(compareArgs(opts, files.verdict));
+  if (!isFile(files.verdict)) {
     log(command('error', `tailgate compare wrote no verdict (exit ${code}): bad input or infrastructure error`));
     return code === EXIT.OK ? EXIT.INFRA : code;
   }
-  // After the verdict nothing may turn it green.
+  // After the verdict nothing may turn it green: each step after it names why it failed.
   const closed = (why) => {
     log(
       command(
@@ -70,60 +71,10 @@ export async function run(opts, positionals, { log = console.log, env = process.
     );
     return code === EXIT.OK ? EXIT.INFRA : code;
   };
-  const comment = join(out, 'comment', 'comment.md');
-  const confirmFile = join(out, 'confirm.json');
-  // report exits with the verdict's own code when it worked (2 or 4 when it did not); its
-  // terminal table is not the gate's output.
-  const rc = await quietly(() =>
-    main([
-      'report',
-      verdictFile,
-      '--markdown',
-      comment,
-      '--charts',
-      join(out, 'charts'),
-      ...(opts['run-url'] ? ['--run-url', opts['run-url']] : []),
-      '--meta',
-      join(out, 'comment', 'meta.json'),
-      '--confirm-matrix',
-      confirmFile,
-      '--force',
-    ]),
-  );
-  if (rc !== code) return closed(`tailgate report failed after the verdict (exit ${rc})`);
-  if (!isFile(comment) || statSync(comment).size === 0) return closed('tailgate report wrote no comment');
-  // The lines of the PR that set what the verdict names, for the check run's annotations.
-  if (opts['base-ref']) {
-    try {
-      const metaFile = join(out, 'comment', 'meta.json');
-      const meta = JSON.parse(readFileSync(metaFile, 'utf8'));
-      const doc = JSON.parse(readFileSync(verdictFile, 'utf8'));
-      const annotations = annotationsFor(doc, changedLines(opts['base-ref']));
-      if (annotations.length) writeTextAtomic(metaFile, JSON.stringify({ ...meta, annotations }), { force: true });
-    } catch {
-      return closed('could not add the annotations to the comment artifact');
-    }
-  }
-  const body = readFileSync(comment, 'utf8');
-  if (env.GITHUB_STEP_SUMMARY) {
-    try {
-      appendFileSync(env.GITHUB_STEP_SUMMARY, body);
-    } catch {
-      return closed('could not append the job summary');
-    }
-  }
-  let matrix = NO_CONFIRM;
-  if (!opts['confirm-results']) {
-    if (!isFile(confirmFile) || statSync(confirmFile).size === 0)
-      return closed('tailgate report wrote no confirmation matrix');
-    try {
-      const m = JSON.parse(readFileSync(confirmFile, 'utf8'));
-      if (!Array.isArray(m?.include)) throw new Error();
-      matrix = JSON.stringify(m);
-    } catch {
-      return closed('the confirmation matrix is not {"include": [...]}');
-    }
-  }
+  const failed = (await report(main, opts, files, code)) ?? annotate(opts, files) ?? appendSummary(env, files.comment);
+  if (failed) return closed(failed);
+  const { matrix, why } = opts['confirm-results'] ? { matrix: NO_CONFIRM } : confirmMatrix(files.confirm);
+  if (why) return closed(why);
   try {
     setOutputs([['confirm', matrix]], { env, write: (t) => log(t.trimEnd()) });
   } catch {
@@ -134,6 +85,76 @@ export async function run(opts, positionals, { log = console.log, env = process.
     return EXIT.OK;
   }
   return code;
+}
+
+function checkOptions(opts, positionals) {
+  if (positionals.length) throw new InputError(`gate takes no positional arguments\n\n${usage}`);
+  if (!opts.results) throw new InputError(`gate needs --results <dir>\n\n${usage}`);
+  if (!MODES.includes(opts.mode))
+    throw new InputError(`--mode: "${String(opts.mode).slice(0, 40)}" is not one of ${MODES.join(', ')}`);
+  if (opts.mode === 'baseline' && !opts['base-ref'])
+    throw new InputError('--mode baseline needs --base-ref <sha>: the baselines are read from the base commit');
+}
+
+// The comment, charts, the artifact's meta and the confirmation matrix. report exits with
+// the verdict's own code when it worked (2 or 4 when it did not); its terminal table is
+// not the gate's output. Returns why it failed, or null.
+async function report(main, opts, files, code) {
+  const rc = await quietly(() =>
+    main([
+      'report',
+      files.verdict,
+      '--markdown',
+      files.comment,
+      '--charts',
+      files.charts,
+      ...(opts['run-url'] ? ['--run-url', opts['run-url']] : []),
+      '--meta',
+      files.meta,
+      '--confirm-matrix',
+      files.confirm,
+      '--force',
+    ]),
+  );
+  if (rc !== code) return `tailgate report failed after the verdict (exit ${rc})`;
+  if (!isFile(files.comment) || statSync(files.comment).size === 0) return 'tailgate report wrote no comment';
+  return null;
+}
+
+// The lines of the PR that set what the verdict names, for the check run's annotations.
+function annotate(opts, files) {
+  if (!opts['base-ref']) return null;
+  try {
+    const meta = JSON.parse(readFileSync(files.meta, 'utf8'));
+    const doc = JSON.parse(readFileSync(files.verdict, 'utf8'));
+    const annotations = annotationsFor(doc, changedLines(opts['base-ref']));
+    if (annotations.length) writeTextAtomic(files.meta, JSON.stringify({ ...meta, annotations }), { force: true });
+    return null;
+  } catch {
+    return 'could not add the annotations to the comment artifact';
+  }
+}
+
+function appendSummary(env, comment) {
+  if (!env.GITHUB_STEP_SUMMARY) return null;
+  try {
+    appendFileSync(env.GITHUB_STEP_SUMMARY, readFileSync(comment, 'utf8'));
+    return null;
+  } catch {
+    return 'could not append the job summary';
+  }
+}
+
+// The first look's confirmation matrix ({"include": []} when no cell needs a round).
+function confirmMatrix(file) {
+  if (!isFile(file) || statSync(file).size === 0) return { why: 'tailgate report wrote no confirmation matrix' };
+  try {
+    const m = JSON.parse(readFileSync(file, 'utf8'));
+    if (!Array.isArray(m?.include)) throw new Error();
+    return { matrix: JSON.stringify(m) };
+  } catch {
+    return { why: 'the confirmation matrix is not {"include": [...]}' };
+  }
 }
 
 /** The compare command the mode asks for. */

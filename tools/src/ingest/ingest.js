@@ -30,27 +30,7 @@ export async function ingest({
   const files = Array.isArray(k6Output) ? k6Output : [k6Output];
   if (!Object.hasOwn(FORMATS, format))
     throw new InputError(`format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(format)}`);
-  const reader = FORMATS[format];
-  const agg = new Aggregate(files.length > 1 ? { graceS: Infinity } : {});
-  let read = {};
-  for (const file of files) {
-    let n = 0;
-    read = await reader.read(file, {
-      onRequest: side
-        ? (s) => {
-            if (s.side === side) {
-              n++;
-              agg.addRequest(s);
-            }
-          }
-        : (s) => {
-            n++;
-            agg.addRequest(s);
-          },
-      onDropped: (d) => agg.addDropped(d),
-    });
-    perFile?.push({ file, requests: n });
-  }
+  const { agg, read } = await aggregate(files, FORMATS[format], { side, perFile });
   // What the tool itself says of the run (fortio: rate, duration); --meta has the last word.
   meta = { ...read.meta, ...meta };
   const measured = agg.measured();
@@ -59,7 +39,6 @@ export async function ingest({
   const events = eventsFile ? placeEvents(readEvents(eventsFile), timeline, agg, eventsFile) : [];
   const dropped = agg.dropped.get('measure') ?? [...agg.dropped.values()].reduce((a, b) => a + b, 0);
   const measuredSeconds = meta.durationMs ? meta.durationMs / 1000 : measuredSpan(timeline);
-  const achievedRate = measuredSeconds > 0 ? measured.requests / measuredSeconds : 0;
 
   const result = {
     schemaVersion: RESULT_SCHEMA_VERSION,
@@ -82,15 +61,7 @@ export async function ingest({
       histogram: encode(measured.hist),
       ...(read.source ? { source: read.source } : {}),
     },
-    load: {
-      targetRate: meta.rate ?? null,
-      achievedRate: round(achievedRate, 2),
-      achievedRatio: meta.rate ? round(achievedRate / meta.rate, 4) : null,
-      droppedIterations: dropped,
-      droppedRatio: round(dropped / Math.max(1, measured.requests + dropped), 6),
-      measuredSeconds: round(measuredSeconds, 3),
-      k6ExitCode: meta.k6ExitCode ?? null,
-    },
+    load: loadRecord(meta, measured.requests, dropped, measuredSeconds),
     wholeRun: agg.wholeRun(confidence),
     phases: agg.phaseSummaries(confidence),
     // A tool that keeps no per-request times (fortio) has no timeline to draw.
@@ -108,6 +79,40 @@ export async function ingest({
   if (Object.keys(steps).length) result.steps = steps;
   if (meta.slo) result.saturation = saturation(timeline, meta.slo);
   return readable(result, files[0]);
+}
+
+// Every file's requests (of one side, for a duet) in one aggregate; the last file's own
+// words on the run (read.meta, read.source).
+async function aggregate(files, reader, { side, perFile }) {
+  const agg = new Aggregate(files.length > 1 ? { graceS: Infinity } : {});
+  let read = {};
+  for (const file of files) {
+    let n = 0;
+    read = await reader.read(file, {
+      onRequest: (s) => {
+        if (side && s.side !== side) return;
+        n++;
+        agg.addRequest(s);
+      },
+      onDropped: (d) => agg.addDropped(d),
+    });
+    perFile?.push({ file, requests: n });
+  }
+  return { agg, read };
+}
+
+// What the load generator delivered against what it was asked (compare/validity.js).
+function loadRecord(meta, requests, dropped, measuredSeconds) {
+  const achievedRate = measuredSeconds > 0 ? requests / measuredSeconds : 0;
+  return {
+    targetRate: meta.rate ?? null,
+    achievedRate: round(achievedRate, 2),
+    achievedRatio: meta.rate ? round(achievedRate / meta.rate, 4) : null,
+    droppedIterations: dropped,
+    droppedRatio: round(dropped / Math.max(1, requests + dropped), 6),
+    measuredSeconds: round(measuredSeconds, 3),
+    k6ExitCode: meta.k6ExitCode ?? null,
+  };
 }
 
 // Ingest never writes a result that compare would refuse: the same reader checks it.
