@@ -7,6 +7,7 @@
 // object made elsewhere (a test, a scenario read back from a result) gets the same numbers
 // on its first use.
 import { parseDuration, parsePercent } from '../units.js';
+import { faultModule } from '../faults/schedule.js';
 
 const ms = (text, fallback) => parseDuration(text ?? fallback);
 const share = (text) => (text === undefined ? 0 : parsePercent(text));
@@ -54,6 +55,16 @@ export const tuningMs = once((t) => ({
 /** A matrix's (or a cell's, which carries it) emulated node latency in ms. */
 export const nodeLatencyMs = once((m) => ms(m.nodeLatency, '0ms'));
 
+// A fault's durations: bench.yaml writes them as people read them ("5s"), results keep that
+// written form, and every fault acts on the milliseconds made here (`ms`), its type's
+// defaults (each fault file's `defaults`) filled in — the fault as written, plus them.
+const FAULT_DURATIONS = ['every', 'startAfter', 'replaceAfter', 'pause', 'timeout'];
+export const faultTiming = once((f) => {
+  const full = { startAfter: '0s', ...faultModule(f.type).defaults, ...f };
+  const times = FAULT_DURATIONS.filter((k) => full[k] !== undefined).map((k) => [k, parseDuration(full[k])]);
+  return { ...full, ms: Object.freeze(Object.fromEntries(times)) };
+});
+
 /** A gate rule's threshold as a fraction and its floor in ms (null: "auto", compare/gate.js floorMs). */
 export const ruleNumbers = once((rule) => ({
   threshold: parsePercent(rule.threshold),
@@ -65,6 +76,7 @@ export function normalise(cfg) {
   for (const s of Object.values(cfg.scenarios ?? {})) {
     scenarioMs(s);
     scenarioShares(s);
+    for (const f of s.faults ?? []) faultTiming(f);
   }
   for (const c of Object.values(cfg.controllers ?? {})) if (c.type === 'local') controllerMs(c);
   for (const t of Object.values(cfg.tunings ?? {})) tuningMs(t);

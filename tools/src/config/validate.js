@@ -4,7 +4,8 @@ import { MAX_RUN_MS, parseDuration } from '../units.js';
 import { TARGET_RULES as TARGETS } from '../targets/rules.js';
 import { samplesNeeded } from '../result/histogram.js';
 import { matrixSizeProblems } from './matrix-limits.js';
-import { ROUTE_FAULTS, faultTiming } from '../faults/schedule.js';
+import { ROUTE_FAULTS } from '../faults/schedule.js';
+import { faultTiming } from './normalise.js';
 import { editCount } from '../faults/route-edits.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).

@@ -1,6 +1,6 @@
 // SIGKILL a random pod every `every`; a replacement starts after `replaceAfter`,
 // like a ReplicaSet noticing the loss (the AKS report's pod deletions, abruptly).
-// Durations as written; the schedule adds their milliseconds (schedule.js faultTiming).
+// Durations as written; the schedule adds their milliseconds (config/normalise.js faultTiming).
 export const defaults = Object.freeze({ replaceAfter: '1s' });
 
 export function kubeCommand(f, kubectl) {

@@ -1,7 +1,6 @@
 // Runs a scenario's fault schedule beside k6 on the same clock. Faults act on a
 // "pods" object (the local PodSet, or kubectl on a cluster) with the same small
 // interface, so one schedule in bench.yaml means the same thing on every target.
-import { parseDuration } from '../units.js';
 import * as churn from './churn.js';
 import * as killPause from './kill-pause.js';
 import * as podKill from './pod-kill.js';
@@ -36,22 +35,16 @@ export function faultModule(type) {
   return FAULTS[type];
 }
 
-// A fault's durations, the only place they are read: bench.yaml writes them as people
-// read them ("5s"), results keep that written form (a workload is compared with committed
-// baselines as written), and every fault acts on the milliseconds made here, its type's
-// defaults (each fault file's `defaults`) filled in.
-const DURATIONS = ['every', 'startAfter', 'replaceAfter', 'pause', 'timeout'];
-export function faultTiming(f) {
-  const full = { startAfter: '0s', ...faultModule(f.type).defaults, ...f };
-  const ms = Object.fromEntries(DURATIONS.filter((k) => full[k] !== undefined).map((k) => [k, parseDuration(full[k])]));
-  return Object.freeze({ ...full, ms: Object.freeze(ms) });
-}
-
-/** Starts every fault of a scenario after `offsetMs`; returns stop() -> Promise. */
+/**
+ * Starts every fault of a scenario after `offsetMs`; returns stop() -> Promise. faults: with
+ * their milliseconds (config/normalise.js faultTiming) — a fault acts on those only.
+ */
 export function startFaults(faults, { pods, routes = null, events, offsetMs = 0 }) {
+  const untimed = faults.find((f) => !f.ms);
+  if (untimed) throw new Error(`fault ${untimed.type}: not timed (config/normalise.js faultTiming)`);
   const controller = new AbortController();
   const { signal } = controller;
-  const runs = faults.map(faultTiming).map(async (f) => {
+  const runs = faults.map(async (f) => {
     await pause(offsetMs + f.ms.startAfter, signal);
     if (signal.aborted) return;
     events.emit('fault-start', { fault: f.type });

@@ -3,12 +3,12 @@
 // out, is interrupted): a fault loop must never keep killing pods during teardown.
 import { InfraError } from '../errors.js';
 import { faultOffsetMs, startFaults } from '../faults/schedule.js';
-import { scenarioMs } from '../config/normalise.js';
+import { faultTiming, scenarioMs } from '../config/normalise.js';
 
 /** startLoad() -> Promise<k6 outcome>. Resolves with the k6 outcome; throws on fault errors. */
 export async function measureWithFaults({ scenario, startLoad, pods, routes = null, events }) {
   const load = startLoad();
-  const faults = startFaults(scenario.faults, {
+  const faults = startFaults(scenario.faults.map(faultTiming), {
     pods,
     routes,
     events,

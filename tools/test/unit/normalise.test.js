@@ -62,16 +62,8 @@ test('normalise: defaults live in one place', () => {
 
 // Where a written duration or percentage may still be read: config/ (validation sees what
 // the user wrote; normalise.js makes the numbers), the units themselves, a command-line
-// flag, a fault's schedule (faults/schedule.js faultTiming: the registry, before config),
-// a target's validation rules (the registry) and a migration margin given as a flag.
-const ALLOWED = [
-  'config/',
-  'units.js',
-  'cli/options.js',
-  'faults/schedule.js',
-  'targets/rules.js',
-  'compare/noninferiority.js',
-];
+// flag, a target's validation rules (the registry) and a migration margin given as a flag.
+const ALLOWED = ['config/', 'units.js', 'cli/options.js', 'targets/rules.js', 'compare/noninferiority.js'];
 
 test('normalise: no other module parses a bench.yaml duration or percentage', () => {
   const offenders = [];

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseBench } from '../../src/config/load.js';
 import { run as routeAdd } from '../../src/faults/route-add.js';
-import { faultTiming } from '../../src/faults/schedule.js';
+import { faultTiming } from '../../src/config/normalise.js';
 import { carriedCost, routeCost } from '../../src/ingest/route-cost.js';
 import { routesRep } from '../../src/result/load.js';
 import { EventLog } from '../../src/run/event-log.js';

@@ -2,7 +2,8 @@
 // fault commands the dry run shows.
 import { ROOT } from '../../../exec/tools.js';
 import { cellLoad, duetSides, k6Args, k6Budget, k6Env } from '../../../run/k6.js';
-import { faultModule, faultTiming } from '../../../faults/schedule.js';
+import { faultModule } from '../../../faults/schedule.js';
+import { faultTiming } from '../../../config/normalise.js';
 import { jobManifestFor } from '../k6-job-manifest.js';
 import { INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 
