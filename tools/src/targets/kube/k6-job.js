@@ -108,9 +108,36 @@ async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selecto
   return { exitCode, startedAt, command: `k6 (Job ${JOB} in namespace ${NAMESPACE})` };
 }
 
+// An Indexed Job of n paused runners: all started and answering, released together, waited
+// for, their outputs copied out — a runner lost on the way makes the cell a RunnerProblem.
 async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector }) {
   const name = (i, p) => `runner ${i + 1}/${n}${p ? ` (pod ${p.name} on node ${p.node})` : ''}`;
-  // Every runner up and paused, its REST API answering, before any is released.
+  const pods = await runnerPods({ n, kubectl, kubectlFlags, signal, selector });
+  const released = await Promise.all(
+    pods.map(async (p) => ({ r: await exec(kubectlFlags, p.name, ['k6', 'resume'], signal), at: Date.now() })),
+  );
+  released.forEach(({ r }, i) => {
+    if (r.code !== 0) throw new RunnerProblem(`${name(i, pods[i])} could not be released: ${r.output.trim()}`);
+  });
+  const deadline = Date.now() + k6Budget(cell.scenario) + 60_000;
+  const exits = await runnerExits(pods, { deadline, kubectl, kubectlFlags, signal, name });
+  const runners = [];
+  for (let i = 0; i < n; i++) {
+    const out = await copyRunnerOut(pods[i], { i, n, cellDir, kubectlFlags, signal, name });
+    runners.push({ ...out, exitCode: exits[i], startedAt: released[i].at, pod: pods[i].name, node: pods[i].node });
+  }
+  const bad = runners.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
+  return {
+    exitCode: bad?.exitCode ?? 0,
+    startedAt: Math.min(...runners.map((r) => r.startedAt)),
+    endedAt: Math.max(...runners.map((r) => r.endedAt)),
+    runners,
+    command: `k6 × ${n} (Indexed Job ${JOB} in namespace ${NAMESPACE})`,
+  };
+}
+
+// Every runner up and paused, its REST API answering, before any is released.
+async function runnerPods({ n, kubectl, kubectlFlags, signal, selector }) {
   const pods = await waitFor(
     async () => {
       const list = JSON.parse(await kubectl(['get', 'pods', '-l', selector, '-o', 'json'])).items;
@@ -138,18 +165,16 @@ async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, sel
     60_000,
     'every k6 runner to be paused and ready',
   );
-  const released = await Promise.all(
-    pods.map(async (p) => ({ r: await exec(kubectlFlags, p.name, ['k6', 'resume'], signal), at: Date.now() })),
-  );
-  released.forEach(({ r }, i) => {
-    if (r.code !== 0) throw new RunnerProblem(`${name(i, pods[i])} could not be released: ${r.output.trim()}`);
-  });
-  const deadline = Date.now() + k6Budget(cell.scenario) + 60_000;
-  const exits = new Array(n).fill(null);
+  return pods;
+}
+
+// Each runner's k6 exit code, polled once a second until all have one or the deadline.
+async function runnerExits(pods, { deadline, kubectl, kubectlFlags, signal, name }) {
+  const exits = new Array(pods.length).fill(null);
   while (exits.some((e) => e === null)) {
     if (Date.now() > deadline)
       throw new RunnerProblem(`k6 runners did not finish in time: ${missing(exits, pods, name)}`);
-    for (let i = 0; i < n; i++) {
+    for (let i = 0; i < pods.length; i++) {
       if (exits[i] !== null) continue;
       exits[i] = await readExit(kubectlFlags, pods[i].name, signal);
       if (exits[i] === null && !(await stillThere(kubectl, pods[i])))
@@ -157,39 +182,26 @@ async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, sel
     }
     if (exits.some((e) => e === null)) await new Promise((r) => setTimeout(r, 1000));
   }
-  const runners = [];
-  for (let i = 0; i < n; i++) {
-    const seg = { index: i, count: n };
-    const files = k6Files(cellDir, seg);
-    const inPod = k6Files('/out', seg);
-    try {
-      for (const [from, to] of [
-        [inPod.output, files.output],
-        [inPod.summary, files.summary],
-        [inPod.log, files.log],
-      ])
-        await copyOut(kubectlFlags, pods[i].name, from, to);
-    } catch (err) {
-      throw new RunnerProblem(`${name(i, pods[i])}: its output could not be copied out (${err.message})`);
-    }
-    const ended = Number((await exec(kubectlFlags, pods[i].name, ['cat', '/out/end'], signal)).stdout.trim());
-    runners.push({
-      ...files,
-      exitCode: exits[i],
-      startedAt: released[i].at,
-      endedAt: Number.isFinite(ended) && ended > 0 ? ended : Date.now(),
-      pod: pods[i].name,
-      node: pods[i].node,
-    });
+  return exits;
+}
+
+// Runner i's output, summary and log, and when its load ended (its own clock, /out/end).
+async function copyRunnerOut(pod, { i, n, cellDir, kubectlFlags, signal, name }) {
+  const seg = { index: i, count: n };
+  const files = k6Files(cellDir, seg);
+  const inPod = k6Files('/out', seg);
+  try {
+    for (const [from, to] of [
+      [inPod.output, files.output],
+      [inPod.summary, files.summary],
+      [inPod.log, files.log],
+    ])
+      await copyOut(kubectlFlags, pod.name, from, to);
+  } catch (err) {
+    throw new RunnerProblem(`${name(i, pod)}: its output could not be copied out (${err.message})`);
   }
-  const bad = runners.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
-  return {
-    exitCode: bad?.exitCode ?? 0,
-    startedAt: Math.min(...runners.map((r) => r.startedAt)),
-    endedAt: Math.max(...runners.map((r) => r.endedAt)),
-    runners,
-    command: `k6 × ${n} (Indexed Job ${JOB} in namespace ${NAMESPACE})`,
-  };
+  const ended = Number((await exec(kubectlFlags, pod.name, ['cat', '/out/end'], signal)).stdout.trim());
+  return { ...files, endedAt: Number.isFinite(ended) && ended > 0 ? ended : Date.now() };
 }
 
 function missing(exits, pods, name) {
