@@ -40,7 +40,7 @@ export const GATE_DEFAULTS = {
   validity: { maxDroppedRatio: 0.001, maxSharedDroppedRatio: 0.02, minAchievedRatio: 0.97, minSamples: 1000 },
 };
 
-const SCENARIO_DEFAULTS = {
+export const SCENARIO_DEFAULTS = {
   duration: '30s',
   warmup: '0s',
   vus: 50,
@@ -53,7 +53,7 @@ const SCENARIO_DEFAULTS = {
   runners: 1,
 };
 
-const LOCAL_CONTROLLER_DEFAULTS = {
+export const LOCAL_CONTROLLER_DEFAULTS = {
   retries: 'on',
   updateLag: '0ms',
   backendDelay: '0ms',

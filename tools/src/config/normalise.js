@@ -1,5 +1,7 @@
 // bench.yaml's durations and percentages as numbers, made once per object and in this file
-// only, with the defaults a stage would otherwise write at its call site ("?? '60s'").
+// only, with the defaults a stage would otherwise write at its call site ("?? '60s'"):
+// defaults.js's where it has them (an object that did not come through load gets the same),
+// the rest here.
 // The written form stays in the config: results record a scenario as written (a workload
 // is compared with committed baselines as written, compare/workload.js), and the effective
 // config shows what the user wrote. load.js normalises every section after the defaults,
@@ -8,6 +10,7 @@
 // on its first use.
 import { parseDuration, parsePercent } from '../units.js';
 import { faultModule } from '../faults/schedule.js';
+import { LOCAL_CONTROLLER_DEFAULTS as CONTROLLER, SCENARIO_DEFAULTS as SCENARIO } from './defaults.js';
 
 const ms = (text, fallback) => parseDuration(text ?? fallback);
 const share = (text) => (text === undefined ? 0 : parsePercent(text));
@@ -23,9 +26,9 @@ function once(make) {
 
 /** A scenario's times in ms; sloP99 is the saturation search's latency objective. */
 export const scenarioMs = once((s) => ({
-  warmup: ms(s.warmup, '0s'),
-  duration: ms(s.duration, '30s'),
-  timeout: ms(s.timeout, '10s'),
+  warmup: ms(s.warmup, SCENARIO.warmup),
+  duration: ms(s.duration, SCENARIO.duration),
+  timeout: ms(s.timeout, SCENARIO.timeout),
   pause: s.pause === undefined ? null : ms(s.pause),
   headDelay: ms(s.headDelay, '0ms'),
   sloP99: ms(s.slo?.p99, '50ms'),
@@ -41,9 +44,9 @@ export const scenarioShares = once((s) => ({
 
 /** A local controller's injected delays in ms. */
 export const controllerMs = once((c) => ({
-  updateLag: ms(c.updateLag, '0ms'),
-  backendDelay: ms(c.backendDelay, '0ms'),
-  proxyDelay: ms(c.proxyDelay, '0ms'),
+  updateLag: ms(c.updateLag, CONTROLLER.updateLag),
+  backendDelay: ms(c.backendDelay, CONTROLLER.backendDelay),
+  proxyDelay: ms(c.proxyDelay, CONTROLLER.proxyDelay),
 }));
 
 /** A tuning's proxy timeouts in ms (nginx's and HAProxy's own defaults where unset). */
