@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { EXIT } from '../errors.js';
+import { makeDirIn, writablePath } from '../result/write.js';
 import { estimateCost } from '../plan/cost.js';
 import { newRunDir } from '../run/results-dir.js';
 import { runPlan } from '../run/runner.js';
@@ -84,11 +85,12 @@ async function finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal
 
 // A PR cell's duet, laid out as `tailgate gate` reads a cell's sides: <dir>/base/duet-<run>
 // and <dir>/head/duet-<run> — a refused cell's cell-error.json too, so the gate says why.
+// Written like every result (result/write.js): no link on the way from <dir> down.
 function moveSides(runDir, dir) {
   for (const side of ['base', 'head']) {
     if (!existsSync(join(runDir, side))) continue;
-    mkdirSync(join(resolve(dir), side), { recursive: true });
-    const to = join(resolve(dir), side, `duet-${basename(runDir)}`);
+    makeDirIn(dir, join(dir, side));
+    const to = writablePath(join(dir, side, `duet-${basename(runDir)}`), { root: dir });
     renameSync(join(runDir, side), to);
     console.log(`${side}: ${to}`);
   }

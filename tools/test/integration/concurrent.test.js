@@ -135,6 +135,24 @@ test("tailgate run --sides-out: a duet's sides where `tailgate gate` reads them,
       v.cells.map((c) => c.cell),
       ['dyn/default/steady'],
     );
+    // A link where a side goes: refused (exit 2), nothing written through it.
+    const linked = join(root, 'linked');
+    const elsewhere = mkdtempSync(join(root, 'elsewhere-'));
+    const { mkdirSync, symlinkSync } = await import('node:fs');
+    mkdirSync(linked);
+    symlinkSync(elsewhere, join(linked, 'base'));
+    const l = await runCli([
+      ...args.slice(0, 5),
+      '--out',
+      join(linked, 'duet'),
+      '--sides-out',
+      linked,
+      '--ab-head',
+      'dyn',
+    ]);
+    assert.equal(l.code, 2, l.out);
+    assert.match(l.out, /symbolic link/);
+    assert.deepEqual(readdirSync(elsewhere), []);
     // Not a duet: nothing to lay out, refused before any process starts.
     const alone = await runCli(args);
     assert.equal(alone.code, 2, alone.out);
