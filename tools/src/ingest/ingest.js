@@ -88,12 +88,13 @@ async function aggregate(files, reader, { side, perFile }) {
   let read = {};
   for (const file of files) {
     let n = 0;
+    const add = (s) => {
+      n++;
+      agg.addRequest(s);
+    };
+    // Called once per request: a duet's side filter only where there is one.
     read = await reader.read(file, {
-      onRequest: (s) => {
-        if (side && s.side !== side) return;
-        n++;
-        agg.addRequest(s);
-      },
+      onRequest: side ? (s) => s.side === side && add(s) : add,
       onDropped: (d) => agg.addDropped(d),
     });
     perFile?.push({ file, requests: n });

@@ -76,11 +76,14 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages }) {
       if (signal?.aborted) break;
       const meta = runMeta(cell, run, host, pair);
       const each = { cell, run, meta, runDir, dir, stages, log: (side, line) => log(`${prefix} ${side}: ${line}`) };
-      if (run.alternate) await ingestAlternate(each, pair);
-      else if (cell.concurrent) await ingestDuet(each);
-      const result = run.alternate || cell.concurrent ? undefined : await ingestOne(each);
-      outcomes.push({ cell, dir, ...(result ? { result } : {}), load: loadWindow(run.k6) });
-      if (result) log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+      if (run.alternate || cell.concurrent) {
+        await (run.alternate ? ingestAlternate(each, pair) : ingestDuet(each));
+        outcomes.push({ cell, dir, load: loadWindow(run.k6) });
+        continue;
+      }
+      const result = await ingestOne(each);
+      outcomes.push({ cell, dir, result, load: loadWindow(run.k6) });
+      log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
     } catch (err) {
       if (!(err instanceof TailgateError)) throw err;
       const infra = err instanceof InfraError;
@@ -126,13 +129,11 @@ function runMeta(cell, run, { machine, sha, k6Version }, pair) {
 // A duet's sides loaded one at a time: each its own k6 output, a whole result each,
 // paired by repetition (numbered from --pair) and gated as interleaved pairs (no
 // meta.ab: they did not share the seconds of a duet).
-async function ingestAlternate({ cell, run, meta, runDir, stages, log }, pair) {
+async function ingestAlternate(each, pair) {
+  const { cell, run, meta } = each;
   for (const side of run.alternate) {
-    const [name, tuning] =
-      side.role === 'base'
-        ? [cell.controllerName, cell.tuningName]
-        : [cell.concurrent.name, cell.concurrent.tuningName];
-    const r = await stages.ingest({
+    const [name, tuning] = sideOf(cell, side.role);
+    const r = await each.stages.ingest({
       k6Output: join(side.dir, 'k6.json.gz'),
       events: side.eventsFile,
       meta: {
@@ -141,35 +142,39 @@ async function ingestAlternate({ cell, run, meta, runDir, stages, log }, pair) {
         alternate: { role: side.role, controller: name, tuning },
       },
     });
-    if (side.resources) r.resources = withCpuPer1k(side.resources, r.wholeRun.requests);
-    writeJsonAtomic(join(makeCellDir(join(runDir, side.role), cell), 'result.json'), r);
-    log(`${side.role} (${name}/${tuning})`, progressLine(r));
+    writeSide(each, side.role, r, side.resources);
   }
 }
 
 // A duet: one k6 output, k6's sides a and b split into the base's and the head's result.
-async function ingestDuet({ cell, run, meta, runDir, dir, stages, log }) {
-  const who = {
-    base: [cell.controllerName, cell.tuningName],
-    head: [cell.concurrent.name, cell.concurrent.tuningName],
-  };
+async function ingestDuet(each) {
+  const { cell, run, meta, dir } = each;
   for (const [side, role] of [
     ['a', duetSides(cell)[0]],
     ['b', duetSides(cell)[1]],
   ]) {
-    const [name, tuning] = who[role];
-    const r = await stages.ingest({
+    const [name, tuning] = sideOf(cell, role);
+    const r = await each.stages.ingest({
       k6Output: join(dir, 'k6.json.gz'),
       events: run.eventsFile,
       side,
       meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } },
     });
     // Each side's own data plane: its CPU per 1,000 of its requests (cross-talk, gate.js).
-    const res = run.concurrent?.resources?.[role === 'base' ? 0 : 1];
-    if (res) r.resources = withCpuPer1k(res, r.wholeRun.requests);
-    writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), r);
-    log(`${role} (${name}/${tuning})`, progressLine(r));
+    writeSide(each, role, r, run.concurrent?.resources?.[role === 'base' ? 0 : 1]);
   }
+}
+
+// [controller, tuning] of a duet's side.
+function sideOf(cell, role) {
+  return role === 'base' ? [cell.controllerName, cell.tuningName] : [cell.concurrent.name, cell.concurrent.tuningName];
+}
+
+// One side's result under <run>/<role>/, with its CPU per 1,000 of its own requests.
+function writeSide({ cell, runDir, log }, role, result, resources) {
+  if (resources) result.resources = withCpuPer1k(resources, result.wholeRun.requests);
+  writeJsonAtomic(join(makeCellDir(join(runDir, role), cell), 'result.json'), result);
+  log(`${role} (${sideOf(cell, role).join('/')})`, progressLine(result));
 }
 
 async function ingestOne({ run, meta, dir, stages }) {
