@@ -98,13 +98,7 @@ async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selecto
     k6Budget(cell.scenario) + 60_000,
     'k6 to finish in the cluster',
   );
-  const files = k6Files(cellDir, null);
-  for (const [from, to] of [
-    ['/out/k6.json.gz', files.output],
-    ['/out/k6-summary.json', files.summary],
-    ['/out/k6.log', files.log],
-  ])
-    await copyOut(kubectlFlags, pod, from, to);
+  await copyK6Files(kubectlFlags, pod, cellDir, null);
   return { exitCode, startedAt, command: `k6 (Job ${JOB} in namespace ${NAMESPACE})` };
 }
 
@@ -187,21 +181,22 @@ async function runnerExits(pods, { deadline, kubectl, kubectlFlags, signal, name
 
 // Runner i's output, summary and log, and when its load ended (its own clock, /out/end).
 async function copyRunnerOut(pod, { i, n, cellDir, kubectlFlags, signal, name }) {
-  const seg = { index: i, count: n };
-  const files = k6Files(cellDir, seg);
-  const inPod = k6Files('/out', seg);
+  let files;
   try {
-    for (const [from, to] of [
-      [inPod.output, files.output],
-      [inPod.summary, files.summary],
-      [inPod.log, files.log],
-    ])
-      await copyOut(kubectlFlags, pod.name, from, to);
+    files = await copyK6Files(kubectlFlags, pod.name, cellDir, { index: i, count: n });
   } catch (err) {
     throw new RunnerProblem(`${name(i, pod)}: its output could not be copied out (${err.message})`);
   }
   const ended = Number((await exec(kubectlFlags, pod.name, ['cat', '/out/end'], signal)).stdout.trim());
   return { ...files, endedAt: Number.isFinite(ended) && ended > 0 ? ended : Date.now() };
+}
+
+// A k6 run's output, summary and log (run/k6.js k6Files: the same names in the pod's /out
+// and in the cell folder) copied out of its pod; the cell folder's paths.
+async function copyK6Files(kubectlFlags, pod, cellDir, segment) {
+  const [inPod, files] = [k6Files('/out', segment), k6Files(cellDir, segment)];
+  for (const key of ['output', 'summary', 'log']) await copyOut(kubectlFlags, pod, inPod[key], files[key]);
+  return files;
 }
 
 function missing(exits, pods, name) {
