@@ -2,12 +2,12 @@
 // one the chart declares (values.yaml or its values schema) and one whose value changes
 // what the chart renders — a key the chart silently ignores (service.type in Traefik 41)
 // fails.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parse, stringify } from 'yaml';
 import { helm } from './charts.js';
+import { scratchDir } from './scratch.js';
 
 export const readYaml = (file) => parse(readFileSync(file, 'utf8')) ?? {};
 
@@ -95,7 +95,7 @@ let scratch;
 
 /** `helm template` of a chart with one values document; stdout, or throws with stderr. */
 export function renderWith(chartDir, values, args = []) {
-  scratch ??= mkdtempSync(join(tmpdir(), 'tg-keys-'));
+  scratch ??= scratchDir('tg-keys-');
   const file = join(scratch, 'values.yaml');
   writeFileSync(file, stringify(values));
   const r = spawnSync(helm, ['template', 't', chartDir, '-f', file, ...args], { encoding: 'utf8' });

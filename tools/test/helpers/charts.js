@@ -2,14 +2,14 @@
 // what the API server would store, custom resources against their CRDs' own schemas.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { PINS } from '../../src/version.js';
 import { which } from '../../src/exec/tools.js';
 import { InputError } from '../../src/errors.js';
 import { verifiedArchive } from '../../src/targets/kube/chart-archive.js';
+import { scratchDir } from './scratch.js';
 
 export const ROOT = new URL('../../../', import.meta.url).pathname;
 export const SCHEMAS = join(ROOT, '.tools', 'k8s-schemas', PINS.kubernetes);
@@ -38,7 +38,7 @@ export function controllerChart(name) {
   let out;
   try {
     const file = verifiedArchive(entry.chart, { where: `charts/controllers/${name}/controller.yaml chart.sha256` });
-    const dir = mkdtempSync(join(tmpdir(), `tg-chart-${name}-`));
+    const dir = scratchDir(`tg-chart-${name}-`);
     const r = spawnSync('tar', ['-xzf', file, '-C', dir], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     // Helm does not follow links inside a chart archive (nginx-ingress's crds/ points out
@@ -97,7 +97,7 @@ export function validate(manifests, { crds } = {}) {
  * custom resource fails like one in a Deployment.
  */
 export function crdSchemas(paths) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-crd-schemas-'));
+  const dir = scratchDir('tg-crd-schemas-');
   let count = 0;
   for (const file of paths.flatMap(yamlFiles)) {
     for (const doc of parseAllDocuments(readFileSync(file, 'utf8'))) {
@@ -154,7 +154,7 @@ export function dropNulls(x) {
  * placeholders filled (`set`), the version its release would carry.
  */
 export function chartFromTemplate(src, { file, set }, { version, appVersion }) {
-  const chart = join(mkdtempSync(join(tmpdir(), 'tg-chart-')), 'chart');
+  const chart = join(scratchDir('tg-chart-'), 'chart');
   cpSync(src, chart, { recursive: true });
   const values = readFileSync(join(src, file), 'utf8').replace(/\$\{(\w+)\}/g, (m, k) => set[k] ?? m);
   assert.doesNotMatch(values, /\$\{\w+\}/, 'every placeholder of the values template is filled');

@@ -1,17 +1,16 @@
 // One cell on the real local target, then the real ingest: what the integration
 // tests and the gate benchmark measure with.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resultRep } from '../../src/result/load.js';
 import { parseDuration } from '../../src/units.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from './cells.js';
+import { scratchDir } from './scratch.js';
 
 /** extra: fields laid over the cell (isolation, nodeLatency). */
 export async function runLocal({ controller, scenario, tuning, extra = {} }) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-run-'));
+  const dir = scratchDir('tg-run-');
   const run = await runCell({ cell: { ...makeCell({ controller, scenario, tuning }), ...extra }, cellDir: dir });
   const result = await ingest({
     k6Output: join(dir, 'k6.json.gz'),

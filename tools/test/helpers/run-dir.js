@@ -1,10 +1,10 @@
 // Lays out a results folder exactly as `tailgate run` does, from synthetic results.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticResult } from './synthetic.js';
+import { scratchDir } from './scratch.js';
 
-export async function makeRunDir(cells, root = mkdtempSync(join(tmpdir(), 'tg-run-'))) {
+export async function makeRunDir(cells, root = scratchDir('tg-run-')) {
   for (const [key, repsOpts] of Object.entries(cells)) {
     for (let i = 0; i < repsOpts.length; i++) {
       const dir = join(root, key, `rep-${i + 1}`);

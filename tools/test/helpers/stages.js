@@ -1,5 +1,24 @@
 // The stages of tools/src in the flow's order (docs/architecture.md): the import-flow test
-// and tools/scripts/code-shape.js read them here.
+// and tools/scripts/code-shape.js read them here; the module list the source tests walk.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SRC = new URL('../../src/', import.meta.url).pathname;
+
+/** Every module under tools/src, as absolute paths. */
+export function modules() {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d)) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.js')) out.push(p);
+    }
+  };
+  walk(SRC);
+  return out;
+}
+
 // [path prefix under tools/src, stage]; the longest matching prefix decides.
 export const STAGES = [
   ['', 'foundation'], // errors, names, numbers, units, schema, github-output, version…

@@ -1,12 +1,12 @@
 // Result files from known distributions, through the real ingest path (k6 lines ->
 // ingest), so gate tests know the truth they are checking against.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ingest } from '../../src/ingest/ingest.js';
 import { durationLine, droppedLine, k6File } from './k6-lines.js';
+import { scratchDir } from './scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-synth-'));
+const dir = scratchDir('tg-synth-');
 let counter = 0;
 
 // Deterministic PRNG (mulberry32) so a failing test fails the same way every time.

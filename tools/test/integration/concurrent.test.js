@@ -3,19 +3,19 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from '../helpers/cells.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 test('concurrent A/B: both data planes serve at once, each side gets the configured rate, nothing is lost', async () => {
   const scenario = { script: 'steady', rate: 200, duration: '3s', warmup: '1s', replicas: 2 };
   const cell = makeCell({ controller: { variant: 'nginx-dynamic' }, scenario });
   const head = makeCell({ controller: { variant: 'haproxy-runtime' }, scenario });
   cell.concurrent = { controller: head.controller, tuning: head.tuning };
-  const dir = mkdtempSync(join(tmpdir(), 'tg-ab-'));
+  const dir = scratchDir('tg-ab-');
   const run = await runCell({ cell, cellDir: dir });
   assert.equal(run.k6.exitCode, 0);
   assert.deepEqual(run.concurrent.sides, ['a', 'b']);
@@ -42,7 +42,7 @@ test('concurrent A/B: both data planes serve at once, each side gets the configu
 test('tailgate run --ab-head: every cell base and head at once, results per side, gated paired', async () => {
   const { runCli } = await import('../helpers/cli.js');
   const { existsSync, readdirSync, readFileSync, writeFileSync } = await import('node:fs');
-  const root = mkdtempSync(join(tmpdir(), 'tg-abcli-'));
+  const root = scratchDir('tg-abcli-');
   const config = join(root, 'bench.yaml');
   writeFileSync(
     config,
@@ -106,7 +106,7 @@ test('tailgate run --ab-head: every cell base and head at once, results per side
 test("tailgate run --sides-out: a duet's sides where `tailgate gate` reads them, the verdict made there", async () => {
   const { runCli } = await import('../helpers/cli.js');
   const { existsSync, readdirSync, readFileSync, writeFileSync } = await import('node:fs');
-  const root = mkdtempSync(join(tmpdir(), 'tg-sides-'));
+  const root = scratchDir('tg-sides-');
   try {
     const config = join(root, 'bench.yaml');
     writeFileSync(

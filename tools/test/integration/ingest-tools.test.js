@@ -5,8 +5,7 @@
 // result states.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ingest } from '../../src/ingest/ingest.js';
@@ -14,6 +13,7 @@ import { resultRep } from '../../src/result/load.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { ROOT } from '../../src/exec/tools.js';
 import { makeCell } from '../helpers/cells.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const BIN = join(ROOT, '.tools', 'bin');
 const [VEGETA, FORTIO] = [join(BIN, 'vegeta'), join(BIN, 'fortio')];
@@ -35,7 +35,7 @@ after(() => dir && rmSync(dir, { recursive: true, force: true }));
 // the path and Host k6's scripts use (k6/lib/target.js).
 before(async () => {
   if (skip) return;
-  dir = mkdtempSync(join(tmpdir(), 'tg-tools-'));
+  dir = scratchDir('tg-tools-');
   const cell = makeCell({
     controller: { variant: 'nginx-dynamic' },
     scenario: { script: 'steady', rate: RATE, duration: `${SECONDS * 2}s`, warmup: '0s', replicas: 2 },

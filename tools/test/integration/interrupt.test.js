@@ -2,12 +2,12 @@
 // process of the run left behind (pods, proxy, k6).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { processesMentioning } from '../helpers/procs.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT_USER = process.getuid() === 0;
 const namespaces = () =>
@@ -67,9 +67,9 @@ test(
   `run: SIGINT during load stops everything${ROOT_USER ? ', removes every namespace' : ''} and exits 130`,
   { timeout: 60_000 },
   async () => {
-    const work = mkdtempSync(join(tmpdir(), 'tg-int-'));
+    const work = scratchDir('tg-int-');
     churnBench(work);
-    const run = await runningCell(work, { TAILGATE_STATE_DIR: mkdtempSync(join(tmpdir(), 'tg-state-')) });
+    const run = await runningCell(work, { TAILGATE_STATE_DIR: scratchDir('tg-state-') });
     run.child.kill('SIGINT');
     const code = await run.exited;
     assert.equal(code, 130, run.output);
@@ -86,8 +86,8 @@ test(
   `run: after SIGKILL during load, the next start removes every process${ROOT_USER ? ' and namespace' : ''} of the dead run`,
   { timeout: 90_000 },
   async () => {
-    const work = mkdtempSync(join(tmpdir(), 'tg-kill-'));
-    const env = { TAILGATE_STATE_DIR: mkdtempSync(join(tmpdir(), 'tg-state-')) };
+    const work = scratchDir('tg-kill-');
+    const env = { TAILGATE_STATE_DIR: scratchDir('tg-state-') };
     churnBench(work);
     const dead = await runningCell(work, env);
     dead.child.kill('SIGKILL');

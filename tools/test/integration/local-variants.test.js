@@ -3,7 +3,6 @@
 // would fail), and a harness failure must leave no process behind.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { InfraError } from '../../src/errors.js';
@@ -16,9 +15,10 @@ import { VARIANTS } from '../../src/targets/local/variants/index.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from '../helpers/cells.js';
 import { processesMentioning } from '../helpers/procs.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 async function withDataPlane(variant, fn) {
-  const dir = mkdtempSync(join(tmpdir(), `tg-${variant}-`));
+  const dir = scratchDir(`tg-${variant}-`);
   const sockDir = mkdtempSync('/tmp/tg-');
   const group = new ProcessGroup();
   const events = new EventLog(join(dir, 'events.jsonl'));
@@ -80,7 +80,7 @@ test(
   'local: a proxy that rejects its config is an infra error naming the file, and nothing is left running',
   { timeout: 30_000 },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-broken-'));
+    const dir = scratchDir('tg-broken-');
     const fakeBin = new URL('../fixtures/bin/broken-haproxy', import.meta.url).pathname;
     const oldPath = process.env.PATH;
     process.env.PATH = `${fakeBin}${delimiter}${oldPath}`;

@@ -3,13 +3,11 @@
 // nothing is left behind.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from '../helpers/cells.js';
 import { runLocal } from '../helpers/local-run.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const namespaces = () =>
   (spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout ?? '')
@@ -52,7 +50,7 @@ test(
       isolation: 'netns',
       nodeLatency: '1ms',
     };
-    const dir = mkdtempSync(join(tmpdir(), 'tg-netem-'));
+    const dir = scratchDir('tg-netem-');
     if (netem) {
       const run = await runCell({ cell, cellDir: dir });
       assert.equal(run.k6.exitCode, 0);

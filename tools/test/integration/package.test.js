@@ -2,15 +2,15 @@
 // validate and plan a bench.yaml there — no dev-only paths at run time.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
 test('package: npm pack installs and runs tailgate outside this repository', { timeout: 180_000 }, () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-pack-'));
+  const work = scratchDir('tg-pack-');
   execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: ROOT, stdio: 'pipe' });
   const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
   const app = join(work, 'app');
@@ -43,7 +43,7 @@ test(
   'adopter: the example repository validates, runs a cell per side and gets a verdict and a comment',
   { timeout: 300_000 },
   () => {
-    const work = mkdtempSync(join(tmpdir(), 'tg-adopter-'));
+    const work = scratchDir('tg-adopter-');
     execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: ROOT, stdio: 'pipe' });
     const tgz = readdirSync(work).find((f) => f.endsWith('.tgz'));
     const repo = join(work, 'repo');

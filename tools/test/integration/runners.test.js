@@ -2,8 +2,7 @@
 // merged result equals the result of the union of their samples, exactly; a broken
 // runner makes the cell inconclusive, naming it — never a result of the survivors.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -11,6 +10,7 @@ import { ingest } from '../../src/ingest/ingest.js';
 import { ingestRunners } from '../../src/ingest/runners.js';
 import { runCell } from '../../src/targets/local/driver.js';
 import { makeCell } from '../helpers/cells.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const scenario = { script: 'steady', rate: 300, duration: '3s', warmup: '1s', replicas: 2, runners: 3 };
 const meta = { rate: 300, durationMs: 3000 };
@@ -18,7 +18,7 @@ let run;
 let dir;
 
 test('runners: 3 k6 runners together deliver exactly the configured rate; the merge equals the union of their samples', async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tg-runners-'));
+  dir = scratchDir('tg-runners-');
   run = await runCell({ cell: makeCell({ controller: { variant: 'nginx-dynamic' }, scenario }), cellDir: dir });
   assert.equal(run.k6.runners.length, 3);
   const merged = await ingestRunners(run.k6.runners, { meta });

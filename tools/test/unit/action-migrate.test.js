@@ -3,15 +3,14 @@
 // verdict is tailgate migrate's own exit.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { test } from 'node:test';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ACTION = new URL('../../ci/action.sh', import.meta.url).pathname;
 
 test('action migrate: a candidate or margin outside its character set is refused (exit 2) before tailgate runs; valid ones reach tailgate migrate', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-action-migrate-'));
+  const dir = scratchDir('tg-action-migrate-');
   const run = (env) =>
     spawnSync('bash', [ACTION], {
       cwd: dir,

@@ -3,14 +3,14 @@
 // (reading 'cpuPer1kRequests')") and no table or chart was written for the cells that
 // had been measured.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { afterRun } from '../../src/pipeline/after-run.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const cellError = (dir, fields) => {
   mkdirSync(dir, { recursive: true });
@@ -21,7 +21,7 @@ const cellError = (dir, fields) => {
 };
 
 test('after a run: table, charts, verdict and comment are written over results, infra errors, harness errors and inconclusive cells together', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-outcomes-'));
+  const work = scratchDir('tg-outcomes-');
   const cwd = process.cwd();
   process.chdir(work);
   const lines = [];

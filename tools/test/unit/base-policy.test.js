@@ -2,13 +2,13 @@
 // its own p99 threshold to 1000% passed its ×1.46 regression.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gateChanges } from '../../src/compare/base-policy.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const RUNS = join(ROOT, 'tools/test/fixtures/runs');
@@ -23,7 +23,7 @@ ${gate}matrices:
 `;
 
 function repo(baseBench) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-base-policy-'));
+  const dir = scratchDir('tg-base-policy-');
   const git = (...a) => spawnSync('git', ['-C', dir, ...a], { encoding: 'utf8' });
   git('init', '-q');
   git('config', 'user.email', 't@example.com');

@@ -20,6 +20,7 @@ import {
   readYaml,
   renderWith,
 } from '../helpers/chart-keys.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CATALOG = join(ROOT, 'charts', 'controllers');
 const NAMES = readdirSync(CATALOG).filter((n) => existsSync(join(CATALOG, n, 'controller.yaml')));
@@ -187,11 +188,10 @@ test('catalog: the key check can fail — Traefik 41 ignores service.type', (t) 
 });
 
 test('catalog: offline, a missing or altered chart archive is one line naming the file and the pin', async () => {
-  const { mkdtempSync, copyFileSync, symlinkSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { copyFileSync, symlinkSync } = await import('node:fs');
   const { verifiedArchive } = await import('../../src/targets/kube/chart-archive.js');
   const entry = parse(readFileSync(join(CATALOG, 'haproxy-ingress', 'controller.yaml'), 'utf8'));
-  const dir = mkdtempSync(join(tmpdir(), 'tg-charts-'));
+  const dir = scratchDir('tg-charts-');
   const env = { TAILGATE_CHARTS_DIR: dir };
   const err = (fn) => {
     try {
@@ -215,12 +215,12 @@ test('catalog: offline, a missing or altered chart archive is one line naming th
   assert.match(wrong.message, /sha256 [0-9a-f]{64}, not the pinned one/);
   assert.doesNotMatch(wrong.message, /not a chart/, 'never echoes the file');
   // A link out of the folder is refused even when it points at the right bytes.
-  const other = mkdtempSync(join(tmpdir(), 'tg-elsewhere-'));
+  const other = scratchDir('tg-elsewhere-');
   const real = controllerChart('haproxy-ingress');
   if (!real.skip) {
     const { chartsDir } = await import('../../src/targets/kube/chart-archive.js');
     copyFileSync(join(chartsDir(), 'haproxy-ingress-0.14.7.tgz'), join(other, 'x.tgz'));
-    const d2 = mkdtempSync(join(tmpdir(), 'tg-charts-'));
+    const d2 = scratchDir('tg-charts-');
     symlinkSync(join(other, 'x.tgz'), join(d2, 'haproxy-ingress-0.14.7.tgz'));
     assert.match(
       err(() => verifiedArchive(entry.chart, { env: { TAILGATE_CHARTS_DIR: d2 } })).message,
@@ -249,8 +249,6 @@ test("catalog: NGINX Ingress Controller's values schema is checked offline (its 
 });
 
 test("catalog: offline charts install from the unpacked folder, as helm packages a release — Traefik's crds/kustomization.yaml (left out by its .helmignore) is not applied as a CRD", async (t) => {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
   const { spawnSync } = await import('node:child_process');
   const { unpackChart, verifiedArchive } = await import('../../src/targets/kube/chart-archive.js');
   const { helm } = await import('../helpers/charts.js');
@@ -269,7 +267,7 @@ test("catalog: offline charts install from the unpacked folder, as helm packages
       .map((d) => d.toJS()?.kind)
       .filter(Boolean);
   assert.ok(kinds(archive).includes('Kustomization'), 'the trap: from the archive helm takes it for a CRD');
-  const dir = unpackChart(archive, join(mkdtempSync(join(tmpdir(), 'tg-unpack-')), 'x'), 'traefik');
+  const dir = unpackChart(archive, join(scratchDir('tg-unpack-'), 'x'), 'traefik');
   const fromDir = kinds(dir);
   assert.ok(!fromDir.includes('Kustomization'));
   assert.ok(fromDir.includes('CustomResourceDefinition'), "the chart's own CRDs stay");

@@ -5,8 +5,7 @@
 // release — a key that Envoy Gateway v1.9.1 does not know fails make test.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
@@ -21,6 +20,7 @@ import {
   upstreamChart,
   validate,
 } from '../helpers/charts.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const BASE = join(ROOT, 'charts', 'controllers', 'envoy-gateway');
 const entry = parse(readFileSync(join(BASE, 'controller.yaml'), 'utf8'));
@@ -194,7 +194,7 @@ test('catalog: the hostPort patch, applied as Envoy Gateway v1.9.1 applies it, a
   const helper = join(ROOT, 'tools', 'test', 'helpers', 'strategic-merge', 'go.mod');
   for (const mod of ['k8s.io/api', 'k8s.io/apimachinery'])
     assert.equal(pinOf(helper, mod), pinOf(join(src, 'go.mod'), mod), `${mod}: the release's version`);
-  const bin = join(mkdtempSync(join(tmpdir(), 'tg-smp-')), 'strategic-merge');
+  const bin = join(scratchDir('tg-smp-'), 'strategic-merge');
   const build = spawnSync('go', ['build', '-o', bin, '.'], {
     cwd: join(ROOT, 'tools', 'test', 'helpers', 'strategic-merge'),
     encoding: 'utf8',

@@ -9,17 +9,16 @@ import {
   copyFileSync,
   cpSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
   symlinkSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pairOrder } from '../../src/plan/pairing.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -62,7 +61,7 @@ function baseCheckout(root, { config = true, tailgate = true } = {}) {
 }
 
 function runScript(script, env, opts) {
-  const root = mkdtempSync(join(tmpdir(), 'tg-cells-'));
+  const root = scratchDir('tg-cells-');
   const tg = tailgateCopy(root);
   const base = baseCheckout(root, opts);
   const log = join(root, 'cells.log');
@@ -141,7 +140,7 @@ test('cell scripts: a duet the plan refuses runs interleaved and says why', () =
       'local',
       '--pairing',
       '--base-dir',
-      baseCheckout(mkdtempSync(join(tmpdir(), 'tg-own-'))),
+      baseCheckout(scratchDir('tg-own-')),
     ],
     { encoding: 'utf8', cwd: ROOT },
   );

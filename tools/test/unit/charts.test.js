@@ -331,13 +331,12 @@ test('clusters: every kind topology lets kubelets accept net.core.somaxconn (no 
 });
 
 test('report: a results folder renders markdown too, and charts carry a .hgrm per side', async () => {
-  const { mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { scratchDir } = await import('../helpers/scratch.js');
   const { makeRunDir } = await import('../helpers/run-dir.js');
   const { runCli } = await import('../helpers/cli.js');
   const { chartsForCell } = await import('../../src/report/cell-charts.js');
   const { collectRun } = await import('../../src/result/run-dir.js');
-  const root = mkdtempSync(join(tmpdir(), 'tg-rep-'));
+  const root = scratchDir('tg-rep-');
   const run = await makeRunDir({ 'c/t/s': [{ medianMs: 2, seed: 1 }] }, join(root, 'run'));
   const md = join(root, 'run.md');
   const r = await runCli(['report', run, '--markdown', md]);

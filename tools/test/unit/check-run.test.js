@@ -3,13 +3,13 @@
 // and that only files of the PR itself get annotated.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { annotationsFor, changedLines, parseDiff } from '../../src/report/annotations.js';
 import { checkOutput, conclusionOf, prAnnotations, upsertCheckRun } from '../../src/publish/check-run.js';
 import { readCommentArtifact } from '../../src/publish/artifact.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const git = (cwd, ...args) => {
   const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
@@ -29,7 +29,7 @@ resources: { requests: { cpu: 500m } }
 `;
 
 function prRepo() {
-  const repo = mkdtempSync(join(tmpdir(), 'tg-annot-'));
+  const repo = scratchDir('tg-annot-');
   git(repo, 'init', '-q', '-b', 'main');
   writeFileSync(join(repo, 'traefik-values.yaml'), TRAEFIK_BASE);
   writeFileSync(join(repo, 'bench.yaml'), 'scenarios:\n  steady: { script: steady, rate: 500 }\n');
@@ -155,7 +155,7 @@ test('check run: annotations only on files GitHub lists for that PR; success onl
 });
 
 test('comment artifact: annotations must be paths inside the repository, line numbers and plain text', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-annot-art-'));
+  const dir = scratchDir('tg-annot-art-');
   writeFileSync(join(dir, 'comment.md'), '<!-- tailgate:sticky-comment -->\nok\n');
   const meta = (annotations) =>
     writeFileSync(

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
 import { syntheticResult } from '../helpers/synthetic.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const M = 4;
 
@@ -23,7 +23,7 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   assert.equal(suspect.code, 0);
   assert.match(suspect.out, /possible p99: .*needs confirmation/);
   // What the CI gate hands on: the commenter's meta and the confirmation round's matrix.
-  const dir = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+  const dir = scratchDir('tg-gate-');
   await runCli(['compare', '--baseline', b1, '--baseline', b2, worse, '--out', join(dir, 'verdict.json')]);
   const rep = await runCli([
     'report',
@@ -72,7 +72,7 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
 
 test('cli compare: hand-edited and corrupted inputs are named errors (exit 2)', async () => {
   const { result } = await syntheticResult({ medianMs: M, seed: 6 });
-  const dir = mkdtempSync(join(tmpdir(), 'tg-bad-'));
+  const dir = scratchDir('tg-bad-');
   const write = (name, doc) => (writeFileSync(join(dir, name), JSON.stringify(doc)), join(dir, name));
   const good = write('good.json', result);
   const edited = write('edited.json', { ...result, requests: { total: result.requests.total + 5 } });
@@ -101,7 +101,7 @@ test('cli compare: hand-edited and corrupted inputs are named errors (exit 2)', 
 
 test('cli baseline update + compare --results: no-baseline, pass, regression, infra-error', async () => {
   const cwd = process.cwd();
-  const work = mkdtempSync(join(tmpdir(), 'tg-bl-'));
+  const work = scratchDir('tg-bl-');
   process.chdir(work);
   try {
     const run1 = await makeRunDir({
@@ -165,7 +165,7 @@ test('cli baseline update + compare --results: no-baseline, pass, regression, in
 
 test('cli compare --base-ref: the baseline comes from the commit, not the working tree', async () => {
   const cwd = process.cwd();
-  const work = mkdtempSync(join(tmpdir(), 'tg-ref-'));
+  const work = scratchDir('tg-ref-');
   process.chdir(work);
   try {
     const git = (...a) => execFileSync('git', a, { stdio: 'pipe' });
@@ -190,7 +190,7 @@ test('cli compare --base-ref: the baseline comes from the commit, not the workin
 });
 
 test('cli compare: paired folders hold one run per repetition (A B A B); cells are found at any depth', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'tg-paired-'));
+  const root = scratchDir('tg-paired-');
   for (let i = 0; i < 3; i++) {
     await makeRunDir({ 'c/t/s': [{ medianMs: M, seed: 50 + i }] }, join(root, 'base', `run-${i}`));
     await makeRunDir({ 'c/t/s': [{ medianMs: M, scale: 4, seed: 60 + i }] }, join(root, 'head', `run-${i}`));
@@ -216,7 +216,7 @@ test('tailgate run with baselines: candidate cells are re-run and the verdict ma
   const { afterRun } = await import('../../src/pipeline/after-run.js');
   const { applyDefaults } = await import('../../src/config/defaults.js');
   const cwd = process.cwd();
-  const work = mkdtempSync(join(tmpdir(), 'tg-confirm-'));
+  const work = scratchDir('tg-confirm-');
   process.chdir(work);
   try {
     const base = await makeRunDir({ 'c/t/s': [{ medianMs: M, seed: 70 }] }, join(work, 'base'));
@@ -253,7 +253,7 @@ test('tailgate run with baselines: candidate cells are re-run and the verdict ma
 });
 
 test('cli compare --migration: no worse, worse and not decided map to exit 0, 1, 3', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'tg-mig-'));
+  const root = scratchDir('tg-mig-');
   const runs = (name, scale, n, seed) =>
     makeRunDir(
       { 'c/t/s': Array.from({ length: n }, (_, i) => ({ medianMs: M, scale, seed: seed + i })) },
@@ -300,7 +300,7 @@ test('cli compare --migration --results --from: every candidate of one run in on
     'slowproxy/default/steady': reps(3, 50),
     'slowproxy/default/pod-kill': reps(3, 60),
   });
-  const md = join(mkdtempSync(join(tmpdir(), 'tg-mig-md-')), 'migration.md');
+  const md = join(scratchDir('tg-mig-md-'), 'migration.md');
   const r = await runCli([
     'compare',
     '--migration',
@@ -324,13 +324,13 @@ test('cli compare --migration --results --from: every candidate of one run in on
   assert.deepEqual([errs.head, errs.verdict], [0, 'no-worse']);
   assert.match(readFileSync(md, 'utf8'), /### tailgate migration: no worse than `ingress-nginx`\? ❌ worse/);
   // The same table from the kept document, for a PR comment or a page; names re-checked.
-  const page = join(mkdtempSync(join(tmpdir(), 'tg-mig-page-')), 'page.md');
+  const page = join(scratchDir('tg-mig-page-'), 'page.md');
   assert.equal((await runCli(['report', join(run, 'm.json'), '--markdown', page])).code, 1);
   assert.match(readFileSync(page, 'utf8'), /\| default\/steady \| ❌ worse p99 ×3/);
   const forged = join(run, 'forged.json');
   writeFileSync(forged, JSON.stringify({ ...doc, table: { ...doc.table, candidates: ['<img src=x>'] } }));
   assert.equal((await runCli(['report', forged])).code, 2, 'a name from the file that is not a name is refused');
-  const charts = join(mkdtempSync(join(tmpdir(), 'tg-mig-charts-')), 'charts');
+  const charts = join(scratchDir('tg-mig-charts-'), 'charts');
   const c = await runCli(['compare', '--migration', '--results', run, '--from', 'ingress-nginx', '--charts', charts]);
   assert.equal(c.code, 1, c.out);
   const folder = join(charts, 'migration__default__steady');

@@ -4,8 +4,7 @@
 // change to a local scenario, to k6/ or to k6's pinned version that would leave them stale
 // fails here, and they are recorded again (docs/baselines.md).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBench, parseBench } from '../../src/config/load.js';
@@ -14,6 +13,7 @@ import { baselinePath } from '../../src/compare/baselines.js';
 import { readJsonFile, toReps } from '../../src/result/load.js';
 import { workloadDiff, workloadOf, workloadRecord } from '../../src/result/workload.js';
 import { schemaProblems } from '../../src/schema.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const PROFILE = 'local-2cpu-debian12';
@@ -70,7 +70,7 @@ matrices: { m: { target: local, controllers: [a], scenarios: [s] } }
 `);
   assert.equal(bench(here).matrices.m.profile, 'mine');
   assert.equal(bench({ ...here, cpus: here.cpus + 1 }).matrices.m.profile, 'local');
-  const dir = mkdtempSync(join(tmpdir(), 'tg-osrel-'));
+  const dir = scratchDir('tg-osrel-');
   writeFileSync(join(dir, 'os-release'), 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n');
   assert.equal(machineClass({ osRelease: join(dir, 'os-release') }).os, 'debian-12');
   assert.equal(machineClass({ osRelease: join(dir, 'missing') }).os, 'unknown');

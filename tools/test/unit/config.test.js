@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { loadBench, parseBench } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
 import { TARGET_RULES } from '../../src/targets/rules.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const DIR = new URL('../fixtures/config/', import.meta.url);
 const fixtures = readdirSync(DIR);
@@ -82,10 +83,9 @@ test('config: the repository bench.yaml and the README example both load', () =>
 });
 
 test("config: a controller's values file is relative to bench.yaml and stays in its folder (an adopter's repository)", async () => {
-  const { mkdtempSync, mkdirSync, writeFileSync, symlinkSync } = await import('node:fs');
+  const { mkdirSync, writeFileSync, symlinkSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const { tmpdir } = await import('node:os');
-  const repo = mkdtempSync(join(tmpdir(), 'tg-adopter-'));
+  const repo = scratchDir('tg-adopter-');
   mkdirSync(join(repo, 'values'));
   writeFileSync(join(repo, 'values', 'traefik.yaml'), 'deployment: { replicas: 1 }\n');
   symlinkSync('/etc/hostname', join(repo, 'values', 'link.yaml'));

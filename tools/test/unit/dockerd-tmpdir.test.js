@@ -2,11 +2,11 @@
 // fails at its console socket (CI's three failing kind cases). A kind run makes the folder
 // again (targets/kube/dockerd-tmpdir.js); here against a /proc laid out by the test.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { daemonTmpdirs, repairDaemonTmpdirs } from '../../src/targets/kube/dockerd-tmpdir.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 function fakeProc(root, procs) {
   for (const [pid, comm, env] of procs) {
@@ -17,7 +17,7 @@ function fakeProc(root, procs) {
 }
 
 test('dockerd-tmpdir: a daemon whose TMPDIR is gone is found, and the folder made again', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'proc-'));
+  const root = scratchDir('proc-');
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const gone = join(root, 'scratch', 'tailgate-test.Ab12Cd');
   const there = join(root, 'scratch-there');
@@ -48,7 +48,7 @@ test('dockerd-tmpdir: a daemon whose TMPDIR is gone is found, and the folder mad
 });
 
 test('dockerd-tmpdir: a TMPDIR that is not a plain absolute path is never made', (t) => {
-  const root = mkdtempSync(join(tmpdir(), 'proc-'));
+  const root = scratchDir('proc-');
   t.after(() => rmSync(root, { recursive: true, force: true }));
   fakeProc(root, [
     [1, 'dockerd', [`TMPDIR=${root}/a/../b`]],

@@ -2,18 +2,19 @@
 // so the gate job's comment leads with it; it comes from a PR's artifacts, so it is read
 // bounded and refused quietly when it is not what tailgate writes.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DUET_CHANGE_FILE, readDuetChange } from '../../src/result/duet-change.js';
 import { duetDiffText } from '../../src/report/effective-config.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CHANGE = [{ directive: '--serversTransport.maxIdleConnsPerHost', before: '320', after: '-1' }];
 
 function headDir(doc) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-duet-change-'));
+  const dir = scratchDir('tg-duet-change-');
   mkdirSync(join(dir, 'duet-20261124T095303Z'));
   writeFileSync(
     join(dir, 'duet-20261124T095303Z', DUET_CHANGE_FILE),
@@ -71,11 +72,10 @@ test("duet change: the comment says it was a duet and leads with the head's chan
 });
 
 test("duet change: the workload a PR's duet changed is read from the same file, bounded; a document with only that has no data-plane changes", async () => {
-  const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const { readDuetChange, readWorkloadChange } = await import('../../src/result/duet-change.js');
-  const head = mkdtempSync(join(tmpdir(), 'tg-duet-wl-'));
+  const head = scratchDir('tg-duet-wl-');
   mkdirSync(join(head, 'duet-1'));
   const workload = ['scenario "steady": rate 500 → 300'];
   writeFileSync(

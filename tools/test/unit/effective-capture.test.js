@@ -1,13 +1,13 @@
 // Reading the effective configuration from a pod, orchestration only: a fake kubectl
 // (pods, exec, port-forward) and a real local HTTP server as the pod's admin API.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { captureEffectiveConfig } from '../../src/targets/kube/effective.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const FAKE_KUBECTL = `#!/bin/sh
 echo "kubectl $*" >> "$FAKE_LOG"
@@ -41,7 +41,7 @@ async function capture(env, spec = { portForward: 19000, path: '/config_dump', f
       { FAKE_ADMIN_PORT: String(server.address().port), ...env },
       async (bin) => {
         process.env.FAKE_LOG = join(bin, 'calls.log');
-        const cellDir = mkdtempSync(join(tmpdir(), 'tg-cell-'));
+        const cellDir = scratchDir('tg-cell-');
         const file = await captureEffectiveConfig({
           kubectlFlags: ['--context', 'kind-x'],
           podSelector: 'app.kubernetes.io/name=envoy',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { diff, directives, readEffective, renderTuningDiffs, tuningDiffs } from '../../src/report/effective-config.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 test('effective config: nginx directives by context, addresses and paths normalized', () => {
   const a = directives(
@@ -43,7 +43,7 @@ test('effective config: flags of a controller configured by arguments (Traefik)'
 });
 
 test('effective config: the pod sysctl read beside the config shows in the diff (kube targets)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'tg-eff-'));
+  const root = scratchDir('tg-eff-');
   const cell = (tuning, somaxconn) => {
     const dir = join(root, 'haproxy-ingress', tuning, 'steady', 'rep-1', 'proxy');
     mkdirSync(dir, { recursive: true });
@@ -128,7 +128,7 @@ test('effective config: Envoy config_dump settings by listener and cluster; time
 });
 
 test('effective config: a captured file that is a link (out of the results folder) or not what it says is bad input naming it', () => {
-  const root = mkdtempSync(join(tmpdir(), 'tg-eff-bad-'));
+  const root = scratchDir('tg-eff-bad-');
   const cell = (name) => {
     const dir = join(root, name, 'proxy');
     mkdirSync(dir, { recursive: true });
@@ -153,7 +153,7 @@ test('report of a results folder: what each tuning changed, in the terminal and 
   const { makeRunDir } = await import('../helpers/run-dir.js');
   const { runCli } = await import('../helpers/cli.js');
   const { readFileSync } = await import('node:fs');
-  const root = mkdtempSync(join(tmpdir(), 'tg-eff-rep-'));
+  const root = scratchDir('tg-eff-rep-');
   const run = await makeRunDir(
     { 'traefik/default/steady': [{ medianMs: 2, seed: 1 }], 'traefik/tuned/steady': [{ medianMs: 2, seed: 2 }] },
     join(root, 'run'),
@@ -177,7 +177,7 @@ test('report of a results folder: what each tuning changed, in the terminal and 
 
 test("effective config: a duet head that only caps the proxy's CPU is named by its pod's resources (haproxy.cfg is the same)", async () => {
   const { duetDiff, duetDiffText } = await import('../../src/report/effective-config.js');
-  const raw = mkdtempSync(join(tmpdir(), 'tg-eff-res-'));
+  const raw = scratchDir('tg-eff-res-');
   const rep = join(raw, 'haproxy-ingress', 'default', 'steady', 'rep-1');
   for (const side of ['proxy', 'proxy-b']) {
     mkdirSync(join(rep, side), { recursive: true });
@@ -197,7 +197,7 @@ test("effective config: a duet head that only caps the proxy's CPU is named by i
 
 test("effective config: a Gateway API duet's own plumbing (each side's GatewayClass selector, its status Service) is not the head's change", async () => {
   const { duetDiff } = await import('../../src/report/effective-config.js');
-  const raw = mkdtempSync(join(tmpdir(), 'tg-eff-gw-'));
+  const raw = scratchDir('tg-eff-gw-');
   const rep = join(raw, 'traefik-gateway', 'default', 'steady', 'rep-1');
   const args = (side, extra) =>
     [

@@ -1,12 +1,12 @@
 // The one command runner (tools/src/exec/): every spawn in tailgate goes through it,
 // so its promises are the ones every error message and timeout relies on.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { check, failure, run, runSync, runToFile } from '../../src/exec/run.js';
 import { startProcess } from '../../src/exec/start.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
 
@@ -37,7 +37,7 @@ test('exec: timeouts are exit 124 (sync and async), and the error says so with a
 });
 
 test('exec: runToFile streams stdout byte for byte and the file is complete when it resolves', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-exec-'));
+  const dir = scratchDir('tg-exec-');
   const file = join(dir, 'out.bin');
   // 3 MiB of 0xff (not text), far more than one pipe buffer.
   const r = await runToFile(['sh', '-c', 'head -c 3145728 /dev/zero | tr "\\0" "\\377"; echo oops >&2'], file);
@@ -49,7 +49,7 @@ test('exec: runToFile streams stdout byte for byte and the file is complete when
 });
 
 test('exec: startProcess resolves once spawned, logs to the file, and exited carries the code', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-exec-'));
+  const dir = scratchDir('tg-exec-');
   const child = await startProcess(['sh', '-c', 'echo hello; exit 7'], { logFile: join(dir, 'log') });
   assert.deepEqual(await child.exited, { code: 7, signal: null });
   assert.equal(readFileSync(join(dir, 'log'), 'utf8'), 'hello\n');

@@ -1,13 +1,13 @@
 // `tailgate gate`: the PR gate's policy as one command (it was bash in tools/ci/gate.sh,
 // reached only by end-to-end runs). Every fail-closed path, in process.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareArgs } from '../../src/cli/gate.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const RUNS = join(ROOT, 'tools/test/fixtures/runs');
@@ -16,7 +16,7 @@ const CELL = 'nginx-reload/default/churn';
 // report draws charts only for result folders under the working directory (a verdict is
 // an artifact: hostile-verdict-folders), so a gate over scratch results runs from `cwd`.
 async function gate(args, env = () => ({}), cwd = process.cwd()) {
-  const out = mkdtempSync(join(tmpdir(), 'tg-gatecmd-'));
+  const out = scratchDir('tg-gatecmd-');
   const saved = { ...process.env };
   const savedCwd = process.cwd();
   Object.assign(process.env, { GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '' }, env(out));
@@ -72,7 +72,7 @@ test('gate: after the verdict every failing step keeps a regression red and turn
 });
 
 test('gate: a suspicious cell exits 0 with the confirmation matrix; the round with fresh runs decides', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'tg-gate-suspect-'));
+  const root = scratchDir('tg-gate-suspect-');
   const reps = (scale, seeds) => ({ [CELL]: seeds.map((seed) => ({ medianMs: 4, scale, seed })) });
   const base = await makeRunDir(reps(1, [1, 2]), join(root, 'b'));
   const head = await makeRunDir(reps(3, [4, 6]), join(root, 'h'));

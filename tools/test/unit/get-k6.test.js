@@ -5,11 +5,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PINS } from '../../src/version.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const SCRIPT = new URL('../../scripts/get-k6.sh', import.meta.url).pathname;
 const V = PINS.k6;
@@ -17,7 +17,7 @@ const NAME = `k6-${V}-linux-amd64`;
 const fakeK6 = (version) => `#!/bin/sh\necho "k6 ${version} (commit/fake, go1.26, linux/amd64)"\n`;
 
 function world({ release = true, tamper = false, version = V } = {}) {
-  const root = mkdtempSync(join(tmpdir(), 'tg-getk6-'));
+  const root = scratchDir('tg-getk6-');
   const bin = join(root, 'fakebin');
   const rel = join(root, 'release');
   mkdirSync(bin);

@@ -2,17 +2,17 @@
 // puppeteer-core): it loads without console errors, every cell's three charts render, a
 // planted change point is drawn at its commit and linked to the commit range.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { rng } from '../helpers/synthetic.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
 function store() {
-  const dir = join(mkdtempSync(join(tmpdir(), 'tg-hist-page-')), 'history');
+  const dir = join(scratchDir('tg-hist-page-'), 'history');
   const r = rng(77);
   const normal = () => Math.sqrt(-2 * Math.log(r() || 1e-12)) * Math.cos(2 * Math.PI * r());
   for (const [cell, step] of [
@@ -44,7 +44,7 @@ test(
   'history page: loads in headless Chromium without console errors; every cell charts p99, p99.99 and errors; the planted change point is drawn and linked',
   { skip: !CHROMIUM && 'no Chromium (apt-get install chromium)', timeout: 120_000 },
   async () => {
-    const site = mkdtempSync(join(tmpdir(), 'tg-site-'));
+    const site = scratchDir('tg-site-');
     const r = await runCli([
       'history',
       'report',
@@ -185,7 +185,7 @@ test('history page: nothing from the store becomes markup unescaped, and only ht
 });
 
 test('history report --png: a gnuplot chart per cell and a job summary naming the planted change point', async () => {
-  const site = mkdtempSync(join(tmpdir(), 'tg-site-png-'));
+  const site = scratchDir('tg-site-png-');
   const r = await runCli([
     'history',
     'report',

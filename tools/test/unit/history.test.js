@@ -4,14 +4,14 @@
 // (make setup puts apache-otava in .tools/otava; the test says so when it is absent).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DETECT_DEFAULTS, changePoints, seriesChanges } from '../../src/history/detect.js';
 import { historyRecord } from '../../src/history/store.js';
 import { rng } from '../helpers/synthetic.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const OTAVA = process.env.TAILGATE_OTAVA ?? join(ROOT, '.tools', 'otava', 'bin', 'otava');
@@ -132,7 +132,7 @@ test('history: a route cell keeps its propagation (p50, p90) and route errors; d
 });
 
 test('history: append from a run, detect over the store (CLI), exit 1 when a shift for the worse is found', async () => {
-  const store = join(mkdtempSync(join(tmpdir(), 'tg-hist-')), 'history');
+  const store = join(scratchDir('tg-hist-'), 'history');
   const r = await runCli([
     'history',
     'append',
@@ -203,7 +203,7 @@ test(
   'history: the same change points as Apache Otava on the same series (each within 2 points)',
   { skip: !existsSync(OTAVA) && `apache-otava not installed (${OTAVA}; make setup installs it)` },
   () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-otava-'));
+    const dir = scratchDir('tg-otava-');
     let identical = 0;
     const n = 12;
     for (let s = 1; s <= n; s++) {
@@ -255,7 +255,7 @@ test('history: a change point for the worse opens one issue through the REST API
   const api = await startRestStandin();
   try {
     const octokit = github.getOctokit('standin-token', { baseUrl: api.url });
-    const dir = mkdtempSync(join(tmpdir(), 'tg-hist-issue-'));
+    const dir = scratchDir('tg-hist-issue-');
     const changes = (ratio) => ({
       schemaVersion: 1,
       kind: 'tailgate.history-changes',

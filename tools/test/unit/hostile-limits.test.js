@@ -4,8 +4,7 @@
 // the CLI in its own process and bounds its peak memory and time generously (this
 // machine is noisy; before these limits the cases took 3-14 GB or minutes).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { deflateSync, gzipSync } from 'node:zlib';
@@ -13,6 +12,7 @@ import { measuredCli } from '../helpers/measured-cli.js';
 import { durationLine } from '../helpers/k6-lines.js';
 import { syntheticResult } from '../helpers/synthetic.js';
 import { unsafeSysctls } from '../../src/targets/kube/sysctls.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const MAX_MB = 600;
 const MAX_MS = 20_000;
@@ -24,7 +24,7 @@ function refused(r, pattern, what) {
   assert.ok(r.ms < MAX_MS, `${what}: ${r.ms} ms`);
 }
 
-const dir = () => mkdtempSync(join(tmpdir(), 'tg-limits-'));
+const dir = () => scratchDir('tg-limits-');
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 const k6File = (lines) => gzipSync(`${lines.join('\n')}\n`);
 

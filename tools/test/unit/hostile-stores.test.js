@@ -3,8 +3,7 @@
 // test per class, each built from the class as the review described it.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -16,10 +15,11 @@ import { neutralizeCommands, outputLines } from '../../src/github-output.js';
 import { UNPACK_LIMITS, unpackChart } from '../../src/targets/kube/chart-archive.js';
 import { runCli } from '../helpers/cli.js';
 import { GFM_PYTHON as PYTHON, renderGfm } from '../helpers/gfm.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const RUN = join(ROOT, 'tools/test/fixtures/runs/base');
-const scratch = (p) => mkdtempSync(join(tmpdir(), `tg-${p}-`));
+const scratch = (p) => scratchDir(`tg-${p}-`);
 
 const record = (i, over = {}) => ({
   schemaVersion: 1,

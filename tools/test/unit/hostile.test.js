@@ -4,14 +4,14 @@
 // own temp root (the tree is hashed before and after).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkBody } from '../../src/publish/artifact.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
 import { syntheticResult } from '../helpers/synthetic.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const REPO = 'https://github.com/acme/ingress';
 
@@ -33,7 +33,7 @@ function treeHash(dir) {
 // Runs the CLI with cwd inside a nested throwaway dir, so that "../" escapes land in
 // the outer temp root, where the test looks for them.
 async function inSandbox(fn) {
-  const outer = mkdtempSync(join(tmpdir(), 'tg-hostile-'));
+  const outer = scratchDir('tg-hostile-');
   const root = join(outer, 'a', 'b', 'c', 'work');
   mkdirSync(root, { recursive: true });
   const cwd = process.cwd();
@@ -369,7 +369,7 @@ test('hostile-verdict: report checks a verdict against schemas/verdict.schema.js
 
 test('hostile: an error count from a file that is not a number never shapes the gnuplot script', async () => {
   const { drawErrors, drawErrorOverlay } = await import('../../src/report/charts.js');
-  const dir = mkdtempSync(join(tmpdir(), 'tg-hostile-tics-'));
+  const dir = scratchDir('tg-hostile-tics-');
   const result = { timeline: [{ t: 0, errors: '1\nsystem("id")', errorsByClass: {} }], events: [] };
   assert.throws(
     () => drawErrors(dir, result, 't'),

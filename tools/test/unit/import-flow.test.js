@@ -4,25 +4,10 @@
 // table is the architecture (docs/architecture.md): a file that does not fit it fails
 // here, naming the import.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { test } from 'node:test';
-import { ORDER, stageOf } from '../helpers/stages.js';
-
-const SRC = new URL('../../src/', import.meta.url).pathname;
-
-function modules() {
-  const out = [];
-  const walk = (d) => {
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.js')) out.push(p);
-    }
-  };
-  walk(SRC);
-  return out;
-}
+import { ORDER, SRC, modules, stageOf } from '../helpers/stages.js';
 
 // Static and literal dynamic imports (a template with ${} is a plugin lookup: none here).
 function importsOf(file) {

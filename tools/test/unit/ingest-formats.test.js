@@ -2,8 +2,7 @@
 // become (statuses → error classes, fortio's buckets → quantiles and their bounds), and
 // hostile files refused naming the file, line or field — never echoing the content.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
@@ -11,8 +10,9 @@ import { ingest } from '../../src/ingest/ingest.js';
 import { resultRep } from '../../src/result/load.js';
 import { workloadDiff } from '../../src/result/workload.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-formats-'));
+const dir = scratchDir('tg-formats-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name, text) => {
   const f = join(dir, name);

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ingest } from '../../src/ingest/ingest.js';
 import { InputError } from '../../src/errors.js';
 import { main } from '../../src/cli/main.js';
 import { durationLine, droppedLine, k6File, metricLine } from '../helpers/k6-lines.js';
+import { scratchDir } from '../helpers/scratch.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-ingest-'));
+const dir = scratchDir('tg-ingest-');
 const T0 = Date.parse('2026-11-22T10:00:00Z');
 
 function write(name, buf) {

@@ -2,8 +2,7 @@
 // only (the real run is the kind e2e): what is installed where, the k6 command with both
 // URLs, and when a PR's base and head cannot run side by side.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
@@ -11,13 +10,14 @@ import { planMatrix } from '../../src/plan/plan.js';
 import { duetRefusal } from '../../src/plan/duet.js';
 import { planSteps } from '../../src/targets/kube/steps/layout.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const FIXTURE = join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml');
 const PR_DUET = `  pr-duet: { target: kind, profile: kind-offline, controllers: [traefik, haproxy-ingress], tunings: [default, tuned], scenarios: [steady], compare: concurrent }\n`;
 
 function checkouts(edit = (s) => s) {
-  const root = mkdtempSync(join(tmpdir(), 'tg-duet-'));
+  const root = scratchDir('tg-duet-');
   mkdirSync(join(root, 'base'));
   const text = readFileSync(FIXTURE, 'utf8') + PR_DUET;
   writeFileSync(join(root, 'base', 'bench.yaml'), text);

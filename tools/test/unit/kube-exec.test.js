@@ -2,12 +2,11 @@
 // once while nothing matches (the Envoy Gateway e2e failed so once); a step with
 // retryWhileOutput asks again until its time is up. kubectl is faked.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createCause, runStep } from '../../src/targets/kube/exec.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 // Fails with "no matching resources found" until it has been called $FAKE_AFTER times.
 const FAKE = `#!/bin/sh
@@ -22,12 +21,7 @@ const step = (extra) => ({
   ...extra,
 });
 const withFake = (after, use) =>
-  withFakeTool(
-    'kubectl',
-    FAKE,
-    { FAKE_AFTER: String(after), FAKE_COUNT: join(mkdtempSync(join(tmpdir(), 'tg-')), 'n') },
-    use,
-  );
+  withFakeTool('kubectl', FAKE, { FAKE_AFTER: String(after), FAKE_COUNT: join(scratchDir('tg-'), 'n') }, use);
 
 test('kube steps: a wait on objects not made yet is asked again until they exist; without retryWhileOutput it fails at once', async () => {
   await withFake(2, async () => {

@@ -1,8 +1,7 @@
 // interleave on kind: every controller's cluster up at once, the controllers measured
 // in turn (a migration comparison spreads the runner's drift over all of them).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { once } from 'node:events';
@@ -14,6 +13,7 @@ import { hostPortCount, planSteps } from '../../src/targets/kube/steps/layout.js
 import { kubeContext } from '../../src/targets/kube/context.js';
 import { writeKindConfig } from '../../src/targets/kube/builtins.js';
 import { busyLine, canListen, freeHostPorts } from '../../src/targets/kube/host-ports.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -80,7 +80,7 @@ test('interleave: every cluster is created (each on its own host port) before th
 });
 
 test('interleave: the kind config keeps the topology and moves only the ingress mapping; a topology without exactly one is refused', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-kindcfg-'));
+  const dir = scratchDir('tg-kindcfg-');
   const to = join(dir, 'out', 'kind-x.yaml');
   writeKindConfig(join(ROOT, 'clusters', 'affinity.yaml'), 18082, to);
   const before = parse(readFileSync(join(ROOT, 'clusters', 'affinity.yaml'), 'utf8'));

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
@@ -10,6 +9,7 @@ import { planSteps } from '../../src/targets/kube/steps/layout.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
 import { catalogEntry } from '../../src/targets/kube/catalog.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
@@ -54,7 +54,7 @@ test('kube plans put the controller outermost and keep repetitions interleaved w
 });
 
 async function runWithFakes(fail, { code = 1, message = 'fake failure' } = {}) {
-  const work = mkdtempSync(join(tmpdir(), 'tg-fake-'));
+  const work = scratchDir('tg-fake-');
   const log = join(work, 'calls.log');
   const env = {
     PATH: process.env.PATH,
@@ -344,7 +344,7 @@ test('offline charts: every controller installs its real chart from the charts f
   assert.ok(unpack.length && unpack.every((s) => /\.tgz$/.test(s.archive)), 'each archive unpacked first');
   assert.ok(!steps.some((s) => s.argv.includes('go')), 'no chart through the Go module proxy');
   // A missing archive: one line, before any step.
-  const empty = mkdtempSync(join(tmpdir(), 'tg-nocharts-'));
+  const empty = scratchDir('tg-nocharts-');
   assert.throws(
     () => planSteps(plan, kubeContext({ target: 'kind', runId: 't', env: { ...env, TAILGATE_CHARTS_DIR: empty } })),
     (e) =>
@@ -373,7 +373,7 @@ test("a values mistake is one line before any cluster starts: Traefik's schema r
   const { preflight } = await import('../../src/targets/kube/driver.js');
   const { chartsDir } = await import('../../src/targets/kube/chart-archive.js');
   const cfg = loadBench(join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml'));
-  const work = mkdtempSync(join(tmpdir(), 'tg-values-'));
+  const work = scratchDir('tg-values-');
   const bad = join(work, 'values.yaml');
   writeFileSync(
     bad,

@@ -1,8 +1,7 @@
 // A tuning's unsafe pod sysctls are checked against the kubelets' own configuration
 // before the install (a fake kubectl stands in for the API server).
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
@@ -10,6 +9,7 @@ import { planMatrix } from '../../src/plan/plan.js';
 import { dryRun } from '../../src/targets/kube/driver.js';
 import { checkKubeletSysctls, unsafeSysctls } from '../../src/targets/kube/sysctls.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const catalog = (...p) => join(ROOT, 'charts', 'controllers', ...p);
@@ -20,7 +20,7 @@ test('sysctls: the unsafe ones a tuning sets, wherever its chart keeps them; saf
     'net.core.somaxconn',
   ]);
   assert.deepEqual(unsafeSysctls([catalog('envoy-gateway', 'overlays', 'tuned.yaml')]), ['net.core.somaxconn']);
-  const dir = mkdtempSync(join(tmpdir(), 'tg-sysctl-'));
+  const dir = scratchDir('tg-sysctl-');
   writeFileSync(
     join(dir, 'v.yaml'),
     'pod:\n  securityContext:\n    sysctls:\n      - { name: net.ipv4.ip_local_port_range, value: "1024 65535" }\n      - { name: net.core.somaxconn, value: "1" }\n      - { name: net.ipv4.tcp_max_syn_backlog, value: "1" }\n',

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { EventLog } from '../../src/run/event-log.js';
 import { measureWithFaults } from '../../src/run/measure.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 // A pods stand-in that records what the fault schedule does to it.
 function fakePods() {
@@ -19,7 +18,7 @@ function fakePods() {
 
 test('measure: faults stop when k6 fails (no pod deleted after the load ended, on any target)', async () => {
   const pods = fakePods();
-  const events = new EventLog(join(mkdtempSync(join(tmpdir(), 'tg-measure-')), 'events.jsonl'));
+  const events = new EventLog(join(scratchDir('tg-measure-'), 'events.jsonl'));
   const scenario = { warmup: '0s', faults: [{ type: 'pod-kill', every: '100ms', replaceAfter: '50ms' }] };
   const failing = () => new Promise((_, reject) => setTimeout(() => reject(new Error('k6 timed out')), 1400));
   await assert.rejects(measureWithFaults({ scenario, pods, events, startLoad: failing }), /k6 timed out/);

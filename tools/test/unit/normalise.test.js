@@ -1,7 +1,7 @@
 // bench.yaml's durations and percentages become numbers in config/normalise.js only: a
 // stage that acts on one reads that module's numbers, with the defaults there.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { loadBench } from '../../src/config/load.js';
@@ -14,8 +14,8 @@ import {
   tuningMs,
 } from '../../src/config/normalise.js';
 import { floorMs } from '../../src/compare/gate.js';
+import { SRC, modules } from '../helpers/stages.js';
 
-const SRC = new URL('../../src/', import.meta.url).pathname;
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
 test('normalise: the repository bench.yaml gives every section its numbers, written values kept', () => {
@@ -66,18 +66,9 @@ test('normalise: defaults live in one place', () => {
 const ALLOWED = ['config/', 'units.js', 'cli/options.js', 'targets/rules.js', 'compare/noninferiority.js'];
 
 test('normalise: no other module parses a bench.yaml duration or percentage', () => {
-  const offenders = [];
-  const walk = (d) => {
-    for (const e of readdirSync(d)) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.js')) {
-        const rel = relative(SRC, p);
-        if (ALLOWED.some((a) => rel.startsWith(a))) continue;
-        if (/\bparse(Duration|Percent)\(/.test(readFileSync(p, 'utf8'))) offenders.push(rel);
-      }
-    }
-  };
-  walk(SRC);
+  const offenders = modules()
+    .filter((p) => !ALLOWED.some((a) => relative(SRC, p).startsWith(a)))
+    .filter((p) => /\bparse(Duration|Percent)\(/.test(readFileSync(p, 'utf8')))
+    .map((p) => relative(SRC, p));
   assert.deepEqual(offenders, [], 'read the numbers from config/normalise.js instead');
 });

@@ -2,14 +2,14 @@
 // the sticky comment through a fake GitHub client, and the gate job's exact output.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readCommentArtifact } from '../../src/publish/artifact.js';
 import { findPullRequest, upsertComment } from '../../src/publish/github.js';
 import { publishFromWorkflowRun } from '../../src/publish/index.js';
 import { MARKER } from '../../src/report/markdown.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const REPO = 'https://github.com/o/r';
@@ -18,7 +18,7 @@ const goodBody = readFileSync(new URL('comment.md', GOLDEN), 'utf8');
 const goodMeta = JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: 'regression', exitCode: 1 });
 
 function artifact(files) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-art-'));
+  const dir = scratchDir('tg-art-');
   for (const [name, content] of Object.entries(files)) {
     // Names are single path components: a test must never write outside its temp dir.
     assert.ok(!name.includes('/') && name !== '..' && name !== '.', `unsafe fixture name ${name}`);
@@ -290,7 +290,7 @@ test('publish: a caller that did not grant checks: write still gets its comment,
 });
 
 test('gate job, run locally on real local-target results: exit code and the exact comment body', () => {
-  const out = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+  const out = scratchDir('tg-gate-');
   const summary = join(out, 'summary.md');
   const r = spawnSync(join(ROOT, 'tools/ci/gate.sh'), [], {
     encoding: 'utf8',
@@ -321,7 +321,7 @@ test('gate job, run locally on real local-target results: exit code and the exac
 // error. Before, a failed report step left no confirm.json and the script exited 0.
 test('gate job fails closed: a failing step after the verdict is never exit 0', () => {
   const runGate = (head, sabotage) => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-gate-closed-'));
+    const out = scratchDir('tg-gate-closed-');
     const env = {
       ...process.env,
       MODE: 'paired',

@@ -3,8 +3,7 @@
 // verdict (exit 2) whose comment says the reason once — not an ENOENT and no comment.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runPlan } from '../../src/run/runner.js';
@@ -12,6 +11,7 @@ import { comparePairedRuns } from '../../src/compare/run-compare.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { InfraError, InputError } from '../../src/errors.js';
 import { applyDefaults } from '../../src/config/defaults.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const GATE = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
 
@@ -29,7 +29,7 @@ const RULE =
   "chart traefik 41.3.0 refuses the values of traefik-b: at '': additional properties 'podAnnotations' not allowed";
 
 test('a refusal before any cell is recorded for every cell and side, and gated as input-error once', async () => {
-  const runDir = mkdtempSync(join(tmpdir(), 'tg-refusal-'));
+  const runDir = scratchDir('tg-refusal-');
   const driver = {
     start: async () => {
       throw new InputError(RULE);
@@ -57,7 +57,7 @@ test('a refusal before any cell is recorded for every cell and side, and gated a
 });
 
 test('an infrastructure failure before any cell stays an infra-error (exit 4)', async () => {
-  const runDir = mkdtempSync(join(tmpdir(), 'tg-refusal-'));
+  const runDir = scratchDir('tg-refusal-');
   const driver = {
     start: async () => {
       throw new InfraError('docker is not running');
@@ -72,7 +72,7 @@ test('an infrastructure failure before any cell stays an infra-error (exit 4)', 
 // The PR that adds bench.yaml: only the head ran (paired-cell.sh). Its comment said
 // "Paired mode: base and head ran interleaved" when the head's cluster failed.
 test('the head alone (no base folder): the comment says so, whatever its cells came to', async () => {
-  const runDir = mkdtempSync(join(tmpdir(), 'tg-refusal-'));
+  const runDir = scratchDir('tg-refusal-');
   const driver = {
     start: async () => {
       throw new InfraError('step failed: create kind cluster');
@@ -98,7 +98,7 @@ test('the head alone (no base folder): the comment says so, whatever its cells c
 test('gate compare: a broken head bench.yaml and absent results still give a verdict and a comment', () => {
   const cli = (...a) =>
     spawnSync(process.execPath, [join(process.cwd(), 'tools/bin/tailgate.js'), ...a], { encoding: 'utf8', cwd: dir });
-  const dir = mkdtempSync(join(tmpdir(), 'tg-refused-'));
+  const dir = scratchDir('tg-refused-');
   writeFileSync(
     join(dir, 'bench.yaml'),
     'apiVersion: tailgate/v1\nkind: Bench\ncontrollers: {}\nscenarios: { steady: { script: steady, rate: fast } }\nmatrices: {}\n',

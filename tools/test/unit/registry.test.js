@@ -3,10 +3,10 @@
 // `tailgate run` (as root) SIGKILLed it.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, chownSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT_USER = process.getuid?.() === 0;
 const NOBODY = 65534;
@@ -34,7 +34,7 @@ function entryFor(pid, startTime) {
 const DEAD = `999999-1.jsonl`;
 
 test('registry: a world-writable state dir is refused — nothing recorded, nothing swept', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-state-shared-'));
+  const dir = scratchDir('tg-state-shared-');
   chmodSync(dir, 0o1777);
   const victim = spawn('sleep', ['30'], { stdio: 'ignore' });
   try {
@@ -52,7 +52,7 @@ test(
   'registry: an entry file another user wrote is never acted on',
   { skip: !ROOT_USER && 'needs root to chown' },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+    const dir = scratchDir('tg-state-');
     const victim = spawn('sleep', ['30'], { stdio: 'ignore' });
     try {
       const reg = await registry(dir);
@@ -70,7 +70,7 @@ test(
   "registry: a process of another user is never killed, even named in this user's own file",
   { skip: !ROOT_USER && 'needs root to start a process as another user' },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+    const dir = scratchDir('tg-state-');
     const victim = spawn('sleep', ['30'], { stdio: 'ignore', uid: NOBODY, gid: NOBODY });
     try {
       await new Promise((r) => setTimeout(r, 100));
@@ -85,7 +85,7 @@ test(
 );
 
 test('registry: a recorded process that now runs a program its command did not name is left alone; one that runs the named program is removed', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+  const dir = scratchDir('tg-state-');
   const a = spawn('sleep', ['30'], { stdio: 'ignore' });
   const b = spawn('sleep', ['30'], { stdio: 'ignore' });
   try {
@@ -114,7 +114,7 @@ test(
   'registry: a state dir that is a link or not this user’s is refused',
   { skip: !ROOT_USER && 'needs root to chown' },
   async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+    const dir = scratchDir('tg-state-');
     const other = join(dir, 'other');
     mkdirSync(other, { mode: 0o700 });
     chownSync(other, NOBODY, NOBODY);
@@ -124,7 +124,7 @@ test(
 );
 
 test("registry: a live run's kind clusters are known, so another run's stale-cluster sweep leaves them alone (two runs deleted each other's)", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+  const dir = scratchDir('tg-state-');
   const reg = await registry(dir);
   const live = spawn('sleep', ['30'], { stdio: 'ignore' });
   try {
@@ -141,9 +141,9 @@ test("registry: a live run's kind clusters are known, so another run's stale-clu
 });
 
 test("teardown.sh (every CI job's always-run cleanup) deletes only clusters no live run created — it deleted a concurrent job's cluster mid-measurement", async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-state-'));
+  const dir = scratchDir('tg-state-');
   const reg = await registry(dir);
-  const bin = mkdtempSync(join(tmpdir(), 'tg-fake-kind-'));
+  const bin = scratchDir('tg-fake-kind-');
   const deleted = join(bin, 'deleted');
   // A kind that lists three clusters and records what it is asked to delete.
   writeFileSync(

@@ -2,9 +2,8 @@
 // the way, not ready), what ingest keeps per side, and what the config refuses before
 // any cluster. The real thing runs on kind (docs/reproduction.md, routes).
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseBench } from '../../src/config/load.js';
@@ -15,6 +14,7 @@ import { routesRep } from '../../src/result/load.js';
 import { EventLog } from '../../src/run/event-log.js';
 import { KubeRoutes } from '../../src/targets/kube/routes.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 // KubeRoutes for one base side through Traefik's class, in front of a test server.
 const baseRoutes = (url, dir, events) =>
@@ -66,7 +66,7 @@ test('route probe: the first 200 after the apply is the propagation time; 404 is
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${server.address().port}`;
-  const dir = mkdtempSync(join(tmpdir(), 'tg-routes-'));
+  const dir = scratchDir('tg-routes-');
   const events = new EventLog(join(dir, 'events.jsonl'));
   try {
     await withFakeTool('kubectl', '#!/bin/sh\nexit 0\n', {}, async () => {
@@ -173,7 +173,7 @@ matrices:
 });
 
 test('route-change and route-remove: followed until the data plane shows them, errors on the way counted, the changed route switched back', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-routes-'));
+  const dir = scratchDir('tg-routes-');
   const log = join(dir, 'kubectl.log');
   // A data plane that follows the fake kubectl 150 ms late, failing for 60 ms on the way.
   const lag = (line) => Date.now() - Number(line.split(' ')[0]);
@@ -241,7 +241,7 @@ test('route-change and route-remove: followed until the data plane shows them, e
 });
 
 test('routes: N — carried before the load in one apply per side, each probed until it answers; the time and the controller cost recorded', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-carried-'));
+  const dir = scratchDir('tg-carried-');
   const log = join(dir, 'kubectl.log');
   let applied = null;
   // Answers a carried host 150 ms after the apply, the last ten 300 ms after.

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { reportTiming, timing } from '../../src/run/timing.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 test('timing: seconds before the first request and the load share, from the job clock CI sets', () => {
   const t0 = 1_700_000_000_000;
@@ -14,7 +14,7 @@ test('timing: seconds before the first request and the load share, from the job 
   ];
   const t = timing(outcomes, { now: t0 + 220_000, env: { TAILGATE_JOB_STARTED: String(t0 / 1000) } });
   assert.deepEqual(t, { from: 'job start', beforeFirstRequestS: 150, loadS: 44, wallS: 220, loadShare: 20 });
-  const dir = mkdtempSync(join(tmpdir(), 'tg-timing-'));
+  const dir = scratchDir('tg-timing-');
   const summary = join(dir, 'summary.md');
   const lines = [];
   reportTiming(t, dir, { env: { GITHUB_STEP_SUMMARY: summary }, log: (l) => lines.push(l) });

@@ -2,8 +2,7 @@
 // differ, naming the fields. Held out: a head at a tenth of the rate, without the churn
 // and for 60 s, paired against the base at full rate with churn, passed before.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
@@ -12,6 +11,7 @@ import { resultRep, toReps } from '../../src/result/load.js';
 import { buildBaseline } from '../../src/compare/baseline-doc.js';
 import { workloadDiff, workloadOf, workloadRecord } from '../../src/result/workload.js';
 import { runCli } from '../helpers/cli.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const BASE = join(ROOT, 'tools/test/fixtures/runs/base');
@@ -25,7 +25,7 @@ function resultFiles(dir) {
 
 // The base run again, its metadata rewritten to a lighter workload.
 function drifted(to) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-drift-'));
+  const dir = scratchDir('tg-drift-');
   cpSync(BASE, join(dir, 'head'), { recursive: true });
   for (const f of resultFiles(join(dir, 'head'))) {
     const doc = JSON.parse(readFileSync(f, 'utf8'));
@@ -37,7 +37,7 @@ function drifted(to) {
 
 test('workload: a paired head that measured a lighter load is refused, naming each field that changed (it passed before)', async () => {
   const head = drifted();
-  const out = join(mkdtempSync(join(tmpdir(), 'tg-drift-v-')), 'v.json');
+  const out = join(scratchDir('tg-drift-v-'), 'v.json');
   const r = await runCli(['compare', '--paired', '--base-results', BASE, '--head-results', head, '--out', out]);
   assert.equal(r.code, 3, r.out);
   const v = JSON.parse(readFileSync(out, 'utf8'));

@@ -3,9 +3,9 @@
 // action mapped onto its stand-in (standins/), tailgate's own reusable workflows and
 // composite action onto a tree of this checkout, GitHub's REST API onto the stand-in.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../helpers/scratch.js';
 
 export const ROOT = new URL('../../../', import.meta.url).pathname;
 export const ACT = join(ROOT, '.tools', 'bin', 'act');
@@ -31,7 +31,7 @@ let prepared;
 // and the files of this checkout as `tailgate-dev/tailgate` at any ref.
 function prepare() {
   if (prepared) return prepared;
-  const dir = mkdtempSync(join(tmpdir(), 'tg-act-'));
+  const dir = scratchDir('tg-act-');
   cpSync(join(ROOT, 'tools', 'test', 'workflows', 'standins'), join(dir, 'standins'), { recursive: true });
   // act copies an action's folder into its cache: each stand-in carries a link to the
   // repository's node_modules (absolute, so it resolves from the copy too).
@@ -55,7 +55,7 @@ function copyCheckout(dest) {
 
 /** A fresh copy of this checkout, to run tailgate's own workflows in. */
 export function preparedTree(prefix) {
-  return copyCheckout(mkdtempSync(join(tmpdir(), prefix)));
+  return copyCheckout(scratchDir(prefix));
 }
 
 /**
@@ -102,7 +102,7 @@ export async function runAct({
   timeoutMs = 10 * 60_000,
 }) {
   const { dir, tree, repos } = prepare();
-  const eventFile = join(mkdtempSync(join(tmpdir(), 'tg-act-event-')), 'event.json');
+  const eventFile = join(scratchDir('tg-act-event-'), 'event.json');
   writeFileSync(eventFile, JSON.stringify(payload));
   const maps = [
     ...Object.entries(STANDINS).map(([a, d]) => `${a}@${PINS[a].sha}=${join(dir, 'standins', d)}`),

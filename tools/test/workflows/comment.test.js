@@ -6,12 +6,12 @@
 // nothing.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, actMissing, gitRepo, runAct } from './act.js';
 import { startRestStandin } from './rest-standin.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const skip = actMissing() || false;
 const HEAD = 'a'.repeat(40);
@@ -27,7 +27,7 @@ const ANNOTATIONS = [
 ];
 
 function artifactZip(overall, exitCode) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-wf-art-'));
+  const dir = scratchDir('tg-wf-art-');
   // The gate job's real comment (golden), its links on this repository's runs.
   const body = readFileSync(join(ROOT, 'tools/test/fixtures/golden/gate-comment.md'), 'utf8');
   writeFileSync(
@@ -84,7 +84,7 @@ before(async () => {
       ]),
     ),
   });
-  repo = mkdtempSync(join(tmpdir(), 'tg-wf-adopter-'));
+  repo = scratchDir('tg-wf-adopter-');
   cpSync(join(ROOT, 'examples', 'adopter'), repo, { recursive: true });
   gitRepo(repo);
 });

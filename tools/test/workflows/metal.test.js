@@ -13,6 +13,7 @@ import { loadBench } from '../../src/config/load.js';
 import { after, before, test } from 'node:test';
 import { ROOT, actMissing, kindEnvironment, preparedTree, runAct, seedTools } from './act.js';
 import { startRestStandin } from './rest-standin.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const skip = actMissing() || false;
 const kind = skip ? { skip } : kindEnvironment();
@@ -82,7 +83,7 @@ test(
   'workflows: bench-metal on a self-hosted runner — local matrix, results uploaded, history appended and pushed, the planted change point opens one issue',
   { skip: skip || kind.skip, timeout: 30 * 60_000 },
   async () => {
-    const work = mkdtempSync(join(tmpdir(), 'tg-wf-metal-'));
+    const work = scratchDir('tg-wf-metal-');
     // origin: a bare repository with main and a history branch holding the planted nights.
     // act names the repository from origin's URL: a path ending github.com/<owner>/<repo>.git.
     const origin = join(work, 'github.com', 'tailgate-dev', 'tailgate.git');

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ROOT, actMissing, kindEnvironment, runAct } from './act.js';
 import { startRestStandin } from './rest-standin.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const CLI = join(ROOT, 'tools', 'bin', 'tailgate.js');
 const skip = actMissing() || false;
@@ -27,7 +28,7 @@ const git = (dir, ...a) => {
 
 /** An adopter repository on main: `tailgate init` for the controller + the example workflows. */
 function adopter(controller, { withBench = true } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), `tg-wf-adopter-${controller}-`));
+  const dir = scratchDir(`tg-wf-adopter-${controller}-`);
   const init = spawnSync(process.execPath, [CLI, 'init', '--controller', controller, '--dir', dir], {
     encoding: 'utf8',
   });
