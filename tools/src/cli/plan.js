@@ -53,7 +53,9 @@ export function run(opts) {
       console.log(`${side} ${pair}`);
     return;
   }
-  const cfg = loadBench(opts.config);
+  // --rate and --duration are checked as the file's own values are (config/overrides.js).
+  const flags = opts.pairing || opts['duet-check'] ? {} : planOverrides(opts);
+  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides: flags });
   if (opts.pairing) {
     if (!opts['base-dir']) throw new InputError('--pairing needs --base-dir <checkout of the base commit>');
     const { mode, why } = pairingMode({

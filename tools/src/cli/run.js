@@ -56,8 +56,9 @@ export const options = {
 };
 
 export async function run(opts) {
-  const cfg = loadBench(opts.config);
-  const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
+  const overrides = planOverrides(opts);
+  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides });
+  const plan = planMatrix(cfg, opts.matrix, overrides);
   const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {
     if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);

@@ -72,7 +72,10 @@ export function applyDefaults(raw) {
   }
   for (const s of Object.values(cfg.scenarios)) {
     Object.assign(s, { ...SCENARIO_DEFAULTS, ...s });
-    s.maxVus ??= littleVus(s);
+    if (s.maxVus === undefined) {
+      s.maxVus = littleVus(s);
+      derivedVus.add(s);
+    }
   }
   const userGate = cfg.gate ?? {};
   cfg.gate = mergeGate(userGate);
@@ -85,6 +88,31 @@ export function applyDefaults(raw) {
     TARGETS[m.target]?.defaults(m, cfg);
   }
   return cfg;
+}
+
+// Scenarios whose maxVus is derived (Little's law), not written: a matrix that runs them at
+// another rate derives its own.
+const derivedVus = new WeakSet();
+const asRun = new WeakMap();
+
+/**
+ * A scenario as a matrix runs it: the matrix's duration (bench.yaml or --duration) and rate
+ * (--rate, on scenarios that have one) laid over it, maxVus derived from the rate that runs
+ * unless written. The scenario itself where the matrix changes nothing; made once per
+ * matrix and scenario, so validation, normalise and plan see one object.
+ */
+export function scenarioAsRun(cfg, m, name) {
+  const s = Object.hasOwn(cfg.scenarios, name) ? cfg.scenarios[name] : undefined;
+  const rate = m.rate !== undefined && s?.rate !== undefined;
+  if (!s || (!rate && m.duration === undefined)) return s;
+  let made = asRun.get(m);
+  if (!made) asRun.set(m, (made = new Map()));
+  if (!made.has(name)) {
+    const run = { ...s, ...(rate && { rate: m.rate }), ...(m.duration !== undefined && { duration: m.duration }) };
+    if (derivedVus.has(s)) run.maxVus = littleVus(run);
+    made.set(name, run);
+  }
+  return made.get(name);
 }
 
 /** The gate a bench.yaml (as written, before defaults) sets for a matrix, or its top-level one. */

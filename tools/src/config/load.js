@@ -2,10 +2,12 @@
 // each with file:line:col, the field and the rule.
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { InfraError, InputError } from '../errors.js';
 import { under } from '../names.js';
 import { applyDefaults } from './defaults.js';
 import { normalise } from './normalise.js';
+import { applyOverrides, valueOverrides } from './overrides.js';
 import { schemaProblems } from '../schema.js';
 import { semanticProblems } from './validate.js';
 import { parseWithPositions, positionOf } from './yaml-positions.js';
@@ -15,7 +17,12 @@ const MAX_CONFIG_BYTES = 1 << 20;
 // thousands, and locating each is a walk of the document.
 const MAX_SHOWN = 50;
 
-export function loadBench(file) {
+/**
+ * One path for every bench.yaml: the file, its schema, the command-line overrides of the
+ * matrix a run names (config/overrides.js: `overrides` as planMatrix takes them), the
+ * defaults, the cross-reference checks, the numbers — each once, in that order.
+ */
+export function loadBench(file, { matrix, overrides } = {}) {
   let text;
   try {
     if (statSync(file).size > MAX_CONFIG_BYTES)
@@ -24,11 +31,11 @@ export function loadBench(file) {
   } catch (err) {
     throw new InputError(`${file}: cannot read bench config (${err.code ?? err.message})`);
   }
-  return parseBench(text, file);
+  return parseBench(text, file, { matrix, overrides });
 }
 
 /** checks: the cross-reference rules (a test passes one that throws). */
-export function parseBench(text, file = 'bench.yaml', { checks = semanticProblems } = {}) {
+export function parseBench(text, file = 'bench.yaml', { checks = semanticProblems, matrix, overrides } = {}) {
   const { doc, lineCounter } = parseWithPositions(text);
   if (doc.errors.length) {
     const details = doc.errors.map((e) => {
@@ -44,15 +51,19 @@ export function parseBench(text, file = 'bench.yaml', { checks = semanticProblem
   } catch (err) {
     throw new InputError(`${file}: YAML aliases expand too far (${err.message.split('\n')[0]}); write the values out`);
   }
+  const { raw: overriddenRaw, flags: overridden } = applyOverrides(raw, matrix, overrides);
   const where = (p) => {
-    const { line, col } = positionOf(doc, lineCounter, p.path, { keyOf: p.keyOf });
     const field = p.path.length ? p.path.join('.') : '(top level)';
+    // A value from the command line has no line in the file: name the flag instead.
+    const flags = overridden.filter((o) => p.from?.some((f) => f.join('.') === o.path.join('.')));
+    if (flags.length) return `${file} with ${flags.map((o) => o.flag).join(' ')}: ${field}: ${p.message}`;
+    const { line, col } = positionOf(doc, lineCounter, p.path, { keyOf: p.keyOf });
     return `${file}:${line}:${col}: ${field}: ${p.message}`;
   };
   const tooMany = sizeProblems(raw);
   if (tooMany.length) throw new InputError(`${file}: too large to be a bench config`, { details: tooMany.map(where) });
   const problems = schemaProblems('bench', raw);
-  const { config, semantic } = defaultAndCheck(raw, file, { schemaValid: !problems.length, checks });
+  const { config, semantic } = defaultAndCheck(overriddenRaw, file, { schemaValid: !problems.length, checks });
   problems.push(...semantic);
   if (problems.length) {
     const more = problems.length - MAX_SHOWN;
@@ -65,7 +76,30 @@ export function parseBench(text, file = 'bench.yaml', { checks = semanticProblem
   } catch (err) {
     throw crashed('making its durations and percentages numbers (config/normalise.js)', file, err);
   }
-  return { ...config, source: file };
+  const loaded = { ...config, source: file };
+  LOADED.set(loaded, {
+    matrix,
+    applied: overridden.length ? valueOverrides(overrides) : {},
+    again: (m, o) => parseBench(text, file, { checks, matrix: m, overrides: o }),
+  });
+  return loaded;
+}
+
+// How each loaded config was made, for a caller that brings its overrides later.
+const LOADED = new WeakMap();
+
+/**
+ * cfg as `matrix` runs with `overrides` (planMatrix's): cfg itself when it was loaded with
+ * them, else the same file through the same path with them (a caller that loaded the file
+ * on its own first, as `tailgate migrate` does, gets what `run` gets).
+ */
+export function withOverrides(cfg, matrix, overrides) {
+  const want = valueOverrides(overrides);
+  const made = LOADED.get(cfg);
+  const have = made && made.matrix === matrix ? made.applied : {};
+  if (isDeepStrictEqual(want, have)) return cfg;
+  if (!made) throw new Error(`overrides ${JSON.stringify(want)} need a config read by loadBench, not one made in code`);
+  return made.again(matrix, overrides);
 }
 
 // Definitions per section: ours has 13 scenarios; a file with thousands is generated or

@@ -10,7 +10,7 @@
 // on its first use.
 import { parseDuration, parsePercent } from '../units.js';
 import { faultModule } from '../faults/schedule.js';
-import { LOCAL_CONTROLLER_DEFAULTS as CONTROLLER, SCENARIO_DEFAULTS as SCENARIO } from './defaults.js';
+import { LOCAL_CONTROLLER_DEFAULTS as CONTROLLER, SCENARIO_DEFAULTS as SCENARIO, scenarioAsRun } from './defaults.js';
 
 const ms = (text, fallback) => parseDuration(text ?? fallback);
 const share = (text) => (text === undefined ? 0 : parsePercent(text));
@@ -83,7 +83,14 @@ export function normalise(cfg) {
   }
   for (const c of Object.values(cfg.controllers ?? {})) if (c.type === 'local') controllerMs(c);
   for (const t of Object.values(cfg.tunings ?? {})) tuningMs(t);
-  for (const m of Object.values(cfg.matrices ?? {})) nodeLatencyMs(m);
+  for (const m of Object.values(cfg.matrices ?? {})) {
+    nodeLatencyMs(m);
+    // A scenario as the matrix runs it (its duration, --rate) is an object of its own.
+    for (const name of m.scenarios ?? []) {
+      const s = Object.hasOwn(cfg.scenarios ?? {}, name) ? scenarioAsRun(cfg, m, name) : null;
+      if (s && s !== cfg.scenarios[name]) scenarioMs(s);
+    }
+  }
   const gates = [cfg.gate, ...Object.values(cfg.matrices ?? {}).map((m) => m.gate)].filter(Boolean);
   for (const g of gates)
     for (const rule of [...Object.values(g.latency ?? {}), ...Object.values(g.propagation ?? {})]) ruleNumbers(rule);

@@ -7,6 +7,7 @@ import { matrixSizeProblems } from './matrix-limits.js';
 import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { faultTiming } from './normalise.js';
 import { editCount } from '../faults/route-edits.js';
+import { scenarioAsRun } from './defaults.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
 const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'headAltErrors', 'backendErrors'];
@@ -26,9 +27,11 @@ export function semanticProblems(cfg) {
   const problems = [];
   const seen = new Set();
   // A controller shared by several matrices is reported once.
-  const add = (path, message) => {
+  // from: the config paths a value came from, where they may be command-line overrides
+  // (config/overrides.js) — load.js names the flag instead of the file's line.
+  const add = (path, message, from) => {
     const key = JSON.stringify([path, message]);
-    if (!seen.has(key)) problems.push({ path, message });
+    if (!seen.has(key)) problems.push(from ? { path, message, from } : { path, message });
     seen.add(key);
   };
   for (const [name, s] of Object.entries(cfg.scenarios)) scenarioProblems(name, s, add);
@@ -125,14 +128,16 @@ function matrixProblems(cfg, mname, m, add) {
   for (const p of matrixSizeProblems(m)) add(['matrices', mname, p.field], p.message);
   // The rate the profile's runner can carry: what k6 runs for a cell (a duet: both sides).
   const cap = own(cfg.profiles, m.profile ?? '')?.maxRate;
+  const duet = m.compare === 'concurrent' || m.duet;
   if (cap)
     for (const sname of m.scenarios) {
-      const s = own(cfg.scenarios, sname);
-      const perRunner = s?.rate ? (s.rate * (m.compare === 'concurrent' ? 2 : 1)) / (s.runners ?? 1) : 0;
+      const s = asRun(cfg, m, sname);
+      const perRunner = s?.rate ? (s.rate * (duet ? 2 : 1)) / (s.runners ?? 1) : 0;
       if (perRunner > cap)
         add(
           ['scenarios', sname, 'rate'],
-          `${s.rate}/s${m.compare === 'concurrent' ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
+          `${s.rate}/s${duet ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
+          fromMatrix(mname, m, ['rate', 'duet']),
         );
     }
   tailFeasibility(cfg, mname, m, add);
@@ -179,9 +184,9 @@ function tailFeasibility(cfg, mname, m, add) {
     if (!rule.blocking) continue;
     const need = samplesNeeded(q);
     for (const sname of m.scenarios) {
-      const s = own(cfg.scenarios, sname);
+      const s = asRun(cfg, m, sname);
       if (!s || s.script !== 'steady' || !s.rate) continue;
-      const seconds = parseDuration(m.duration ?? s.duration) / 1000;
+      const seconds = parseDuration(s.duration) / 1000;
       const have = Math.floor(s.rate * seconds * reps);
       // A rate or duration the schema already refused is one problem, said there.
       if (!Number.isFinite(have) || have >= need) continue;
@@ -190,10 +195,19 @@ function tailFeasibility(cfg, mname, m, add) {
       add(
         ['matrices', mname, 'gate', 'latency', q, 'blocking'],
         `${q} is blocking but scenario "${sname}" gives ${s.rate}/s × ${seconds}s × ${reps} repetition${reps > 1 ? 's' : ''} = ${have} samples per side; gating ${q} needs ≥ ${need} (10 beyond it): e.g. duration ${longer}s, or repetitions ${moreReps}, or make ${q} advisory in this matrix (gate: {latency: {${q}: {blocking: false}}})`,
+        fromMatrix(mname, m, ['rate', 'duration']),
       );
     }
   }
 }
+
+// The matrix fields a problem's values may have come from (config/overrides.js).
+function fromMatrix(mname, m, keys) {
+  const from = keys.filter((k) => m[k] !== undefined).map((k) => ['matrices', mname, k]);
+  return from.length ? from : undefined;
+}
+
+const asRun = (cfg, m, name) => (Object.hasOwn(cfg.scenarios, name) ? scenarioAsRun(cfg, m, name) : undefined);
 
 // Names are looked up as own keys only: "constructor" or "__proto__" are not definitions.
 function own(obj, key) {

@@ -9,11 +9,22 @@ import { targetRules as target } from '../targets/rules.js';
 import { applyDuetBase } from './duet.js';
 import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { matrixSizeProblems } from '../config/matrix-limits.js';
+import { scenarioAsRun } from '../config/defaults.js';
+import { withOverrides } from '../config/load.js';
 
-export function planMatrix(cfg, matrixName, overrides = {}) {
-  const matrix = Object.hasOwn(cfg.matrices, matrixName) ? cfg.matrices[matrixName] : null;
-  if (!matrix)
-    throw new InputError(`${cfg.source}: no matrix "${matrixName}"; defined: ${Object.keys(cfg.matrices).join(', ')}`);
+/**
+ * overrides: which cells (controllers, tunings, scenarios, repetitions), a duet's head or
+ * base, alternate; and the values config lays over the matrix before its defaults and
+ * checks (rate, duration: config/overrides.js) — cfg loaded with them by loadBench, or
+ * loaded again with them here.
+ */
+export function planMatrix(loaded, matrixName, overrides = {}) {
+  if (!Object.hasOwn(loaded.matrices, matrixName))
+    throw new InputError(
+      `${loaded.source}: no matrix "${matrixName}"; defined: ${Object.keys(loaded.matrices).join(', ')}`,
+    );
+  const cfg = withOverrides(loaded, matrixName, overrides);
+  const matrix = cfg.matrices[matrixName];
   const pick = (field, allowed) => {
     const list = overrides[field] ?? matrix[field];
     const bad = list.filter((x) => !allowed.includes(x));
@@ -36,10 +47,8 @@ export function planMatrix(cfg, matrixName, overrides = {}) {
   if (size.length) throw new InputError(`matrix "${matrixName}": ${size[0].message}`);
   const cells = [];
   const add = (c, t, s, repetition) => {
-    const scenario = { ...cfg.scenarios[s] };
-    if (overrides.rate) scenario.rate = overrides.rate;
-    // --duration, else the matrix's own (a duet PR matrix runs longer than the local one).
-    if (overrides.duration ?? matrix.duration) scenario.duration = overrides.duration ?? matrix.duration;
+    // The matrix's duration (a duet PR matrix runs longer than the local one) and --rate.
+    const scenario = { ...scenarioAsRun(cfg, matrix, s) };
     cells.push({
       index: cells.length,
       key: `${c}/${t}/${s}`,

@@ -27,7 +27,8 @@ controllers:
 scenarios:
   churn: { script: steady, rate: 200, duration: 30s, replicas: 3, faults: [{ type: churn, between: [3, 1], every: 1s }] }
 matrices:
-  local: { target: local, controllers: [haproxy-reload], scenarios: [churn]${ROOT_USER ? ', isolation: netns' : ''} }
+  # p99 advisory: the sweep case's second run is 1 s (200 samples; gating p99 needs 1000).
+  local: { target: local, controllers: [haproxy-reload], scenarios: [churn], gate: { latency: { p99: { blocking: false } } }${ROOT_USER ? ', isolation: netns' : ''} }
 `,
   );
 }

@@ -20,11 +20,11 @@ test('plan: overrides are checked against bench.yaml, rate and duration applied'
     scenarios: ['churn'],
     tunings: ['default'],
     rate: 123,
-    duration: '7s',
+    duration: '9s',
   });
   assert.deepEqual(
     p.cells.map((c) => [c.id, c.scenario.rate, c.scenario.duration]),
-    [['nginx-dynamic/default/churn/rep-1', 123, '7s']],
+    [['nginx-dynamic/default/churn/rep-1', 123, '9s']],
   );
   assert.throws(
     () => planMatrix(cfg, 'local', { scenarios: ['nope'] }),

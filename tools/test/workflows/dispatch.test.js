@@ -27,7 +27,8 @@ const inputs = (over) => ({
   controllers: 'nginx-reload',
   tunings: 'default',
   scenarios: 'steady',
-  rate: '100',
+  // 1000 samples: what the local matrix's blocking p99 needs (validate refuses fewer).
+  rate: '500',
   duration: '2s',
   repetitions: '1',
   target: 'local',
