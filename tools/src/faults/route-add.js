@@ -3,6 +3,8 @@
 // object to that first 200 is its propagation time. Anything other than 404 (not routed
 // yet) → 200 on the way is an error of that route. In a duet both sides get the same
 // edit at the same moment (one apply per side, issued together) and are probed alike.
+// Names and hosts carry the fault's place and the measurement's tag: every route it adds
+// is new, whatever other route-add faults the scenario has (targets/kube/routes.js).
 import { kubeCommand as command, runEdits } from './route-edits.js';
 
 export { defaults } from './route-edits.js';
@@ -11,7 +13,7 @@ export function kubeCommand(f, kubectl) {
   return command(f, kubectl, [
     'apply',
     '-f',
-    `<route-add-<0..${f.routes - 1}>: an Ingress or HTTPRoute for r<i>.routes.bench.local>`,
+    `<route-add-f<n>-<0..${f.routes - 1}>-<tag>: an Ingress or HTTPRoute for r<i>.f<n>.<tag>.routes.bench.local, n this fault's place in the list, tag the measurement's>`,
   ]);
 }
 

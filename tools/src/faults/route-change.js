@@ -3,7 +3,9 @@
 // then back, `changes` times. The load's own errors and latency during the changes are
 // the cell's usual ones; each change's propagation time runs from the API server
 // accepting the patch to the first answer from the new Service, and any answer other
-// than a 200 on the way is an error of that change.
+// than a 200 on the way is an error of that change. The changes of several route-change
+// faults take turns, and each starts once every side shows where it starts from (a side
+// that never followed the last one would "follow" a switch back at once).
 import { kubeCommand as command, runEdits } from './route-edits.js';
 
 export { defaults } from './route-edits.js';

@@ -8,13 +8,15 @@ export const defaults = Object.freeze({ every: '1s', timeout: '30s' });
 /** How many edits a route fault makes (its schedule's count field). */
 export const editCount = (f) => f.routes ?? f.changes ?? 1;
 
-export async function runEdits(f, edit, { routes, pause, signal }) {
+/** fault: the fault's place in the scenario's list — its edits' objects are its own. */
+export async function runEdits(f, edit, { routes, pause, signal, fault }) {
   if (!routes) throw new InfraError(`${f.type} needs a target that applies routes (kind or an existing cluster)`);
   const { every, timeout: timeoutMs } = f.ms;
   const follows = [];
   for (let i = 0; i < editCount(f) && !signal.aborted; i++) {
-    follows.push(routes[edit](i, { timeoutMs, signal }));
-    // A change waits for the one before it: each switches the same route back or forth.
+    follows.push(routes[edit](i, { timeoutMs, signal, fault }));
+    // A change waits for the one before it: each switches the same route back or forth
+    // (the changes of several faults wait for each other in the target's routes).
     if (edit === 'change') await follows.at(-1);
     await pause(every);
   }

@@ -9,9 +9,11 @@ import * as routeAdd from './route-add.js';
 import * as routeChange from './route-change.js';
 import * as routeRemove from './route-remove.js';
 
-// Each fault module exports run(f, {pods, routes, events, signal, pause}) and
+// Each fault module exports run(f, {pods, routes, events, signal, pause, fault}) and
 // kubeCommand(f, kubectl) — what one action looks like on a cluster, for the dry run.
-// Route faults act on `routes` (the configuration plane), the others on `pods`.
+// Route faults act on `routes` (the configuration plane), the others on `pods`; `fault` is
+// the fault's place in the scenario's list, which keeps two faults of one kind off each
+// other's objects (targets/kube/routes.js).
 export const FAULTS = Object.freeze({
   'pod-kill': podKill,
   churn,
@@ -44,12 +46,12 @@ export function startFaults(faults, { pods, routes = null, events, offsetMs = 0 
   if (untimed) throw new Error(`fault ${untimed.type}: not timed (config/normalise.js faultTiming)`);
   const controller = new AbortController();
   const { signal } = controller;
-  const runs = faults.map(async (f) => {
+  const runs = faults.map(async (f, fault) => {
     await pause(offsetMs + f.ms.startAfter, signal);
     if (signal.aborted) return;
     events.emit('fault-start', { fault: f.type });
     try {
-      await faultModule(f.type).run(f, { pods, routes, events, signal, pause: (ms) => pause(ms, signal) });
+      await faultModule(f.type).run(f, { pods, routes, events, signal, pause: (ms) => pause(ms, signal), fault });
     } catch (err) {
       if (!signal.aborted) events.emit('fault-error', { fault: f.type, error: err.message });
       throw err;

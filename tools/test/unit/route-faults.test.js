@@ -16,12 +16,14 @@ import { KubeRoutes } from '../../src/targets/kube/routes.js';
 import { withFakeTool } from '../helpers/fake-tool.js';
 import { scratchDir } from '../helpers/scratch.js';
 
-// KubeRoutes for one base side through Traefik's class, in front of a test server.
+// KubeRoutes for one base side through Traefik's class, in front of a test server; its
+// measurement's tag is "t".
 const baseRoutes = (url, dir, events) =>
   new KubeRoutes({
     kubectlFlags: ['--context', 'x'],
     events,
     dir,
+    tag: 't',
     sides: [{ side: 'base', url, ingressClass: 'traefik', loaded: 'backend' }],
   });
 
@@ -56,7 +58,7 @@ test('route probe: the first 200 after the apply is the propagation time; 404 is
   // 404, 404, 503, then 200: what a data plane that briefly fails a new route looks like.
   // Like the backend, it answers 404 on a path it does not serve: the probe asks /healthz.
   const server = createServer((req, res) => {
-    if (req.url !== '/healthz' || req.headers.host !== 'r0.routes.bench.local') {
+    if (req.url !== '/healthz' || req.headers.host !== 'r0.f0.t.routes.bench.local') {
       res.statusCode = 400;
       return res.end();
     }
@@ -71,7 +73,7 @@ test('route probe: the first 200 after the apply is the propagation time; 404 is
   try {
     await withFakeTool('kubectl', '#!/bin/sh\nexit 0\n', {}, async () => {
       const routes = baseRoutes(url, dir, events);
-      await routes.add(0, { timeoutMs: 5000, signal: new AbortController().signal });
+      await routes.add(0, { timeoutMs: 5000, signal: new AbortController().signal, fault: 0 });
       await routes.cleanup();
     });
   } finally {
@@ -86,9 +88,9 @@ test('route probe: the first 200 after the apply is the propagation time; 404 is
   assert.equal(ready.errors, 1);
   assert.equal(ready.probes, 4);
   assert.ok(ready.propagationMs >= 0 && ready.propagationMs < 5000);
-  const manifest = JSON.parse(readFileSync(join(dir, 'route-add-0.json'), 'utf8'));
+  const manifest = JSON.parse(readFileSync(join(dir, 'route-add-f0-0-t.json'), 'utf8'));
   assert.equal(manifest.spec.ingressClassName, 'traefik');
-  assert.equal(manifest.spec.rules[0].host, 'r0.routes.bench.local');
+  assert.equal(manifest.spec.rules[0].host, 'r0.f0.t.routes.bench.local');
 });
 
 test('route cost: per side of a duet, quantiles by rank, routes that never answered counted apart', () => {
@@ -193,8 +195,8 @@ test('route-change and route-remove: followed until the data plane shows them, e
       if (t < 150) return { status: 503 };
       return { status: 200, alt };
     }
-    const applied = lines.find((l) => / apply /.test(l) && l.includes('route-remove-0'));
-    const deleted = lines.find((l) => / delete ingress route-remove-0/.test(l));
+    const applied = lines.find((l) => / apply /.test(l) && l.includes('route-remove-f0-0-t'));
+    const deleted = lines.find((l) => / delete ingress route-remove-f0-0-t/.test(l));
     if (deleted) return { status: lag(deleted) < 150 ? 200 : 404 };
     return { status: applied && lag(applied) > 50 ? 200 : 404 };
   };
@@ -211,8 +213,8 @@ test('route-change and route-remove: followed until the data plane shows them, e
   try {
     await withFakeTool('kubectl', `#!/bin/sh\necho "$(date +%s%3N) $*" >> "${log}"\n`, {}, async () => {
       const routes = baseRoutes(url, dir, events);
-      await routes.change(0, { timeoutMs: 5000, signal });
-      await routes.remove(0, { timeoutMs: 5000, signal });
+      await routes.change(0, { timeoutMs: 5000, signal, fault: 0 });
+      await routes.remove(0, { timeoutMs: 5000, signal, fault: 0 });
       await routes.cleanup();
     });
   } finally {
@@ -247,7 +249,7 @@ test('routes: N — carried before the load in one apply per side, each probed u
   // Answers a carried host 150 ms after the apply, the last ten 300 ms after.
   const server = createServer((req, res) => {
     if (!applied && existsSync(log)) applied = Date.now();
-    const i = Number(/^c(\d+)\.carried\.bench\.local$/.exec(req.headers.host)?.[1] ?? -1);
+    const i = Number(/^c(\d+)\.t\.carried\.bench\.local$/.exec(req.headers.host)?.[1] ?? -1);
     const ready = applied && Date.now() - applied > (i >= 40 ? 300 : 150);
     res.statusCode = req.url === '/healthz' && i >= 0 && ready ? 200 : 404;
     res.end();
@@ -270,7 +272,8 @@ test('routes: N — carried before the load in one apply per side, each probed u
   }
   const list = JSON.parse(readFileSync(join(dir, 'carried-routes-base.json'), 'utf8'));
   assert.equal(list.items.length, 50);
-  assert.equal(list.items[49].spec.rules[0].host, 'c49.carried.bench.local');
+  assert.equal(list.items[49].spec.rules[0].host, 'c49.t.carried.bench.local');
+  assert.equal(list.items[49].metadata.name, 'carried-49-t');
   const calls = readFileSync(log, 'utf8').trim().split('\n');
   assert.equal(calls.filter((c) => / apply /.test(c)).length, 1, 'one apply for all 50');
   assert.match(calls.at(-1), /delete ingress -l tailgate\.dev\/route-fault/);

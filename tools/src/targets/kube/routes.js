@@ -2,12 +2,16 @@
 // apply per side, issued at once) and then followed through that side's own data plane
 // until it shows:
 //   add     a new route (an Ingress of the side's class, or an HTTPRoute on its Gateway)
-//           for r<i>.routes.bench.local: its first 200;
+//           for r<i>.f<n>.<tag>.routes.bench.local: its first 200;
 //   change  the side's loaded route switched between the backend's two Services over the
 //           same pods (<release>, <release>-alt: its answers carry X-Tailgate-Backend: alt):
 //           the first answer from the new one;
-//   remove  a route made for it (x<i>.routes.bench.local, answering first) deleted: its
-//           first 404.
+//   remove  a route made for it (x<i>.f<n>.<tag>.routes.bench.local, answering first)
+//           deleted: its first 404.
+// n is the fault's place in the scenario's list and tag this measurement's: a route an
+// edit makes never existed before, in this measurement or an earlier one on the cluster —
+// applying an object that is already there changes nothing, and the data plane already
+// serving its host would be "followed" at once.
 // Events: route-applied (the API server accepted the edit), route-ready (the data plane
 // followed: propagationMs, probes, and errors — answers that were neither the old nor the
 // new behaviour), or route-not-ready (timed out, or the load ended first). After the
@@ -33,27 +37,49 @@ const RESTORE_TIMEOUT_MS = 30_000;
 
 const isAlt = (a) => a.headers?.[ALT_HEADER] === 'alt';
 
+// Milliseconds since 1970 in base 36 (8 characters until the year 2059): measurements on
+// one cluster follow one another, so no two share one.
+const measurementTag = () => Date.now().toString(36);
+const EDIT_OBJECTS = Object.freeze({ add: ['route-add', 'r'], remove: ['route-remove', 'x'] });
+
+/**
+ * The object name and host of edit `index` of the scenario's fault number `fault` (an add or
+ * a remove) on side `side` in the measurement `tag`: DNS-1123 names, unique per fault, edit
+ * and measurement; a duet's head gets its own object for the same host on its own class.
+ */
+export function routeObject({ edit, fault, index, tag, side }) {
+  if (!Number.isInteger(fault) || fault < 0) throw new Error(`route ${edit}: the fault's index is ${fault}`);
+  const [prefix, letter] = EDIT_OBJECTS[edit];
+  return {
+    name: `${prefix}-f${fault}-${index}-${tag}${side === 'head' ? '-b' : ''}`,
+    host: `${letter}${index}.f${fault}.${tag}.routes.bench.local`,
+  };
+}
+
 /**
  * sides: [{side: 'base'|'head', url, ingressClass, loaded} | {side, url, gateway: {name, namespace}, loaded}]
  * — how each side routes, where its data plane answers, and the name of its loaded route.
  */
 export class KubeRoutes {
-  constructor({ kubectlFlags, sides, events, dir }) {
+  /** tag: names this measurement's routes (measurementTag; a test gives its own). */
+  constructor({ kubectlFlags, sides, events, dir, tag = measurementTag() }) {
     this.flags = kubectlFlags;
     this.sides = sides;
     this.events = events;
     this.dir = dir;
+    this.tag = tag;
     this.kinds = new Set();
     this.onAlt = false;
+    this.changing = Promise.resolve();
   }
 
-  async add(index, { timeoutMs, signal }) {
-    const host = `r${index}.routes.bench.local`;
+  /** fault: the fault's place in the scenario's list (faults/schedule.js). */
+  async add(index, { timeoutMs, signal, fault }) {
     await Promise.all(
       this.sides.map(async (s) => {
-        const name = `route-add-${index}${s.side === 'head' ? '-b' : ''}`;
+        const { name, host } = routeObject({ edit: 'add', fault, index, tag: this.tag, side: s.side });
         await this.apply(s, name, host);
-        await this.follow(s, { edit: 'add', route: index, host, timeoutMs, signal }, (a) =>
+        await this.follow(s, { edit: 'add', fault, route: index, host, timeoutMs, signal }, (a) =>
           a.status === 200 ? 'done' : a.status === 404 ? 'before' : 'error',
         );
       }),
@@ -61,13 +87,47 @@ export class KubeRoutes {
   }
 
   /** Switches every side's loaded route to the other Service over the same pods. */
-  async change(index, { timeoutMs, signal }) {
-    const toAlt = !this.onAlt;
+  change(index, opts) {
+    // Every route-change fault switches the one loaded route: a change starts once the one
+    // before it, of any fault, has ended — two at once would each be "followed" by the
+    // other's state.
+    const turn = this.changing.then(() => this.changeNow(index, opts));
+    this.changing = turn.catch(() => {});
+    return turn;
+  }
+
+  async changeNow(index, { timeoutMs, signal, fault }) {
+    if (signal.aborted) return;
+    const from = this.onAlt;
+    // Not an edit under test yet: a side still showing the state before the last change (it
+    // never followed it) would follow this switch back at once, so each side must show the
+    // state this change starts from.
+    const shows = await Promise.all(
+      this.sides.map((s) =>
+        this.waitFor(s, LOADED_HOST, (a) => a.status === 200 && isAlt(a) === from, timeoutMs, signal),
+      ),
+    );
+    if (signal.aborted) return;
+    const toAlt = !from;
     this.onAlt = toAlt;
     await Promise.all(
-      this.sides.map(async (s) => {
+      this.sides.map(async (s, k) => {
+        // Every side's route is switched, so that the sides stay one edit apart at most.
         await this.patchLoaded(s, toAlt);
-        await this.follow(s, { edit: 'change', route: index, host: LOADED_HOST, timeoutMs, signal }, (a) =>
+        if (!shows[k])
+          return this.events.emit('route-not-ready', {
+            edit: 'change',
+            fault,
+            route: index,
+            side: s.side,
+            // Its data plane did not show where the change starts: censored at the timeout.
+            reason: `did not show the ${from ? 'alt' : 'first'} Service before the change (${timeoutMs} ms)`,
+            timedOut: true,
+            afterMs: timeoutMs,
+            probes: 0,
+            errors: 0,
+          });
+        await this.follow(s, { edit: 'change', fault, route: index, host: LOADED_HOST, timeoutMs, signal }, (a) =>
           a.status !== 200 ? 'error' : isAlt(a) === toAlt ? 'done' : 'before',
         );
       }),
@@ -75,17 +135,17 @@ export class KubeRoutes {
   }
 
   /** A route made and answering, then deleted, and followed until it answers 404. */
-  async remove(index, { timeoutMs, signal }) {
-    const host = `x${index}.routes.bench.local`;
+  async remove(index, { timeoutMs, signal, fault }) {
     await Promise.all(
       this.sides.map(async (s) => {
-        const name = `route-remove-${index}${s.side === 'head' ? '-b' : ''}`;
+        const { name, host } = routeObject({ edit: 'remove', fault, index, tag: this.tag, side: s.side });
         const kind = await this.apply(s, name, host);
         // Not an edit under test yet: the route must answer before its removal is timed.
         const up = await this.waitFor(s, host, (a) => a.status === 200, timeoutMs, signal);
         if (!up) {
           this.events.emit('route-not-ready', {
             edit: 'remove',
+            fault,
             route: index,
             side: s.side,
             // The data plane never served it: a failed edit, censored at its timeout.
@@ -98,7 +158,7 @@ export class KubeRoutes {
           return;
         }
         await this.kubectl(['-n', NAMESPACE, 'delete', kind, name, '--wait=false'], `kubectl delete ${kind} ${name}`);
-        await this.follow(s, { edit: 'remove', route: index, host, timeoutMs, signal }, (a) =>
+        await this.follow(s, { edit: 'remove', fault, route: index, host, timeoutMs, signal }, (a) =>
           a.status === 404 ? 'done' : a.status === 200 ? 'before' : 'error',
         );
       }),
@@ -134,9 +194,9 @@ export class KubeRoutes {
 
   // Probes from the moment the API server accepted the edit until `state` says done:
   // 'before' (the old behaviour, not yet followed) and 'error' (neither) keep probing.
-  async follow(s, { edit, route, host, timeoutMs, signal }, state) {
+  async follow(s, { edit, fault, route, host, timeoutMs, signal }, state) {
     const accepted = Date.now();
-    this.events.emit('route-applied', { edit, route, side: s.side });
+    this.events.emit('route-applied', { edit, fault, route, side: s.side });
     const errors = {};
     const errorCount = () => Object.values(errors).reduce((a, b) => a + b, 0);
     let probes = 0;
@@ -147,6 +207,7 @@ export class KubeRoutes {
       if (now === 'done') {
         this.events.emit('route-ready', {
           edit,
+          fault,
           route,
           side: s.side,
           propagationMs: Date.now() - accepted,
@@ -161,6 +222,7 @@ export class KubeRoutes {
     }
     this.events.emit('route-not-ready', {
       edit,
+      fault,
       route,
       side: s.side,
       reason: signal.aborted ? 'the load ended first' : `not followed within ${timeoutMs} ms`,
@@ -183,7 +245,15 @@ export class KubeRoutes {
   /** `routes: N`: N routes carried before the load (carried-routes.js), deleted with the others. */
   async carry(n, sample) {
     this.kinds.add(this.sides[0].gateway ? 'httproute' : 'ingress');
-    await carryRoutes({ n, sides: this.sides, kubectlFlags: this.flags, dir: this.dir, events: this.events, sample });
+    await carryRoutes({
+      n,
+      sides: this.sides,
+      kubectlFlags: this.flags,
+      dir: this.dir,
+      events: this.events,
+      sample,
+      tag: this.tag,
+    });
   }
 
   /** Deletes every route a fault of this measurement made and switches a changed route back. */
