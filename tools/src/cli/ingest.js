@@ -4,7 +4,7 @@ import { readJsonFile } from '../result/read.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { NAME } from '../names.js';
 import { k6RequestCount } from '../ingest/k6-summary.js';
-import { FORMATS } from '../ingest/formats.js';
+import { FORMATS, toolClaims } from '../ingest/formats.js';
 
 export const summary = 'k6, Vegeta or fortio output -> result.json (HDR histograms, error classes, timeline)';
 export const usage = `Usage: tailgate ingest <output> --out result.json [--format k6|vegeta|fortio]
@@ -20,7 +20,8 @@ export const usage = `Usage: tailgate ingest <output> --out result.json [--forma
 
   --summary  k6's own summary JSON (handleSummary); its request count is cross-checked
   --events   fault events (JSON lines with ts in epoch ms) merged onto the same clock
-  --meta     run metadata (controller, tuning, scenario, rate, durationMs, ...)
+  --meta     run metadata (controller, tuning, scenario, rate, durationMs, ...); the load
+             tool is --format's: a meta naming another (a k6 run's, for vegeta) is refused
   --side     of a concurrent A/B run: only the requests of side a (base) or b (head);
              the summary cross-check then does not apply
   --force    replace an existing --out file (results are never overwritten otherwise)
@@ -48,7 +49,7 @@ export async function run(opts, positionals) {
     throw new InputError(
       `--summary and --side are k6's (its summary, its side tags): not with --format ${opts.format}`,
     );
-  const meta = opts.meta ? checkMeta(readJsonFile(opts.meta), opts.meta) : {};
+  const meta = opts.meta ? checkMeta(readJsonFile(opts.meta), opts.meta, opts.format) : {};
   if (opts.side !== undefined && !['a', 'b'].includes(opts.side))
     throw new InputError(`--side: expected a or b, got ${JSON.stringify(opts.side)}`);
   if (opts.side && opts.summary)
@@ -77,7 +78,8 @@ export async function run(opts, positionals) {
 
 // --meta steers ingest (rate, duration) and is copied into the result: typed here, all
 // problems at once, so a bad value is named now rather than rejected by compare later.
-function checkMeta(m, file) {
+// It may not name another load tool than --format's reader (formats.js).
+function checkMeta(m, file, format) {
   if (!m || typeof m !== 'object' || Array.isArray(m)) throw new InputError(`${file}: --meta must be a JSON object`);
   const problems = [];
   const intIn = (k, lo, hi) =>
@@ -98,6 +100,7 @@ function checkMeta(m, file) {
     if (!m[k] || typeof m[k] !== 'object' || (m[k].name !== undefined && !NAME.test(String(m[k].name))))
       problems.push(`${k}: expected {name: <name matching ${NAME.source}>, …}`);
   }
+  problems.push(...toolClaims(format, m));
   if (problems.length) throw new InputError(`${file}: --meta has ${problems.length} problem(s)`, { details: problems });
   return m;
 }

@@ -10,3 +10,30 @@ export const FORMATS = Object.freeze({
   vegeta: { read: readVegeta, what: 'vegeta encode --to json or --to csv (.gz)' },
   fortio: { read: readFortio, what: 'fortio load -json' },
 });
+
+const RULE = 'a result names the load tool its reader read';
+
+/**
+ * What in `meta` claims a load tool other than `format`'s, as problems naming the field
+ * and the rule. compare holds a workload's tool (result/workload.js: `tool`, or k6's
+ * version and script digest) as like with like, so a fortio run ingested with a k6 run's
+ * meta.json would pass against k6 baselines. Values are never quoted: meta is a file from
+ * elsewhere.
+ */
+export function toolClaims(format, meta) {
+  const problems = [];
+  const rule = `${RULE}: --format ${format}`;
+  if (format !== 'k6' && meta.k6 !== undefined && meta.k6 !== null)
+    problems.push(`k6: a k6 version, not ${format}'s (${rule})`);
+  const w = meta.workload;
+  if (w === undefined) return problems;
+  if (!w || typeof w !== 'object' || Array.isArray(w)) return [...problems, 'workload: expected an object'];
+  if (w.tool !== undefined && w.tool !== format)
+    problems.push(`workload.tool: names a load tool other than ${format} (${rule})`);
+  const k6Marks = format === 'k6' ? [] : ['k6', 'scripts'].filter((k) => Object.hasOwn(w, k));
+  if (k6Marks.length)
+    problems.push(
+      `${k6Marks.map((k) => `workload.${k}`).join(', ')}: a k6 run's workload (k6 version, script digest), not ${format}'s (${rule})`,
+    );
+  return problems;
+}

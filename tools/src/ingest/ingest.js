@@ -1,5 +1,5 @@
 // A load tool's output (+ optional events and run metadata) -> a result object (schema v1).
-import { FORMATS } from './formats.js';
+import { FORMATS, toolClaims } from './formats.js';
 import { Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
@@ -30,9 +30,14 @@ export async function ingest({
   const files = Array.isArray(k6Output) ? k6Output : [k6Output];
   if (!Object.hasOwn(FORMATS, format))
     throw new InputError(`format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(format)}`);
+  const claims = toolClaims(format, meta);
+  if (claims.length) throw new InputError(`meta: ${claims.length} problem(s)`, { details: claims });
   const { agg, read } = await aggregate(files, FORMATS[format], { side, perFile });
-  // What the tool itself says of the run (fortio: rate, duration); --meta has the last word.
+  // What the tool itself says of the run (fortio: rate, duration); --meta has the last
+  // word, except on which tool ran: that is the reader's (k6's workloads name none, and
+  // adding one would make every k6 history series change workload here).
   meta = { ...read.meta, ...meta };
+  if (format !== 'k6') meta.workload = { ...meta.workload, tool: format };
   const measured = agg.measured();
   const summary = summarize(measured.hist, confidence);
   const timeline = agg.timeline();
@@ -92,9 +97,15 @@ async function aggregate(files, reader, { side, perFile }) {
       n++;
       agg.addRequest(s);
     };
+    const addMany = (s, k) => {
+      n += k;
+      agg.addRequests(s, k);
+    };
     // Called once per request: a duet's side filter only where there is one.
     read = await reader.read(file, {
       onRequest: side ? (s) => s.side === side && add(s) : add,
+      // k requests alike (fortio's buckets): one call, so no count a file claims sets the work.
+      onRequests: side ? (s, k) => s.side === side && addMany(s, k) : addMany,
       onDropped: (d) => agg.addDropped(d),
     });
     perFile?.push({ file, requests: n });

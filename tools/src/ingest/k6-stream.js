@@ -3,7 +3,7 @@
 // per request and only one (http_req_duration) carries what tailgate needs; that
 // line is picked apart with indexOf instead of JSON.parse.
 import { InputError } from '../errors.js';
-import { openStream } from './open.js';
+import { chunksOf } from './open.js';
 import { Clock } from './clock.js';
 
 const DURATION = '{"metric":"http_req_duration","type":"Point","data":{"time":"';
@@ -13,22 +13,29 @@ const DROPPED = '{"metric":"dropped_iterations","type":"Point","data":{"time":"'
 const MAX_LINE = 1 << 20;
 // An hour: no request in a benchmark takes longer (k6's timeout is far below).
 const MAX_LATENCY_MS = 3_600_000;
+// k6 writes none; past a few (files joined by hand) a blank line is not k6 output, and
+// a gzip of newlines must not keep ingest reading them.
+const MAX_BLANK_LINES = 1000;
 
 /**
  * onRequest({ts, ms, status, errorCode, error, phase, step}); onDropped({ts, count, phase}).
  * Resolves with {lines, k6Lines}. Throws InputError naming the file and line on bad input.
  */
 export async function readK6Output(file, { onRequest, onDropped }) {
-  const stream = openStream(file, 'k6 output');
   const clock = new Clock();
   let rest = null; // bytes of an unfinished line from the previous chunk
   let lineNo = 0;
   let k6Lines = 0;
+  let blank = 0;
   // Lines are found and classified as bytes: only the one line per request ingest
   // needs (and dropped iterations) is ever decoded into a string.
   const handle = (buf, s, e) => {
     lineNo++;
-    if (e === s) return;
+    if (e === s) {
+      if (++blank > MAX_BLANK_LINES)
+        throw new InputError(`${file}:${lineNo}: more than ${MAX_BLANK_LINES} blank lines: not k6 output`);
+      return;
+    }
     if (e - s > MAX_LINE) throw new InputError(`${file}:${lineNo}: line longer than ${MAX_LINE} bytes: not k6 output`);
     if (startsWith(buf, s, e, DURATION_BYTES)) {
       k6Lines++;
@@ -47,7 +54,7 @@ export async function readK6Output(file, { onRequest, onDropped }) {
     }
   };
   try {
-    for await (const chunk of stream) {
+    for await (const chunk of chunksOf(file, 'k6 output')) {
       const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
       let s = 0;
       for (let e = buf.indexOf(10, s); e >= 0; e = buf.indexOf(10, s)) {
