@@ -1,16 +1,37 @@
 // charts/controllers/<name>/: the upstream chart, base values and tuning overlays.
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
 import { ROOT } from '../../exec/tools.js';
 import { InputError } from '../../errors.js';
+import { schemaProblems } from '../../schema.js';
 
 export const CATALOG_DIR = join(ROOT, 'charts', 'controllers');
 
+/** The catalog's entries: the folders of charts/controllers with a controller.yaml. */
+export function catalogNames() {
+  return readdirSync(CATALOG_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(CATALOG_DIR, d.name, 'controller.yaml')))
+    .map((d) => d.name)
+    .sort();
+}
+
 export function catalogEntry(name, controller) {
-  const dir = join(CATALOG_DIR, controller.catalog ?? name);
+  const entryName = controller.catalog ?? name;
+  const dir = join(CATALOG_DIR, entryName);
   const file = join(dir, 'controller.yaml');
-  const entry = existsSync(file) ? parse(readFileSync(file, 'utf8')) : {};
+  // A controller of the file's own (a chart and a values file of its own) needs no entry;
+  // any other name must be one, or a misspelt one would ask for a values file nobody wrote.
+  if (!existsSync(file) && (controller.catalog || !controller.values))
+    throw Object.assign(
+      new InputError(
+        controller.catalog
+          ? `controller "${name}": "${entryName}" is not in the catalog (charts/controllers): ${catalogNames().join(', ')}`
+          : `controller "${name}" is not in the catalog (charts/controllers): ${catalogNames().join(', ')}; name an entry (catalog: <entry>), or give it a values file of its own (values:)`,
+      ),
+      { field: controller.catalog ? 'catalog' : undefined },
+    );
+  const entry = existsSync(file) ? readCatalogFile(file) : {};
   const values =
     controller.valuesFile ?? (controller.values ? join(ROOT, controller.values) : join(dir, 'values.yaml'));
   if (!existsSync(values)) throw new InputError(`controller "${name}": values file ${values} not found`);
@@ -69,6 +90,45 @@ export function catalogEntry(name, controller) {
   };
 }
 
+/**
+ * A controller.yaml under schemas/controller.schema.json: a key it does not know is an
+ * error naming the file, the line and the key (every one at once, exit 2) — never a
+ * default silently taken instead.
+ */
+export function readCatalogFile(file) {
+  const counter = new LineCounter();
+  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: counter, prettyErrors: false });
+  const rel = file.startsWith(ROOT) ? relative(ROOT, file) : file;
+  if (doc.errors.length)
+    throw new InputError(`${rel}: not valid YAML`, {
+      details: doc.errors.map((e) => `${rel}:${counter.linePos(e.pos[0]).line}: ${e.message.split('\n')[0]}`),
+    });
+  const entry = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  const problems = schemaProblems('controller', entry);
+  if (problems.length)
+    throw new InputError(`${rel}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in the catalog entry`, {
+      details: problems.map(
+        (p) => `${rel}:${lineOf(doc, counter, p.path)}: ${p.path.join('.') || '(top level)'}: ${p.message}`,
+      ),
+    });
+  return entry;
+}
+
+// The line of a key path in a parsed document (the deepest part of it that is there).
+function lineOf(doc, counter, path) {
+  let node = doc.contents;
+  let at = node;
+  for (const step of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String(p.key?.value ?? p.key) === String(step));
+      if (!pair) break;
+      [at, node] = [pair.key, pair.value];
+    } else if (isSeq(node) && node.items[Number(step)]) at = node = node.items[Number(step)];
+    else break;
+  }
+  return counter.linePos(at?.range?.[0] ?? 0).line;
+}
+
 // bench.yaml may name the chart itself; the catalog's archive checksum still applies when
 // it names the same chart and version (one pin), and never to another version.
 function pinnedChart(own, catalog) {
@@ -121,7 +181,10 @@ export function catalogProblems(cfg, mname, m, add) {
       entry = catalogEntry(c, controller);
     } catch (err) {
       if (!(err instanceof InputError)) throw err;
-      add(['controllers', c, ...(err.field ? [err.field] : [])], err.message.replace(`controller "${c}": `, ''));
+      const at = ['controllers', c, ...(err.field ? [err.field] : [])];
+      // A catalog entry's own problems, each with its file and line.
+      if (err.details.length) for (const d of err.details) add(at, `its catalog entry: ${d}`);
+      else add(at, err.message.replace(`controller "${c}": `, ''));
       continue;
     }
     m.tunings.forEach((t, i) => {
