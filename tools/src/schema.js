@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
-const ajv = new Ajv({ allErrors: true, strict: false });
+// verbose: a pattern error carries its schema, whose patternErrorMessage (the keyword
+// editors show) says the rule in words instead of the regular expression.
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const cache = new Map();
 
 export function schemaValidator(name) {
@@ -38,6 +40,11 @@ export function schemaProblems(name, value) {
         path: [...path, e.params.propertyName],
         keyOf: true,
         message: 'names must be lowercase letters, digits, "." or "-" (max 40 characters)',
+      });
+    } else if (e.keyword === 'pattern' && e.parentSchema?.patternErrorMessage) {
+      out.push({
+        path,
+        message: `must be ${e.parentSchema.patternErrorMessage}, not ${JSON.stringify(String(e.data).slice(0, 40))}`,
       });
     } else if (e.keyword === 'pattern' && e.parentSchema?.description) {
       out.push({ path, message: `${e.message} (${e.parentSchema.description})` });
