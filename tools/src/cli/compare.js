@@ -7,6 +7,8 @@ import { comparePairedRuns, compareRunToBaselines, refusedDoc, verdictDoc } from
 import { InputError } from '../errors.js';
 import { baseGate } from '../compare/base-policy.js';
 import { planMatrix } from '../plan/plan.js';
+import { planOfRecord } from '../plan/of-record.js';
+import { accountFor } from '../compare/accounting.js';
 import {
   chartRows,
   migrationDoc,
@@ -92,11 +94,12 @@ function migration(opts, gate) {
       '--migration needs --results <run-dir> --from <controller>, or --base-results <from> and --head-results <candidate>',
     );
   const margins = parseMargins(list(opts.margin, 'margin'));
-  const inputs = oneRun
+  const { inputs, unmeasured } = oneRun
     ? migrationFromRun(opts.results, opts.from, list(opts.to, 'to'))
     : migrationFromDirs(opts['base-results'], opts['head-results']);
   const doc = migrationDoc({
     inputs,
+    unmeasured,
     gate,
     margins,
     from: oneRun ? opts.from : opts['base-results'],
@@ -120,17 +123,17 @@ export function gatePolicy(configFile, matrix) {
   return policy(configFile, matrix).gate;
 }
 
-// The gate, and with --matrix the cells the matrix plans (so a missing one is named).
+// The gate, and with --matrix the head's config (the plan of record is made from it and
+// the base's matrix once the base is read).
 function policy(configFile, matrix) {
   const file = configFile ?? (existsSync('bench.yaml') ? 'bench.yaml' : null);
   if (!file) {
     if (matrix) throw new InputError(`--matrix ${matrix}: no bench.yaml here; pass --config`);
-    return { gate: applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, expected: null, file };
+    return { gate: applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, cfg: null, file };
   }
   const cfg = loadBench(file);
-  if (!matrix) return { gate: cfg.gate, expected: null, file };
-  const plan = planMatrix(cfg, matrix);
-  return { gate: plan.matrix.gate, expected: [...new Set(plan.cells.map((c) => c.key))], file };
+  if (!matrix) return { gate: cfg.gate, cfg: null, file };
+  return { gate: planMatrix(cfg, matrix).matrix.gate, cfg, file };
 }
 
 export function run(opts, positionals) {
@@ -145,7 +148,7 @@ export function run(opts, positionals) {
     if (!gating || !(err instanceof InputError)) throw err;
     return refused(opts, refusedDoc(gateMode, 'input-error', [err.message, ...err.details].join(' · ')));
   }
-  const { gate: headGate, expected, file } = head;
+  const { gate: headGate, cfg, file } = head;
   // No results at all (every bench job failed before writing any): an infrastructure
   // error the comment names, never a missing comment.
   const headFolder = opts.results ?? opts['head-results'];
@@ -171,11 +174,17 @@ export function run(opts, positionals) {
       : null;
   const gate = fromBase?.gate ?? headGate;
   if (opts.migration) return migration(opts, gate);
-  const doc = opts.results
-    ? againstBaselines(opts, gate, expected)
-    : opts.paired && (opts['base-results'] || opts['head-results'])
+  const folders = Boolean(opts.results || (opts.paired && (opts['base-results'] || opts['head-results'])));
+  let doc = opts.results
+    ? againstBaselines(opts, gate)
+    : folders
       ? pairedFolders(opts, gate)
       : fromFiles(opts, positionals, gate);
+  // With the matrix known, the verdict is over the plan of record: the base's cells and
+  // the head's, each accounted for (compare/accounting.js) — in every mode.
+  if (cfg && folders) doc = accountFor(doc, planOfRecord(cfg, opts.matrix, { baseRaw: fromBase?.raw }));
+  // Which gate this is: a workflow may run several, each with its own comment and check.
+  if (opts.matrix) doc.matrix = opts.matrix;
   if (fromBase) {
     doc.gateRef = gateRef;
     if (fromBase.changes.length) doc.gateChange = fromBase.changes;
@@ -187,7 +196,7 @@ export function run(opts, positionals) {
 }
 
 // Mode 1: a run folder against the committed baselines (a PR's baseline gate, make bench).
-function againstBaselines(opts, gate, expected) {
+function againstBaselines(opts, gate) {
   return compareRunToBaselines({
     runDir: opts.results,
     gate,
@@ -195,7 +204,6 @@ function againstBaselines(opts, gate, expected) {
     baseRef: opts['base-ref'],
     allowMachineMismatch: opts['allow-machine-mismatch'],
     confirmDir: opts['confirm-results'] ?? null,
-    expected,
   });
 }
 
@@ -240,10 +248,11 @@ function fromFiles(opts, positionals, gate) {
     allowMachineMismatch: opts['allow-machine-mismatch'],
     confirm,
   });
-  return verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm });
+  return verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm, round: gated.round });
 }
 
 function refused(opts, doc) {
+  if (opts.matrix) doc.matrix = opts.matrix;
   writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.error(`tailgate compare: ${doc.refused}`);
   return doc.exitCode;

@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, InputError } from '../errors.js';
-import { commandValue, setOutputs } from '../github-output.js';
+import { setOutputs, workflowCommand } from '../github-output.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { annotationsFor, changedLines } from '../report/annotations.js';
 
@@ -24,10 +24,15 @@ Writes <out>/verdict.json, <out>/comment/{comment.md,meta.json} (the artifact th
 commenting workflow posts), <out>/charts/, <out>/confirm.json; appends the comment to
 $GITHUB_STEP_SUMMARY and confirm=<matrix> to $GITHUB_OUTPUT (printed where unset).
 
+Every cell the plan of record names is judged (--matrix: the base commit's matrix plus the
+cells the head adds): one with no results is inconclusive, named; results no plan names
+are not judged, named; base cells the head no longer defines are named as removed.
+
 Exit: the verdict's (0 pass · 1 regression · 3 inconclusive), 2/4 when no verdict could
-be made. When cells need a confirmation round, 0 with a non-empty confirm matrix: the
-verdict of record is the round's. Fails closed: once a verdict exists, a step that fails
-keeps a failing verdict's code and turns a passing one into 4 — never 0.`;
+be made. When cells need a confirmation round: 3 (1 if a regression is already decided)
+with a non-empty confirm matrix — the first look is not the verdict of record, the
+round's gate is. Fails closed: once a verdict exists, a step that fails keeps a failing
+verdict's code and turns a passing one into 4 — never 0.`;
 export const options = {
   results: { type: 'string' },
   mode: { type: 'string', default: 'baseline' },
@@ -58,13 +63,15 @@ export async function run(opts, positionals, { log = console.log, env = process.
   };
   const code = await main(compareArgs(opts, files.verdict));
   if (!isFile(files.verdict)) {
-    log(command('error', `tailgate compare wrote no verdict (exit ${code}): bad input or infrastructure error`));
+    log(
+      workflowCommand('error', `tailgate compare wrote no verdict (exit ${code}): bad input or infrastructure error`),
+    );
     return code === EXIT.OK ? EXIT.INFRA : code;
   }
   // After the verdict nothing may turn it green: each step after it names why it failed.
   const closed = (why) => {
     log(
-      command(
+      workflowCommand(
         'error',
         `${why} — the gate fails closed (verdict exit ${code}${code === EXIT.OK ? ', reported as 4' : ''})`,
       ),
@@ -80,9 +87,11 @@ export async function run(opts, positionals, { log = console.log, env = process.
   } catch {
     return closed('could not write the step output');
   }
+  // A first look that asks for a round is not a verdict: never green, so a required gate
+  // job cannot merge a regression still pending (the round's gate is the verdict of record).
   if (matrix !== NO_CONFIRM) {
-    log(command('notice', `a confirmation round with fresh runs is needed before the verdict: ${matrix}`));
-    return EXIT.OK;
+    log(workflowCommand('notice', `a confirmation round with fresh runs is needed before the verdict: ${matrix}`));
+    return code === EXIT.OK ? EXIT.INCONCLUSIVE : code;
   }
   return code;
 }
@@ -184,8 +193,6 @@ export function compareArgs(opts, verdictFile) {
     ...tail,
   ];
 }
-
-const command = (kind, message) => `::${kind}::${commandValue(message)}`;
 
 function isFile(f) {
   return existsSync(f) && statSync(f).isFile();

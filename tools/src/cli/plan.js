@@ -1,6 +1,8 @@
 import { setOutputs } from '../github-output.js';
 import { loadBench } from '../config/load.js';
 import { planMatrix } from '../plan/plan.js';
+import { planOfRecord } from '../plan/of-record.js';
+import { benchAtRef } from '../config/base-ref.js';
 import { describeCost, estimateCost, jobsOf } from '../plan/cost.js';
 import { duetRefusal } from '../plan/duet.js';
 import { pairOrder, pairingMode } from '../plan/pairing.js';
@@ -9,7 +11,7 @@ import { InputError } from '../errors.js';
 import { configOption, planOverrides } from './options.js';
 
 export const summary = 'Print the cells a matrix expands to (JSON with --json, for workflow matrices)';
-export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml] [--json | --github-output]
+export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml] [--json | --github-output] [--base-ref <sha>]
                     [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                     [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)
                     [--duet-base <base bench.yaml> [--duet-check]]
@@ -19,6 +21,10 @@ export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml]
   --json           the GitHub Actions matrix: {"include":[{controller,tuning,scenario}]}
   --github-output  the lines matrix=<json> and compare=<baseline|paired|concurrent>, appended
                    to $GITHUB_OUTPUT when it is set (else printed)
+  --base-ref       the PR's base commit: plan the cells of its matrix too (those this
+                   checkout still defines) — a PR answers for the base's cells, so dropping
+                   one from its matrix does not stop it being measured (the gate's --matrix
+                   judges the same plan of record)
   --duet-check     with --duet-base: print "duet" when this checkout's matrix can run beside the
                    base checkout's as duets on one cluster, else "interleaved: <why not>"
   --pairing        how a PR's cell runs base against head, one line: "duet", "interleaved:
@@ -44,6 +50,7 @@ export const options = {
   pairing: { type: 'boolean', default: false },
   'pair-order': { type: 'boolean', default: false },
   'first-pair': { type: 'string' },
+  'base-ref': { type: 'string' },
 };
 
 export function run(opts) {
@@ -75,7 +82,14 @@ export function run(opts) {
     console.log(why ? `interleaved: ${why}` : 'duet');
     return;
   }
-  const plan = planMatrix(cfg, opts.matrix, planOverrides(opts));
+  const overrides = planOverrides(opts);
+  const plan =
+    opts['base-ref'] === undefined
+      ? planMatrix(cfg, opts.matrix, overrides)
+      : planOfRecord(cfg, opts.matrix, {
+          overrides,
+          baseRaw: benchAtRef({ ref: opts['base-ref'], configFile: opts.config ?? 'bench.yaml' }).raw,
+        });
   // One entry per job (plan/cost.js jobsOf): a cell, repetitions inside it; a duet's
   // controller, its tunings and scenarios as lists (one cluster runs them all).
   const matrix = () => JSON.stringify({ include: jobsOf(plan).flatMap(jobEntries) });

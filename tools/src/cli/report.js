@@ -89,15 +89,25 @@ export function run(opts, positionals) {
     );
   }
   if (opts.charts) drawVerdictCharts(doc, opts);
-  if (opts.meta)
-    writeTextAtomic(
-      opts.meta,
-      JSON.stringify({ kind: 'tailgate.comment', schemaVersion: 1, overall: doc.overall, exitCode: doc.exitCode }),
-      { force: opts.force },
-    );
+  if (opts.meta) writeTextAtomic(opts.meta, JSON.stringify(commentMeta(doc)), { force: opts.force });
   if (opts['confirm-matrix'])
     writeTextAtomic(opts['confirm-matrix'], JSON.stringify(confirmMatrix(doc)), { force: opts.force });
   return doc.exitCode;
+}
+
+// What the publisher needs beside the comment: the verdict, which round it is (a first look
+// that asked for a round is never published as final), and which gate (its own comment
+// and check run).
+function commentMeta(doc) {
+  return {
+    kind: 'tailgate.comment',
+    schemaVersion: 1,
+    overall: doc.overall,
+    exitCode: doc.exitCode,
+    round: doc.round ?? 'first',
+    pending: doc.pending === true,
+    ...(doc.matrix ? { gate: doc.matrix } : {}),
+  };
 }
 
 // Each cell to confirm becomes one bench-cell job that runs the next pairs.

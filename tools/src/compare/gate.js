@@ -71,15 +71,20 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
     unconfirmedClosed(p, own, unconfirmed.get(p));
   }
   const pending = tests.filter((t) => t.look === 'pending');
+  const flags = mode === 'baseline' ? '--confirm-results' : '--confirm-base-results and --confirm-head-results';
   for (const t of pending) {
     t.owner.out.warnings.push(
       crossTalkTest(t)
-        ? `${describe(publicTest(t))} in a duet whose head burns more CPU per request: needs confirmation as interleaved pairs — re-run this cell without the duet (${t.owner.input.head.length} more pairs; compare: paired) and compare with --confirm-*`
-        : `possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and compare with --confirm-*`,
+        ? `${describe(publicTest(t))} in a duet whose head burns more CPU per request: needs confirmation as interleaved pairs — re-run this cell without the duet (${t.owner.input.head.length} more pairs; compare: paired) and pass them with ${flags}`
+        : `possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and pass them with ${flags}`,
     );
   }
   const pendingCells = [...new Set(pending.map((t) => t.owner))];
+  // A first look that asks for a round is not a verdict: the cell is undecided until the
+  // round reports (a pass here is what a lost round would publish).
+  for (const p of pendingCells) awaitRound(p, pending, flags);
   return {
+    round: confirm ? 'confirmation' : 'first',
     cells: prepared.map((p) => p.out),
     procedure: procedureOf(tests, alpha, prepared),
     confirm: pendingCells.map((p) => ({
@@ -189,6 +194,16 @@ function unconfirmedClosed(p, tests, why) {
   p.out.verdict = 'inconclusive';
   p.out.reasons.push(
     `the confirmation round cannot decide ${pending.map((t) => t.metric).join(', ')}: ${[...new Set(why)].slice(0, 3).join('; ')} — re-run the confirmation`,
+  );
+}
+
+function awaitRound(p, pending, flags) {
+  if (p.out.verdict === 'regression' || p.out.verdict === 'inconclusive') return;
+  p.out.verdict = 'inconclusive';
+  p.out.awaiting = 'confirmation';
+  const metrics = pending.filter((t) => t.owner === p).map((t) => t.metric);
+  p.out.reasons.push(
+    `awaiting confirmation: ${metrics.join(', ')} may be worse; fresh runs decide (the PR workflow runs them as its confirmation round; by hand: re-run this cell and pass them with ${flags})`,
   );
 }
 

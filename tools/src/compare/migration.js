@@ -23,70 +23,106 @@ export function parseMargins(items = []) {
 /**
  * Two result folders, from and candidate, cells matched by key. candidate: the name the
  * table shows (tailgate migrate: the candidate controller); without it no table.
+ * -> { inputs, unmeasured }: unmeasured, the cells one side has and the other lacks or
+ * could not measure — each makes the verdict inconclusive, by name (never left out).
  */
 export function migrationFromDirs(baseDir, headDir, candidate = null) {
   return migrationFromCells(collectRun(baseDir), collectRun(headDir), candidate, `${baseDir} vs ${headDir}`);
 }
 
-/** The same, from cells already collected (collectRun) — `where` names them in an error. */
-export function migrationFromCells(baseCells, headCells, candidate, where) {
+/** The same, from cells already collected (collectRun) — `where` names them in an error;
+ *  planned: the keys the run planned (a scenario neither side has is unmeasured too). */
+export function migrationFromCells(baseCells, headCells, candidate, where, planned = []) {
   const base = new Map(baseCells.map((c) => [c.key, c]));
-  const inputs = headCells
-    .filter((h) => base.has(h.key) && !h.errors.length && !base.get(h.key).errors.length)
-    .map((h) => {
-      const row = h.key.split('/').slice(1).join('/');
-      return candidate
-        ? { cell: `${candidate}/${row}`, candidate, row, base: base.get(h.key).reps, head: h.reps }
-        : { cell: h.key, base: base.get(h.key).reps, head: h.reps };
-    });
-  if (!inputs.length) throw new InputError(`--migration: no cell has results on both sides (${where})`);
-  return inputs;
+  const head = new Map(headCells.map((c) => [c.key, c]));
+  const inputs = [];
+  const unmeasured = [];
+  for (const key of new Set([...planned, ...base.keys(), ...head.keys()])) {
+    const row = key.split('/').slice(1).join('/');
+    const named = candidate ? { cell: `${candidate}/${row}`, candidate, row } : { cell: key };
+    const why = unmeasuredWhy(base.get(key), head.get(key), 'what runs today', 'the candidate');
+    if (why) unmeasured.push({ ...named, why });
+    else inputs.push({ ...named, base: base.get(key).reps, head: head.get(key).reps });
+  }
+  if (!inputs.length && !unmeasured.length)
+    throw new InputError(`--migration: no cell has results on either side (${where})`);
+  return { inputs, unmeasured };
+}
+
+// Why a cell cannot be compared: a side with no results, or results that carry errors.
+function unmeasuredWhy(from, cand, fromName, candName) {
+  const side = (c, name) =>
+    !c
+      ? `${name} has no results for it (not measured)`
+      : c.errors.length
+        ? `${name} was not measured: ${c.errors[0].message}`
+        : null;
+  return side(cand, candName) ?? side(from, fromName);
 }
 
 // One run, several controllers: each candidate's cell against `from`'s cell of the same
 // tuning and scenario; all of them one family (Holm), as a PR's cells are.
 export function migrationFromRun(runDir, from, wanted) {
-  const cells = collectRun(runDir).filter((c) => !c.errors.length);
+  const cells = collectRun(runDir);
   const split = (key) => {
     const [controller, ...rest] = key.split('/');
     return { controller, rest: rest.join('/') };
   };
   const ofFrom = new Map(cells.filter((c) => split(c.key).controller === from).map((c) => [split(c.key).rest, c]));
-  if (!ofFrom.size) throw new InputError(`--from ${from}: no measured cell of that controller in ${runDir}`);
-  const inputs = cells
-    .map((c) => ({ c, ...split(c.key) }))
-    .filter(
-      ({ controller, rest }) => controller !== from && ofFrom.has(rest) && (!wanted || wanted.includes(controller)),
-    )
-    .map(({ c, controller, rest }) => ({
-      cell: c.key,
-      candidate: controller,
-      row: rest,
-      base: ofFrom.get(rest).reps,
-      head: c.reps,
-    }));
+  if (![...ofFrom.values()].some((c) => !c.errors.length))
+    throw new InputError(`--from ${from}: no measured cell of that controller in ${runDir}`);
+  const candidates = [
+    ...new Set([...cells.map((c) => split(c.key).controller).filter((c) => c !== from), ...(wanted ?? [])]),
+  ].filter((c) => !wanted || wanted.includes(c));
+  const byKey = new Map(cells.map((c) => [c.key, c]));
+  const inputs = [];
+  const unmeasured = [];
+  for (const candidate of candidates)
+    for (const [row, fromCell] of ofFrom) {
+      const cell = `${candidate}/${row}`;
+      const c = byKey.get(cell);
+      const why = unmeasuredWhy(fromCell, c, from, candidate);
+      if (why) unmeasured.push({ cell, candidate, row, why });
+      else inputs.push({ cell, candidate, row, base: fromCell.reps, head: c.reps });
+    }
   if (!inputs.length)
     throw new InputError(`--migration: no other controller in ${runDir} has cells matching ${from}'s`);
-  return inputs;
+  return { inputs, unmeasured };
 }
 
-/** The verdict document: every cell's metrics, overall no-worse | worse | inconclusive, exit 0 | 1 | 3. */
-export function migrationDoc({ inputs, gate, margins, from, candidate = null, table = false }) {
-  const candidates = [...new Set(inputs.map((i) => i.candidate))];
+/**
+ * The verdict document: every cell's metrics, overall no-worse | worse | inconclusive,
+ * exit 0 | 1 | 3. An unmeasured cell is inconclusive and named: no-worse is a claim about
+ * every planned scenario, never about the ones that happened to be measured.
+ */
+export function migrationDoc({ inputs, unmeasured = [], gate, margins, from, candidate = null, table = false }) {
+  const all = [...inputs, ...unmeasured];
+  const candidates = [...new Set(all.map((i) => i.candidate))];
+  const tested = inputs.length ? nonInferiority(inputs, gate, { margins }) : { cells: [] };
   const doc = {
     schemaVersion: 1,
     kind: 'tailgate.migration',
     generatedAt: new Date().toISOString(),
     from,
     candidate: candidate ?? candidates.join(','),
-    ...(table ? { table: { candidates, rows: [...new Set(inputs.map((i) => i.row))] } } : {}),
-    ...nonInferiority(inputs, gate, { margins }),
+    ...(table ? { table: { candidates, rows: [...new Set(all.map((i) => i.row))] } } : {}),
+    ...tested,
   };
   for (const c of doc.cells)
     crossTalkCheck(
       c,
       inputs.find((i) => i.cell === c.cell),
     );
+  doc.cells = [
+    ...doc.cells,
+    ...unmeasured.map((u) => ({
+      cell: u.cell,
+      verdict: 'inconclusive',
+      unmeasured: true,
+      metrics: [],
+      reasons: [u.why],
+    })),
+  ];
   const overall = doc.cells.some((c) => c.verdict === 'worse')
     ? 'worse'
     : doc.cells.every((c) => c.verdict === 'no-worse')

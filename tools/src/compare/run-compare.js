@@ -14,19 +14,9 @@ export function compareRunToBaselines({
   baseRef,
   allowMachineMismatch,
   confirmDir = null,
-  expected = null,
 }) {
   const inputs = [];
   const found = collectRun(runDir);
-  // With the matrix known, a planned cell without results is inconclusive, not absent.
-  const missing = (expected ?? [])
-    .filter((k) => !found.some((c) => c.key === k))
-    .map((k) => ({
-      cell: k,
-      verdict: 'inconclusive',
-      metrics: [],
-      reasons: [`no results for ${k} in ${runDir}: the cell was planned but not measured, or its artifact is missing`],
-    }));
   const cells = found.map((c) => {
     if (c.errors.length) return infraCell(c);
     const baseline = readBaseline({ dir: baselinesDir, profile: c.profile, cellKey: c.key, baseRef });
@@ -53,12 +43,13 @@ export function compareRunToBaselines({
       )
     : null;
   const gated = gateCells(inputs, gate, { mode: 'baseline', allowMachineMismatch, confirm });
-  const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...missing];
+  const decided = cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c));
   return verdictDoc('baseline', decided, {
     runDir,
     baseRef: baseRef ?? null,
     procedure: gated.procedure,
     confirm: gated.confirm,
+    round: gated.round,
   });
 }
 
@@ -110,6 +101,7 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
     headDir,
     procedure: gated.procedure,
     confirm: gated.confirm,
+    round: gated.round,
     // An empty change is news too: the head changes nothing in the data plane.
     ...(duetChange ? { duetChange } : {}),
     ...(existsSync(baseDir) ? {} : { headAlone: true }),
@@ -140,7 +132,7 @@ export function refusedDoc(mode, overall, reason) {
 
 export function verdictDoc(mode, cells, extra = {}) {
   const overall = overallVerdict(cells);
-  const { confirm = [], ...rest } = extra;
+  const { confirm = [], round = 'first', ...rest } = extra;
   return {
     schemaVersion: 1,
     kind: 'tailgate.verdict',
@@ -150,6 +142,9 @@ export function verdictDoc(mode, cells, extra = {}) {
     counts: counts(cells),
     generatedAt: new Date().toISOString(),
     ...rest,
+    round,
+    // The first look asked for a confirmation round: nothing here is the verdict of record.
+    pending: round === 'first' && confirm.length > 0,
     confirm,
     cells,
   };

@@ -16,8 +16,11 @@ export function afterMigration({ cfg, plan, runDir, margins, gaps = [] }) {
   const [bases, heads] = [collectRun(baseDir), collectRun(headDir)];
   console.log(`\n${from} (what runs today):\n${runTable(bases)}`);
   console.log(`\n${to} (the candidate, ${plan.ab.tuning}):\n${runTable(heads)}`);
+  // Every planned scenario is in the verdict: one the candidate was refused in or never
+  // measured makes it inconclusive, by name (never a no-worse over the others).
+  const planned = [...new Set(plan.cells.map((c) => c.key))];
   const doc = migrationDoc({
-    inputs: migrationFromCells(bases, heads, to, `${baseDir} vs ${headDir}`),
+    ...migrationFromCells(bases, heads, to, `${baseDir} vs ${headDir}`, planned),
     gate: plan.matrix.gate ?? cfg.gate,
     margins,
     from,

@@ -5,12 +5,13 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 import { shown } from '../names.js';
-import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
+import { GITHUB_COMMENT_LIMIT, markerFor } from '../report/markdown.js';
 import { VERDICTS as VERDICT_NAMES } from '../result/verdicts.js';
 import { ANNOTATION_LIMITS } from '../report/annotations.js';
 
 export const ARTIFACT_FILES = { 'comment.md': GITHUB_COMMENT_LIMIT, 'meta.json': 16384 };
-const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment -->/g;
+const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment(:[a-z0-9.-]{1,40})? -->/g;
+export const GATE_NAME = /^[a-z0-9]([a-z0-9.-]{0,38}[a-z0-9])?$/;
 const VERDICTS = new Set(VERDICT_NAMES);
 
 export function readCommentArtifact(dir, { repoUrl }) {
@@ -35,9 +36,11 @@ export function readCommentArtifact(dir, { repoUrl }) {
 
   const body = readFileSync(join(dir, 'comment.md'), 'utf8');
   const meta = parseMeta(readFileSync(join(dir, 'meta.json'), 'utf8'));
-  checkBody(body, repoUrl);
+  checkBody(body, repoUrl, meta.gate);
   return { body, meta };
 }
+
+const META_KEYS = ['kind', 'schemaVersion', 'overall', 'exitCode', 'round', 'pending', 'gate', 'annotations'];
 
 function parseMeta(text) {
   let m;
@@ -53,10 +56,13 @@ function parseMeta(text) {
     VERDICTS.has(m.overall) &&
     Number.isInteger(m.exitCode) &&
     (m.annotations === undefined || validAnnotations(m.annotations)) &&
-    Object.keys(m).every((k) => ['kind', 'schemaVersion', 'overall', 'exitCode', 'annotations'].includes(k));
+    (m.round === undefined || m.round === 'first' || m.round === 'confirmation') &&
+    (m.pending === undefined || typeof m.pending === 'boolean') &&
+    (m.gate === undefined || (typeof m.gate === 'string' && GATE_NAME.test(m.gate))) &&
+    Object.keys(m).every((k) => META_KEYS.includes(k));
   if (!ok)
     throw new InputError(
-      `comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode[, annotations: at most ${ANNOTATION_LIMITS.count} of {path, line, message}]} and nothing else`,
+      `comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode[, round: first|confirmation, pending: boolean, gate: a matrix name, annotations: at most ${ANNOTATION_LIMITS.count} of {path, line, message}]} and nothing else`,
     );
   return m;
 }
@@ -91,9 +97,9 @@ function validAnnotations(list) {
   );
 }
 
-export function checkBody(body, repoUrl) {
+export function checkBody(body, repoUrl, gate = null) {
   const problems = [];
-  if (!body.startsWith(MARKER)) problems.push('comment.md does not start with the tailgate marker');
+  if (!body.startsWith(markerFor(gate))) problems.push("comment.md does not start with its gate's tailgate marker");
   if (/<[A-Za-z!/?]/.test(body.replace(ALLOWED_TAGS, '')))
     problems.push('comment.md contains HTML other than <details>, <summary>, <sub>');
   // GitHub turns @name into a mention anywhere, also right after a backtick, and

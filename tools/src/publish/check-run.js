@@ -6,12 +6,18 @@
 import { ANNOTATION_LIMITS } from '../report/annotations.js';
 
 export const CHECK_NAME = 'tailgate';
+/** Each gate its own check run; the gate of matrix "pr" keeps the name adopters require. */
+export const checkNameFor = (gate) => (!gate || gate === 'pr' ? CHECK_NAME : `${CHECK_NAME} (${gate})`);
 // GitHub's limit for a check run's output.summary.
 export const CHECK_SUMMARY_LIMIT = 65_535;
 const APP = 'github-actions';
 
-/** success only for a pass or an improvement (exit 0); inconclusive is not a success. */
-export const conclusionOf = (meta) => (meta.exitCode === 0 ? 'success' : 'failure');
+/**
+ * success only for a pass or an improvement (exit 0) that is the verdict of record: a
+ * first look that asked for a confirmation round and is all that arrived means the round
+ * never reported — inconclusive, never a success.
+ */
+export const conclusionOf = (meta) => (meta.exitCode === 0 && !meta.pending ? 'success' : 'failure');
 
 /**
  * The annotations the artifact asks for, kept only on files this PR changed (GitHub's
@@ -28,7 +34,7 @@ export async function prAnnotations(github, { owner, repo, pullNumber, meta }) {
     per_page: 100,
   });
   const changed = new Set(files.filter((f) => f.status !== 'removed').map((f) => f.filename));
-  const level = meta.exitCode === 0 ? 'notice' : 'failure';
+  const level = conclusionOf(meta) === 'success' ? 'notice' : 'failure';
   return wanted
     .filter((a) => changed.has(a.path))
     .slice(0, ANNOTATION_LIMITS.count)
@@ -53,19 +59,20 @@ export function checkOutput(body, annotations) {
 
 /** Creates tailgate's check run on the head commit, or updates the one it made. */
 export async function upsertCheckRun(github, { owner, repo, headSha, meta, output }) {
+  const name = checkNameFor(meta.gate);
   const { data } = await github.rest.checks.listForRef({
     owner,
     repo,
     ref: headSha,
-    check_name: CHECK_NAME,
+    check_name: name,
     per_page: 100,
   });
-  const mine = (data.check_runs ?? []).find((c) => c.app?.slug === APP && c.head_sha === headSha);
+  const mine = (data.check_runs ?? []).find((c) => c.app?.slug === APP && c.head_sha === headSha && c.name === name);
   const fields = { status: 'completed', conclusion: conclusionOf(meta), output };
   if (mine) {
     await github.rest.checks.update({ owner, repo, check_run_id: mine.id, ...fields });
     return { action: 'updated', id: mine.id };
   }
-  const created = await github.rest.checks.create({ owner, repo, name: CHECK_NAME, head_sha: headSha, ...fields });
+  const created = await github.rest.checks.create({ owner, repo, name, head_sha: headSha, ...fields });
   return { action: 'created', id: created.data.id };
 }

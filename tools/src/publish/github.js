@@ -1,6 +1,6 @@
 // GitHub calls for the sticky comment, against an Octokit-like client (the one
 // actions/github-script provides, or a fake in tests).
-import { GITHUB_COMMENT_LIMIT, MARKER } from '../report/markdown.js';
+import { GITHUB_COMMENT_LIMIT, markerFor } from '../report/markdown.js';
 
 export const BOT = 'github-actions[bot]';
 
@@ -31,7 +31,7 @@ export async function findPullRequest(github, { owner, repo, headSha, headOwner 
 }
 
 /** Updates tailgate's own comment (marker + author) or creates it. Returns {action, id}. */
-export async function upsertComment(github, { owner, repo, issueNumber, body, botLogin = BOT }) {
+export async function upsertComment(github, { owner, repo, issueNumber, body, gate = null, botLogin = BOT }) {
   const text =
     body.length > GITHUB_COMMENT_LIMIT
       ? `${body.slice(0, GITHUB_COMMENT_LIMIT - 200)}\n\n_(truncated to GitHub's comment size limit)_\n`
@@ -43,7 +43,8 @@ export async function upsertComment(github, { owner, repo, issueNumber, body, bo
     per_page: 100,
   });
   // Someone quoting the marker in their own comment must not have it overwritten.
-  const mine = comments.find((c) => c.user?.login === botLogin && c.body?.startsWith(MARKER));
+  const marker = markerFor(gate);
+  const mine = comments.find((c) => c.user?.login === botLogin && c.body?.startsWith(marker));
   if (mine) {
     await github.rest.issues.updateComment({ owner, repo, comment_id: mine.id, body: text });
     return { action: 'updated', id: mine.id };

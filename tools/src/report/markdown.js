@@ -10,6 +10,9 @@ import { routesTable } from './routes.js';
 export { code, md };
 
 export const MARKER = '<!-- tailgate:sticky-comment -->';
+// One sticky comment per gate (a workflow may run several: pr and pr-routes). The gate of
+// matrix "pr" — every adopter's first — keeps the marker its comments were posted with.
+export const markerFor = (gate) => (!gate || gate === 'pr' ? MARKER : `<!-- tailgate:sticky-comment:${gate} -->`);
 export const GITHUB_COMMENT_LIMIT = 65_536;
 const BUDGET = 60_000; // leave room under GitHub's limit for what the publisher adds
 
@@ -45,10 +48,13 @@ export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET, lead = '
 function composeWith(lead, doc, cells, hidden, runUrl, full) {
   const n = doc.cells.length;
   const bad = doc.cells.filter((c) => c.verdict === doc.overall).length;
-  const headline = `${HEADLINE[doc.overall]}${doc.overall === 'pass' || !n ? '' : ` — ${bad} of ${n} cell${n > 1 ? 's' : ''}`}`;
+  const waiting = doc.cells.filter((c) => c.awaiting === 'confirmation').length;
+  const headline = doc.pending
+    ? `awaiting confirmation — ${waiting} of ${n} cell${n > 1 ? 's' : ''} run again with fresh pairs; this first look is not the verdict`
+    : `${HEADLINE[doc.overall]}${doc.overall === 'pass' || !n ? '' : ` — ${bad} of ${n} cell${n > 1 ? 's' : ''}`}`;
   return renderTemplate('comment.md', {
-    marker: MARKER,
-    icon: ICON[doc.overall],
+    marker: markerFor(doc.matrix),
+    icon: doc.pending && doc.overall !== 'regression' ? '⏳' : ICON[doc.overall],
     headline,
     lead: [gateLead(doc), lead]
       .filter(Boolean)
@@ -75,11 +81,31 @@ function gateLead(doc) {
       `⚠️ **This PR changes the gate's own rules**: ${doc.gateChange.slice(0, 12).map(md).join('; ')}${doc.gateChange.length > 12 ? `; and ${doc.gateChange.length - 12} more` : ''}. They apply after it merges; this verdict uses the base's.`,
     );
   if (doc.gateNote) lines.push(`ℹ️ ${md(doc.gateNote)}.`);
+  lines.push(...planLines(doc));
   if (doc.workloadChange?.length)
     lines.push(
       `ℹ️ **This PR changes the workload**: ${doc.workloadChange.slice(0, 12).map(md).join('; ')}. Both sides ran the head's, so this is like with like; baselines recorded before it no longer apply.`,
     );
   return lines.join('\n\n');
+}
+
+// The plan of record (compare/accounting.js): what the PR removed and what nobody planned.
+function planLines(doc) {
+  const cells = (list) =>
+    `${list
+      .slice(0, 12)
+      .map((x) => code(x))
+      .join(', ')}${list.length > 12 ? ` and ${list.length - 12} more` : ''}`;
+  const lines = [];
+  if (doc.removed?.length)
+    lines.push(
+      `⚠️ **This PR removes ${doc.removed.length} cell${doc.removed.length > 1 ? 's' : ''} from the gated matrix${doc.matrix ? ` ${code(doc.matrix)}` : ''}**: ${cells(doc.removed.map((r) => r.key))} (${md(doc.removed[0].why)}${doc.removed.length > 1 ? ', …' : ''}). Nothing of them is measured from now on.`,
+    );
+  if (doc.unplanned?.length)
+    lines.push(
+      `ℹ️ Results arrived for ${doc.unplanned.length} cell${doc.unplanned.length > 1 ? 's' : ''} no plan names: ${cells(doc.unplanned)} — not judged.`,
+    );
+  return lines;
 }
 
 function context(doc) {

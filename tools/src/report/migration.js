@@ -40,7 +40,23 @@ export function migrationMarkdown(doc) {
   const margins = Object.entries(doc.margins ?? {})
     .map(([m, v]) => `${m} +${v}`)
     .join(', ');
-  return `### tailgate migration: no worse than \`${doc.from}\`? ${MARK[doc.overall] ?? ''}\n\n${gapsMarkdown(doc.gaps)}${migrationTable(doc)}\n\n_${how} Margins: ${margins}._\n`;
+  return `### tailgate migration: no worse than \`${doc.from}\`? ${MARK[doc.overall] ?? ''}\n\n${gapsMarkdown(doc.gaps)}${migrationTable(doc)}\n\n${unmeasuredMarkdown(doc.cells)}_${how} Margins: ${margins}._\n`;
+}
+
+// Cells with no comparison (a side refused or not measured): named under the table, with why.
+function unmeasuredMarkdown(cells) {
+  const un = (cells ?? []).filter((c) => c.unmeasured).slice(0, MAX_GAPS);
+  if (!un.length) return '';
+  return `**Not measured, so not decided** (the verdict is inconclusive until they are):\n\n${un
+    .map(
+      (c) =>
+        `- \`${checkName(c.cell.split('/')[0], 'migration candidate')}\` ${c.cell
+          .split('/')
+          .slice(1)
+          .map((p) => checkName(p, 'migration row'))
+          .join('/')}: ${md((c.reasons ?? [])[0] ?? '')}`,
+    )
+    .join('\n')}\n\n`;
 }
 
 // What the candidate cannot express, above the numbers (plan/knob-gaps.js). The document

@@ -118,7 +118,7 @@ test('duet: a cross-talk cell is confirmed as interleaved pairs, whose own ratio
   cpu(cell.base, 0.3);
   cpu(cell.head, 0.6);
   const first = gateCells([cell], gate, { mode: 'paired' });
-  assert.equal(first.cells[0].verdict, 'pass');
+  assert.equal(first.cells[0].awaiting, 'confirmation', 'undecided until the round: not a pass');
   assert.deepEqual(
     first.confirm.map((c) => [c.cell, c.interleaved]),
     [['traefik/default/steady', true]],

@@ -71,7 +71,7 @@ test('gate: after the verdict every failing step keeps a regression red and turn
   }
 });
 
-test('gate: a suspicious cell exits 0 with the confirmation matrix; the round with fresh runs decides', async () => {
+test('gate: a suspicious cell exits 3 (pending, never green) with the confirmation matrix; the round with fresh runs decides', async () => {
   const root = scratchDir('tg-gate-suspect-');
   const reps = (scale, seeds) => ({ [CELL]: seeds.map((seed) => ({ medianMs: 4, scale, seed })) });
   const base = await makeRunDir(reps(1, [1, 2]), join(root, 'b'));
@@ -83,8 +83,11 @@ test('gate: a suspicious cell exits 0 with the confirmation matrix; the round wi
   );
   const output = readFileSync(join(first.root, 'output.txt'), 'utf8');
   assert.equal(JSON.parse(output.match(/^confirm=(.*)$/m)[1]).include.length, 1, first.out);
-  assert.equal(first.code, 0, first.out);
+  assert.equal(first.code, 3, `a first look waiting for its round is not a pass: ${first.out}`);
   assert.match(first.out, /::notice::a confirmation round with fresh runs is needed/);
+  const meta = JSON.parse(readFileSync(join(first.dir, 'comment', 'meta.json'), 'utf8'));
+  assert.deepEqual([meta.round, meta.pending, meta.exitCode], ['first', true, 3]);
+  assert.match(readFileSync(join(first.dir, 'comment', 'comment.md'), 'utf8'), /### tailgate ⏳ awaiting confirmation/);
   // The round: fresh runs as bad as the first make it a regression, and no further round.
   const round = join(root, 'round');
   await makeRunDir(reps(1, [11, 12]), join(round, 'base'));

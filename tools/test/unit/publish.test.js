@@ -71,7 +71,7 @@ test('artifact: hostile payloads are rejected with the reason', () => {
     },
     /meta\.json must be/,
   );
-  rejects({ 'comment.md': 'hello', 'meta.json': goodMeta }, /does not start with the tailgate marker/);
+  rejects({ 'comment.md': 'hello', 'meta.json': goodMeta }, /does not start with its gate's tailgate marker/);
   rejects({ 'comment.md': `${MARKER}\n<img src=x onerror=alert(1)>`, 'meta.json': goodMeta }, /HTML other than/);
   rejects({ 'comment.md': `${MARKER}\nthanks @octocat`, 'meta.json': goodMeta }, /@-mention/);
   rejects(

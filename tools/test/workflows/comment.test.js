@@ -80,7 +80,7 @@ before(async () => {
     artifacts: Object.fromEntries(
       [101, 102, 103, 104, 105].map((run) => [
         run,
-        [{ id: run * 10, name: 'tailgate-comment', zip: artifactZip('regression', 1) }],
+        [{ id: run * 10, name: 'tailgate-comment-pr', zip: artifactZip('regression', 1) }],
       ]),
     ),
   });

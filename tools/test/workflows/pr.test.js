@@ -113,11 +113,27 @@ async function gatePr(pr, { fork = false, duration = '15s' } = {}) {
     const f = run ? join(artifacts, run, name, file) : '';
     return f && existsSync(f) ? readFileSync(f, 'utf8') : null;
   };
+  const names = run ? readdirSync(join(artifacts, run)) : [];
+  // Each gate's comment: tailgate-comment-<matrix> (several gates in one run, one each).
+  const gates = Object.fromEntries(
+    names
+      .filter((n) => n.startsWith('tailgate-comment-'))
+      .map((n) => [
+        n.slice('tailgate-comment-'.length),
+        {
+          comment: art(n, 'comment.md'),
+          meta: JSON.parse(art(n, 'meta.json') ?? 'null'),
+          dir: join(artifacts, run, n),
+        },
+      ]),
+  );
+  const [only] = Object.values(gates);
   return {
     ...r,
-    comment: art('tailgate-comment', 'comment.md'),
-    meta: JSON.parse(art('tailgate-comment', 'meta.json') ?? 'null'),
-    artifacts: run ? readdirSync(join(artifacts, run)) : [],
+    gates,
+    comment: only?.comment ?? null,
+    meta: only?.meta ?? null,
+    artifacts: names,
     logFile: join(artifacts, 'act.log'),
     why: `${join(artifacts, 'act.log')}\n${failureExcerpt(r.log)}\n${firstFailure(r.log)}`,
   };
@@ -234,7 +250,10 @@ test(
     assert.match(r.comment, /Duet: base and head ran at the same time/);
     assert.equal(r.meta?.exitCode, 0, `${r.comment}\n${r.why}`);
     assert.equal(r.code, 0, r.why);
-    assert.ok(r.artifacts.includes('tailgate-charts'), r.artifacts.join(', '));
+    assert.ok(
+      r.artifacts.some((a) => a.startsWith('tailgate-charts-')),
+      r.artifacts.join(', '),
+    );
   },
 );
 
