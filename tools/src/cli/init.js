@@ -9,13 +9,16 @@ import { loadBench } from '../config/load.js';
 import { estimateCost } from '../plan/cost.js';
 import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
-import { writeTextAtomic } from '../result/write.js';
+import { makeDirIn, writeTextAtomic } from '../result/write.js';
+import { workflowFiles } from './init-workflows.js';
 import { CATALOG_DIR } from '../targets/kube/catalog.js';
 
 export const summary = 'Write a starter bench.yaml for a catalog controller (never overwrites)';
 export const usage = `Usage: tailgate init [--controller traefik] [--dir .]
 
-Writes <dir>/bench.yaml: a local matrix (real nginx and HAProxy on this machine) and a
+Writes <dir>/bench.yaml and, where absent, <dir>/.github/workflows/tailgate.yml (one
+gate per matrix: pr and pr-routes) and tailgate-comment.yml (their comments and check
+runs). bench.yaml: a local matrix (real nginx and HAProxy on this machine) and a
 "pr" matrix for the chosen controller on kind, steady + pod-kill: a duet (the base's and
 the head's configuration as two releases in one cluster, in front of the same pods, under
 one k6) where the controller supports one, else base and head interleaved; and a
@@ -52,12 +55,21 @@ export function run(opts) {
   writeTextAtomic(file, text);
   const cfg = loadBench(file); // what init writes must validate
   const minutes = (m) => Math.round(estimateCost(planMatrix(cfg, m), { cfg, oneProcess: true }).longestJobS / 60);
-  console.log(
-    `${file}: written (controller ${name}, chart ${entry.chart.version}); next: npx tailgate validate, npx tailgate run --matrix local`,
-  );
+  console.log(`${file}: written (controller ${name}, chart ${entry.chart.version})`);
+  // The wiring the verdict of record makes safe: each matrix its own gate (docs/workflows.md).
+  const gates = ['pr', 'pr-routes'];
+  const wf = makeDirIn(opts.dir, join(opts.dir, '.github', 'workflows'));
+  for (const [f, text] of Object.entries(workflowFiles(gates))) {
+    const path = join(wf, f);
+    if (existsSync(path)) console.log(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`);
+    else (writeTextAtomic(path, text, { root: opts.dir }), console.log(`${path}: written`));
+  }
   const [pr, routes] = [minutes('pr'), minutes('pr-routes')];
   console.log(
-    `the pr matrix takes about ${pr} min on a 2-core runner (plan's estimate), pr-routes about ${routes} min: the route cell is its own matrix so that pr stays ${pr + routes > 10 && pr <= 10 ? 'within 10 minutes' : 'as short as it can'}`,
+    `the pr matrix takes about ${pr} min on a 2-core runner (plan's estimate), pr-routes about ${routes} min: the route cell is its own gate so that pr stays ${pr + routes > 10 && pr <= 10 ? 'within 10 minutes' : 'as short as it can'}`,
+  );
+  console.log(
+    `next: 1. try it here: npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml and .github/workflows/  3. make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required, then open a PR`,
   );
   return 0;
 }

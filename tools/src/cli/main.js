@@ -31,7 +31,12 @@ export async function main(argv) {
   }
   const cmd = COMMANDS[name];
   if (!cmd) {
-    console.error(`tailgate: unknown command "${name}"; expected one of: ${Object.keys(COMMANDS).join(', ')}`);
+    const near = closest(name, Object.keys(COMMANDS));
+    console.error(
+      neutralizeCommands(
+        `tailgate: unknown command "${String(name).slice(0, 40)}"${near ? ` — did you mean "${near}"?` : ''}; expected one of: ${Object.keys(COMMANDS).join(', ')}`,
+      ),
+    );
     return EXIT.BAD_INPUT;
   }
   let args;
@@ -43,7 +48,7 @@ export async function main(argv) {
       strict: true,
     });
   } catch (err) {
-    console.error(neutralizeCommands(`tailgate ${name}: ${err.message}\n\n${cmd.usage}`));
+    console.error(neutralizeCommands(`tailgate ${name}: ${flagError(err, cmd)}\n\n${cmd.usage}`));
     return EXIT.BAD_INPUT;
   }
   if (args.values.help) {
@@ -66,6 +71,31 @@ function report(name, err) {
   }
   console.error(neutralizeCommands(`tailgate ${name}: internal error: ${err.stack ?? err}`));
   return EXIT.INFRA;
+}
+
+// A mistyped flag (--cofig) names the one meant, in the CLI's words (parseArgs' own
+// message is about positional arguments).
+function flagError(err, cmd) {
+  const flag = /Unknown option '--([^']{1,60})'/.exec(err.message)?.[1];
+  if (!flag) return err.message;
+  const near = closest(flag, ['help', ...Object.keys(cmd.options ?? {})]);
+  return `unknown flag --${flag}${near ? ` — did you mean --${near}?` : ''} (the flags are below)`;
+}
+
+/** The name within two edits of `word` (Levenshtein), the nearest; null when none is. */
+export function closest(word, names) {
+  const dist = (a, b) => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++)
+        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+    return prev[b.length];
+  };
+  const ranked = names.map((n) => [dist(String(word), n), n]).sort((x, y) => x[0] - y[0]);
+  return ranked.length && ranked[0][0] <= Math.min(2, Math.floor(String(word).length / 2)) ? ranked[0][1] : null;
 }
 
 function usage() {

@@ -14,7 +14,7 @@ import { scratchDir } from '../helpers/scratch.js';
 import { planOfRecord } from '../../src/plan/of-record.js';
 import { parseBench } from '../../src/config/load.js';
 import { NO_RESULTS } from '../../src/compare/accounting.js';
-import { publishFromWorkflowRun } from '../../src/publish/index.js';
+import { publish } from '../helpers/fake-github.js';
 import { migrationDoc, migrationFromCells } from '../../src/compare/migration.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { collectRun } from '../../src/result/run-dir.js';
@@ -133,41 +133,6 @@ test('a base cell the head no longer defines is named as removed, visibly — no
   assert.match(md, /This PR removes 1 cell from the gated matrix `pr`\*\*: `nginx-reload\/default\/pod-kill`/);
 });
 
-// The publisher against a fake GitHub: what it posts, as the comment workflow does.
-function fakeGithub() {
-  const calls = [];
-  const rest = {
-    repos: {
-      listPullRequestsAssociatedWithCommit: async () => ({ data: [{ number: 7, state: 'open', head: { sha: 'h' } }] }),
-    },
-    issues: {
-      listComments: async () => ({ data: [] }),
-      createComment: async (a) => (calls.push(['comment', a]), { data: { id: 1 } }),
-      updateComment: async (a) => (calls.push(['update', a]), { data: {} }),
-    },
-    checks: {
-      listForRef: async () => ({ data: { check_runs: [] } }),
-      create: async (a) => (calls.push(['check', a]), { data: { id: 2 } }),
-      update: async (a) => (calls.push(['check-update', a]), { data: {} }),
-    },
-    pulls: { listFiles: async () => ({ data: [] }), list: async () => ({ data: [] }) },
-  };
-  return { calls, github: { rest, paginate: async (fn, args) => (await fn(args)).data } };
-}
-
-async function publish(dir, gate) {
-  const { calls, github } = fakeGithub();
-  const core = { info() {}, notice() {}, warning() {} };
-  const env = {
-    ARTIFACT_DIR: dir,
-    HEAD_SHA: 'h',
-    GITHUB_SERVER_URL: 'https://github.com',
-    ...(gate ? { GATE: gate } : {}),
-  };
-  await publishFromWorkflowRun({ github, context: { repo: { owner: 'o', repo: 'r' } }, core, env });
-  return { comment: calls.find((c) => c[0] === 'comment')?.[1], check: calls.find((c) => c[0] === 'check')?.[1] };
-}
-
 test('a first look awaiting its round is never published as success; a gate that left no comment gets a failed check', async () => {
   const root = scratchDir('tg-record-pending-');
   const cell = 'nginx-reload/default/churn';
@@ -249,4 +214,22 @@ test('a migration verdict covers every planned scenario: one the candidate was r
   assert.match(md, /⚠️ inconclusive/);
   assert.match(md, /Not measured, so not decided.*\n\n- `b` default\/pod-kill: the candidate was not measured/);
   assert.match(md, /- `b` default\/never-run/);
+});
+
+test('init writes the wiring it recommends: one gate per matrix and a commenter that names them — examples/adopter is that output', async () => {
+  const dir = scratchDir('tg-record-init-');
+  const r = await runCli(['init', '--controller', 'haproxy-ingress', '--dir', dir]);
+  assert.equal(r.code, 0, r.out);
+  const ROOT = new URL('../../../', import.meta.url).pathname;
+  for (const f of ['tailgate.yml', 'tailgate-comment.yml']) {
+    const text = readFileSync(join(dir, '.github', 'workflows', f), 'utf8');
+    assert.equal(text, readFileSync(join(ROOT, 'examples', 'adopter', '.github', 'workflows', f), 'utf8'), f);
+  }
+  const wf = readFileSync(join(dir, '.github', 'workflows', 'tailgate.yml'), 'utf8');
+  assert.match(wf, /matrix: pr\n[\s\S]*matrix: pr-routes\n/);
+  assert.match(
+    readFileSync(join(dir, '.github', 'workflows', 'tailgate-comment.yml'), 'utf8'),
+    /gates: '\["pr","pr-routes"\]'/,
+  );
+  assert.match(r.out, /make the check runs "tailgate" and "tailgate \(pr-routes\)" required/);
 });
