@@ -61,8 +61,8 @@ export function run(opts) {
     return;
   }
   // --rate and --duration are checked as the file's own values are (config/overrides.js).
-  const flags = opts.pairing || opts['duet-check'] ? {} : planOverrides(opts);
-  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides: flags });
+  const overrides = opts.pairing || opts['duet-check'] ? {} : planOverrides(opts);
+  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides });
   if (opts.pairing) {
     if (!opts['base-dir']) throw new InputError('--pairing needs --base-dir <checkout of the base commit>');
     const { mode, why } = pairingMode({
@@ -82,7 +82,6 @@ export function run(opts) {
     console.log(why ? `interleaved: ${why}` : 'duet');
     return;
   }
-  const overrides = planOverrides(opts);
   const plan =
     opts['base-ref'] === undefined
       ? planMatrix(cfg, opts.matrix, overrides)
