@@ -39,6 +39,12 @@ export function adopter(controller, { withBench = true, gates = ['pr'] } = {}) {
   return { dir, base: git(dir, 'rev-parse', 'HEAD') };
 }
 
+/** What the repository has committed so far becomes the PR's base. */
+export function commitBase(repo, message) {
+  git(repo.dir, 'commit', '-qam', message);
+  return { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') };
+}
+
 /** The PR: `change(dir)` on a branch, committed; the repository is left at the head. */
 export function openPr(repo, change, message) {
   git(repo.dir, 'checkout', '-q', '-b', 'pr');

@@ -14,9 +14,9 @@ import {
   adopter,
   adopterWithValues,
   catalogValues,
+  commitBase,
   edit,
   gatePr as gateWith,
-  git,
   openPr,
   useValues,
 } from './adopter.js';
@@ -173,9 +173,8 @@ test(
       '  pr-routes:\n    target: kind\n    profile: gha-ubuntu-24.04\n    controllers: [haproxy-ingress]\n',
       '  pr-routes:\n    target: kind\n    profile: gha-ubuntu-24.04\n    controllers: [haproxy-ingress, traefik-gateway]\n',
     );
-    git(repo.dir, 'commit', '-qam', 'gate the route cells, Ingress and Gateway API');
     const pr = openPr(
-      { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') },
+      commitBase(repo, 'gate the route cells, Ingress and Gateway API'),
       (dir) =>
         edit(
           dir,

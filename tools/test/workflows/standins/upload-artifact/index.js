@@ -3,7 +3,7 @@
 // read, as the real action keeps them with the run. As v7.0.0 documents: the artifact's
 // root is the paths' least common ancestor (one folder: its contents), hidden files are
 // left out unless include-hidden-files, a path with no files follows if-no-files-found
-// (warn by default).
+// (warn by default). STANDIN_UPLOAD_FAIL makes the uploads it names fail.
 import * as core from '@actions/core';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -34,6 +34,14 @@ function commonRoot(ps) {
   let root = dirname(ps[0]);
   while (!ps.every((p) => p === root || p.startsWith(root + sep))) root = dirname(root);
   return root;
+}
+
+// A lost upload, as a runner that dies or an artifact service that fails leaves it: the
+// step fails and nothing is stored (STANDIN_UPLOAD_FAIL: a glob of artifact names).
+const lost = process.env.STANDIN_UPLOAD_FAIL;
+if (lost && new RegExp(`^${lost.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`).test(name)) {
+  core.setFailed(`Failed to upload ${name}: the artifact service did not answer (stand-in: STANDIN_UPLOAD_FAIL)`);
+  process.exit();
 }
 
 const root = found.length ? commonRoot(found) : null;
