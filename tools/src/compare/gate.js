@@ -16,6 +16,7 @@ import { LATENCY, latencyEvidence, latencyNoise } from './latency.js';
 import { hasPropagation, PROPAGATION } from './propagation.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
+import { GATE_DEFAULTS } from '../config/defaults.js';
 import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 import { decisionRule, ratioCaught } from './power.js';
 import { matchPairs } from './pairs.js';
@@ -150,7 +151,7 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     const ratios = sharedBase.map((s) => s.ratio);
     out.sharedDrops = sharedBase.map((s) => ({ pair: s.pair, dropped: s.dropped, ratio: s.ratio }));
     out.warnings.push(
-      `k6 dropped iterations in ${sharedBase.length} of ${base.length} pairs (${sharedBase.map((s) => s.dropped).join(', ')}; up to ${(100 * Math.max(...ratios)).toFixed(2)}%), on both sides alike: one load generator drives both sides of a duet, so each pair stays a fair comparison (over ${(100 * (gate.validity.maxSharedDroppedRatio ?? 0.02)).toFixed(0)}% it would not)`,
+      `k6 dropped iterations in ${sharedBase.length} of ${base.length} pairs (${sharedBase.map((s) => s.dropped).join(', ')}; up to ${(100 * Math.max(...ratios)).toFixed(2)}%), on both sides alike: one load generator drives both sides of a duet, so each pair stays a fair comparison (over ${(100 * (gate.validity.maxSharedDroppedRatio ?? GATE_DEFAULTS.validity.maxSharedDroppedRatio)).toFixed(0)}% it would not)`,
     );
   }
   const hog = crossTalk(base, head);

@@ -9,6 +9,7 @@
 // rate there, the setup is the bottleneck and the cell is inconclusive. Little's law
 // (rate × slowest response vs the VUs k6 had) says which it looks like, in the note.
 import { workloadDiff, workloadOf } from '../result/workload.js';
+import { GATE_DEFAULTS } from '../config/defaults.js';
 
 const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itself is fine
 
@@ -31,7 +32,7 @@ export function checkRun(rep, rule, side, { sharedDrops = false, heldByHead = fa
   }
   if (sharedDrops && rep.load.droppedIterations > 0) {
     const ratio = rep.load.droppedRatio;
-    const limit = rule.maxSharedDroppedRatio ?? 0.02;
+    const limit = rule.maxSharedDroppedRatio ?? GATE_DEFAULTS.validity.maxSharedDroppedRatio;
     const own = checkRun(rep, { ...rule, maxDroppedRatio: Math.max(rule.maxDroppedRatio, limit) }, 'base');
     const shared = { dropped: rep.load.droppedIterations, ratio, pair: rep.meta?.pair ?? null };
     return { ...own, shared: ratio <= limit ? shared : null };
