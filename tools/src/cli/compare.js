@@ -119,6 +119,13 @@ function migration(opts, gate) {
   return doc.exitCode;
 }
 
+// What a gate reads, for the error that says it found none.
+const LAYOUT = {
+  baseline: '<results>/<controller>/<tuning>/<scenario>/rep-<n>/result.json (tailgate run --out <results>)',
+  paired:
+    '<results>/base/… and <results>/head/…, each <controller>/<tuning>/<scenario>/rep-<n>/result.json (tailgate run --sides-out <results>, or paired-cell.sh)',
+};
+
 export function gatePolicy(configFile, matrix) {
   return policy(configFile, matrix).gate;
 }
@@ -158,7 +165,7 @@ export function run(opts, positionals) {
       refusedDoc(
         gateMode,
         'infra-error',
-        `no results arrived (${headFolder}): the bench jobs wrote none — see their logs`,
+        `no results arrived (${headFolder}): the bench jobs wrote none — see their logs. Expected ${LAYOUT[gateMode]}`,
       ),
     );
   const gateRef = opts['gate-ref'] ?? opts['base-ref'];

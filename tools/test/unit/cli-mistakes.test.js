@@ -21,3 +21,14 @@ test('a mistyped command names the command meant', async () => {
   assert.equal(closest('gaet', ['gate', 'plan']), 'gate');
   assert.equal(closest('zz', ['gate', 'plan']), null);
 });
+
+test('gate on a folder with no results names the layout it reads', async () => {
+  const { scratchDir } = await import('../helpers/scratch.js');
+  const out = scratchDir('tg-mistake-gate-');
+  const r = await runCli(['gate', '--mode', 'paired', '--results', `${out}/none`, '--out', `${out}/g`]);
+  assert.equal(r.code, 4, r.out);
+  assert.match(
+    r.out,
+    /no results arrived .*Expected <results>\/base\/… and <results>\/head\/…, each <controller>\/<tuning>\/<scenario>\/rep-<n>\/result\.json/,
+  );
+});
