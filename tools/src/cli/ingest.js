@@ -4,7 +4,8 @@ import { readJsonFile } from '../result/read.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { NAME } from '../names.js';
 import { k6RequestCount } from '../ingest/k6-summary.js';
-import { FORMATS, toolClaims } from '../ingest/formats.js';
+import { FORMATS, sniffFormat, toolClaims } from '../ingest/formats.js';
+import { chunksOf } from '../ingest/open.js';
 
 export const summary = 'k6, Vegeta or fortio output -> result.json (HDR histograms, error classes, timeline)';
 export const usage = `Usage: tailgate ingest <output> --out result.json [--format k6|vegeta|fortio]
@@ -60,6 +61,8 @@ export async function run(opts, positionals) {
     events: opts.events,
     meta,
     side: opts.side ?? null,
+  }).catch(async (err) => {
+    throw await otherTool(err, positionals[0], opts.format);
   });
   if (opts.summary) crossCheck(result, readJsonFile(opts.summary), opts.summary);
   writeJsonAtomic(opts.out, result, { force: opts.force });
@@ -74,6 +77,27 @@ export async function run(opts, positionals) {
     return EXIT.INCONCLUSIVE;
   }
   return EXIT.OK;
+}
+
+// A reader's refusal of another tool's output says which tool's it is and the flag that
+// reads it, before the parser's own words.
+async function otherTool(err, file, format) {
+  if (!(err instanceof InputError) || !file) return err;
+  let head = '';
+  try {
+    for await (const chunk of chunksOf(file, 'load tool output')) {
+      head += chunk.toString('utf8');
+      if (head.length >= 1 << 16) break;
+    }
+  } catch {
+    return err;
+  }
+  const seen = sniffFormat(head.slice(0, 1 << 16));
+  if (!seen || seen === format) return err;
+  return new InputError(
+    `${file}: this is ${FORMATS[seen].what} output, not ${FORMATS[format].what}: ingest it with --format ${seen}`,
+    { details: [err.message, ...(err.details ?? [])].slice(0, 5) },
+  );
 }
 
 // --meta steers ingest (rate, duration) and is copied into the result: typed here, all

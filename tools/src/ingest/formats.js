@@ -14,6 +14,20 @@ export const FORMATS = Object.freeze({
 const RULE = 'a result names the load tool its reader read';
 
 /**
+ * Which tool's output the start of a file looks like (its first non-blank line, or the
+ * start of one JSON document), or null: so that a reader's refusal can say "this is
+ * k6's, --format k6" rather than what its own parser tripped on.
+ */
+export function sniffFormat(head) {
+  const text = head.replace(/^\s+/, '');
+  if (/^\{[^\n]*"type"\s*:\s*"(Point|Metric)"/.test(text)) return 'k6';
+  if (/"DurationHistogram"\s*:/.test(text) || /^\{\s*"RunType"\s*:/.test(text)) return 'fortio';
+  if (/^\{[^\n]*"attack"\s*:/.test(text) || /^\{[^\n]*"latency"\s*:\s*\d[^\n]*"code"\s*:/.test(text)) return 'vegeta';
+  if (/^\d{10,},\d{1,3},\d+,/.test(text)) return 'vegeta'; // --to csv: timestamp,code,latency,…
+  return null;
+}
+
+/**
  * What in `meta` claims a load tool other than `format`'s, as problems naming the field
  * and the rule. compare holds a workload's tool (result/workload.js: `tool`, or k6's
  * version and script digest) as like with like, so a fortio run ingested with a k6 run's

@@ -32,3 +32,20 @@ test('gate on a folder with no results names the layout it reads', async () => {
     /no results arrived .*Expected <results>\/base\/… and <results>\/head\/…, each <controller>\/<tuning>\/<scenario>\/rep-<n>\/result\.json/,
   );
 });
+
+test("ingest of another tool's output says whose it is and the flag that reads it", async () => {
+  const { scratchDir } = await import('../helpers/scratch.js');
+  const { writeFileSync } = await import('node:fs');
+  const { durationLine, metricLine } = await import('../helpers/k6-lines.js');
+  const dir = scratchDir('tg-mistake-ingest-');
+  const k6 = `${dir}/k6.json`;
+  writeFileSync(k6, `${metricLine('http_req_duration')}\n${durationLine({ ts: Date.now(), ms: 3 })}\n`);
+  const r = await runCli(['ingest', k6, '--format', 'vegeta', '--out', `${dir}/r.json`]);
+  assert.equal(r.code, 2, r.out);
+  assert.match(r.out, /this is k6's --out json \(\.gz\) output, not vegeta .*: ingest it with --format k6/);
+  const fortio = `${dir}/fortio.json`;
+  writeFileSync(fortio, JSON.stringify({ RunType: 'HTTP', DurationHistogram: { Count: 1, Data: [] } }));
+  const f = await runCli(['ingest', fortio, '--out', `${dir}/f.json`]);
+  assert.equal(f.code, 2, f.out);
+  assert.match(f.out, /this is fortio load -json output, not k6's .*: ingest it with --format fortio/);
+});
