@@ -174,10 +174,23 @@ export function comparabilityProblems(base, head, { allowMachineMismatch = false
   if (prints.size > 1 && !allowMachineMismatch) {
     out.push({
       fatal: false,
-      message: `machine fingerprints differ (${[...prints].join(', ')}): numbers from different hardware; use paired mode, or --allow-machine-mismatch`,
+      message: `measured on different machines — ${machineFields(base, head)}: numbers from different hardware. Record baselines on this runner class (tailgate baseline update --results <this run>), compare as pairs on one runner (compare: paired), or pass --allow-machine-mismatch`,
     });
   }
   return out;
+}
+
+// Which of the fingerprint's fields differ (result/machine.js), base → head, by name.
+const MACHINE_FIELDS = ['cpuModel', 'cpus', 'memoryGiB', 'arch'];
+function machineFields(base, head) {
+  const values = (reps, k) => [...new Set(reps.map((r) => r.meta?.machine?.[k]).filter((v) => v !== undefined))];
+  const diffs = MACHINE_FIELDS.map((k) => [k, values(base, k), values(head, k)])
+    .filter(([, b, h]) => b.join() !== h.join() || b.length > 1)
+    .map(
+      ([k, b, h]) =>
+        `${k} ${b.map((v) => String(v).slice(0, 60)).join('/') || '?'} → ${h.map((v) => String(v).slice(0, 60)).join('/') || '?'}`,
+    );
+  return diffs.length ? diffs.join(', ') : 'their fingerprints differ';
 }
 
 // Every run against the first base run: base runs, head runs and confirmation rounds

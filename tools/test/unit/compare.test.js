@@ -241,6 +241,14 @@ test('gate: different profiles or machines are never compared silently', async (
   const c = await reps(1, { medianMs, seed: 30, fingerprint: 'other' });
   const v = compareCell({ cell: 'x', base: a, head: c, gate });
   assert.equal(v.verdict, 'inconclusive');
-  assert.match(v.reasons.join(), /machine fingerprints differ/);
+  assert.match(v.reasons.join(), /measured on different machines — their fingerprints differ/);
+  // Which fields differ, by name, and how to record baselines on this runner class.
+  const d = await reps(1, { medianMs, seed: 31, fingerprint: 'four-cores' });
+  d.forEach((r) => Object.assign(r.meta.machine, { cpus: 4, cpuModel: 'EPYC' }));
+  const w = compareCell({ cell: 'x', base: a, head: d, gate }).reasons.join();
+  assert.match(
+    w,
+    /measured on different machines — cpuModel test → EPYC, cpus 2 → 4: .*tailgate baseline update --results/,
+  );
   assert.equal(compareCell({ cell: 'x', base: a, head: c, gate, allowMachineMismatch: true }).verdict, 'pass');
 });
