@@ -76,8 +76,8 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
   for (const t of pending) {
     t.owner.out.warnings.push(
       crossTalkTest(t)
-        ? `${describe(publicTest(t))} in a duet whose head burns more CPU per request: needs confirmation as interleaved pairs — re-run this cell without the duet (${t.owner.input.head.length} more pairs; compare: paired) and pass them with ${flags}`
-        : `possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${t.owner.input.head.length} more runs per side) and pass them with ${flags}`,
+        ? `${describe(publicTest(t))} in a duet whose head burns more CPU per request: needs confirmation as interleaved pairs — re-run this cell without the duet (${plural(t.owner.input.head.length, 'more pair')}; compare: paired) and pass them with ${flags}`
+        : `possible ${describe(publicTest(t))}: needs confirmation — re-run this cell (${plural(t.owner.input.head.length, 'more run')} per side) and pass them with ${flags}`,
     );
   }
   const pendingCells = [...new Set(pending.map((t) => t.owner))];
@@ -197,6 +197,8 @@ function unconfirmedClosed(p, tests, why) {
     `the confirmation round cannot decide ${pending.map((t) => t.metric).join(', ')}: ${[...new Set(why)].slice(0, 3).join('; ')} — re-run the confirmation`,
   );
 }
+
+const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 function awaitRound(p, pending, flags) {
   if (p.out.verdict === 'regression' || p.out.verdict === 'inconclusive') return;

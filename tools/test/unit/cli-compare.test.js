@@ -23,7 +23,7 @@ test('cli compare: file contract — pass 0, regression 1, bad input 2, inconclu
   assert.equal(suspect.code, 3);
   assert.match(
     suspect.out,
-    /possible p99: .*needs confirmation — re-run this cell \(1 more runs per side\) and pass them with --confirm-results/,
+    /possible p99: .*needs confirmation — re-run this cell \(1 more run per side\) and pass them with --confirm-results/,
   );
   // What the CI gate hands on: the commenter's meta and the confirmation round's matrix.
   const dir = scratchDir('tg-gate-');
