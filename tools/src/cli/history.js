@@ -69,8 +69,13 @@ function append(opts) {
   for (const c of cells.filter((x) => x.errors.length || !x.reps.length))
     console.log(`${c.key}: not recorded (the cell failed in this run)`);
   for (const c of cells.filter((x) => !x.errors.length && x.reps.length)) {
-    const file = appendRecord(opts.store, historyRecord(c, { commit: opts.commit, runUrl: opts['run-url'] }));
-    console.log(`${c.key}: appended to ${file}`);
+    const { file, appended } = appendRecord(
+      opts.store,
+      historyRecord(c, { commit: opts.commit, runUrl: opts['run-url'] }),
+    );
+    console.log(
+      appended ? `${c.key}: appended to ${file}` : `${c.key}: already in ${file} (the same run): not appended again`,
+    );
   }
   return 0;
 }

@@ -2,7 +2,7 @@
 // <store>/<profile>/<controller>/<tuning>/<scenario>.jsonl. The store is a folder: in an
 // adopter's repository, an append-only branch that only workflows on the default branch
 // write (docs/history.md). Reads are bounded; names are checked before they become paths.
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { NAME, checkCellKey, checkName, isName, shown, under } from '../names.js';
@@ -85,8 +85,36 @@ export function appendRecord(store, record) {
   // The store's own folder counts too: on the history branch it is a committed path.
   const root = dirname(resolve(store));
   makeDirIn(root, dirname(file));
+  if (recorded(file, record)) return { file, appended: false };
   writeFileIn(root, file, `${JSON.stringify(record)}\n`, { append: true });
-  return file;
+  return { file, appended: true };
+}
+
+// The same run appended twice (a re-run workflow job) is one point, not two: a run is
+// its commit and its first repetition's start. Only the series' tail is read (bounded);
+// a re-run appends right after the run it repeats.
+const TAIL_BYTES = 1 << 20;
+function recorded(file, record) {
+  if (!existsSync(file) || !lstatSync(file).isFile()) return false;
+  const size = lstatSync(file).size;
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));
+    readSync(fd, buf, 0, buf.length, size - buf.length);
+    return buf
+      .toString('utf8')
+      .split('\n')
+      .some((line) => {
+        try {
+          const r = JSON.parse(line);
+          return r?.commit === record.commit && r?.time === record.time && r?.cell === record.cell;
+        } catch {
+          return false;
+        }
+      });
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -145,6 +145,20 @@ test('history: append from a run, detect over the store (CLI), exit 1 when a shi
   ]);
   assert.equal(r.code, 0, r.out);
   const file = join(store, 'local', 'nginx-reload', 'default', 'churn.jsonl');
+  // The same run appended again (a re-run job) is one point, not two.
+  const again = await runCli([
+    'history',
+    'append',
+    '--results',
+    join(ROOT, 'tools/test/fixtures/runs/base'),
+    '--commit',
+    'abcdef1',
+    '--store',
+    store,
+  ]);
+  assert.equal(again.code, 0, again.out);
+  assert.match(again.out, /already in .* \(the same run\): not appended again/);
+  assert.equal(readFileSync(file, 'utf8').trim().split('\n').length, 1);
   const rec = JSON.parse(readFileSync(file, 'utf8'));
   assert.equal(rec.commit, 'abcdef1');
   assert.ok(rec.latencyMs.p99 > 0 && rec.workload && rec.machine);
