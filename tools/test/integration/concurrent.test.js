@@ -59,7 +59,8 @@ test('tailgate run --ab-head: every cell base and head at once, results per side
     '--out',
     join(root, 'results'),
   ]);
-  assert.ok([0, 1].includes(r.code), r.out);
+  // A verdict: the head's ×1.5 p99 may still await its confirmation round (3).
+  assert.ok([0, 1, 3].includes(r.code), r.out);
   const runDir = join(root, 'results', readdirSync(join(root, 'results'))[0]);
   for (const role of ['base', 'head'])
     for (const rep of [1, 2])
