@@ -109,7 +109,10 @@ test(
     );
     assert.match(r.comment, /Duet: base and head ran at the same time/);
     assert.equal(r.meta?.exitCode, 0, `${r.comment}\n${r.why}`);
-    assert.equal(r.code, 0, r.why);
+    // A first look that asked for a round leaves its gate job red by design; the round's
+    // gate (gate-confirmed) is then the verdict of record, green here.
+    const confirmed = /\/gate-confirmed[^\]]*\] 🏁 {2}Job succeeded/.test(r.log);
+    assert.ok(r.code === 0 || confirmed, r.why);
     assert.ok(
       r.artifacts.some((a) => a.startsWith('tailgate-charts-')),
       r.artifacts.join(', '),
