@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { ROOT, actMissing, gitRepo, runAct } from './act.js';
 import { startRestStandin } from './rest-standin.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { workflowFiles } from '../../src/cli/init-workflows.js';
 
 const skip = actMissing() || false;
 const HEAD = 'a'.repeat(40);
@@ -86,6 +87,12 @@ before(async () => {
   });
   repo = scratchDir('tg-wf-adopter-');
   cpSync(join(ROOT, 'examples', 'adopter'), repo, { recursive: true });
+  // One gate here (pr): examples/adopter's second (pr-routes) would post a failed check
+  // of its own for these runs, which carry pr's comment only.
+  writeFileSync(
+    join(repo, '.github', 'workflows', 'tailgate-comment.yml'),
+    workflowFiles(['pr'])['tailgate-comment.yml'],
+  );
   gitRepo(repo);
 });
 after(() => api?.close());
