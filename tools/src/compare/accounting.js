@@ -3,7 +3,7 @@
 // results is inconclusive and named — a bench job that died, timed out, lost its runner
 // or failed to upload must not pass by absence; results nobody planned are not judged and
 // are named; base cells the PR removed are named.
-import { counts, exitCodeFor, overallVerdict } from './overall.js';
+import { verdictDoc } from './run-compare.js';
 
 export const NO_RESULTS =
   "no results from its bench job: the cell was planned but nothing of it arrived (the job failed, timed out or lost its runner before uploading) — see that job's log";
@@ -17,18 +17,14 @@ export function accountFor(doc, plan) {
     .filter((k) => !seen.has(k))
     .map((k) => ({ cell: k, verdict: 'inconclusive', metrics: [], reasons: [NO_RESULTS] }));
   const cells = [...doc.cells.filter((c) => planned.has(c.cell)), ...missing];
-  const overall = overallVerdict(cells);
-  const confirm = (doc.confirm ?? []).filter((c) => planned.has(c.cell));
-  return {
-    ...doc,
-    overall,
-    exitCode: exitCodeFor(overall),
-    counts: counts(cells),
+  // What verdictDoc derives from the cells (overall, exit code, counts, pending) it derives
+  // again for the accounted ones; everything else the doc carries stays as it was.
+  const { mode, cells: _, overall: _o, exitCode: _e, counts: _c, pending: _p, ...rest } = doc;
+  return verdictDoc(mode, cells, {
+    ...rest,
     plannedCells: planned.size,
     ...(unplanned.length ? { unplanned } : {}),
     ...(plan.removed?.length ? { removed: plan.removed } : {}),
-    pending: doc.round === 'first' && confirm.length > 0,
-    confirm,
-    cells,
-  };
+    confirm: (doc.confirm ?? []).filter((c) => planned.has(c.cell)),
+  });
 }

@@ -95,8 +95,9 @@ export function appendRecord(store, record) {
 // a re-run appends right after the run it repeats.
 const TAIL_BYTES = 1 << 20;
 function recorded(file, record) {
-  if (!existsSync(file) || !lstatSync(file).isFile()) return false;
-  const size = lstatSync(file).size;
+  const st = existsSync(file) ? lstatSync(file) : null;
+  if (!st?.isFile()) return false;
+  const size = st.size;
   const fd = openSync(file, 'r');
   try {
     const buf = Buffer.alloc(Math.min(size, TAIL_BYTES));

@@ -1,14 +1,13 @@
 // The gate's rules come from the base commit, as baselines do. Held out: a PR that raised
 // its own p99 threshold to 1000% passed its ×1.46 regression.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gateChanges } from '../../src/compare/base-policy.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { runCli } from '../helpers/cli.js';
-import { scratchDir } from '../helpers/scratch.js';
+import { committedRepo } from '../helpers/git-repo.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const RUNS = join(ROOT, 'tools/test/fixtures/runs');
@@ -22,18 +21,7 @@ ${gate}matrices:
   local: { target: local, controllers: [nginx-reload], scenarios: [churn] }
 `;
 
-function repo(baseBench) {
-  const dir = scratchDir('tg-base-policy-');
-  const git = (...a) => spawnSync('git', ['-C', dir, ...a], { encoding: 'utf8' });
-  git('init', '-q');
-  git('config', 'user.email', 't@example.com');
-  git('config', 'user.name', 't');
-  if (baseBench) writeFileSync(join(dir, 'bench.yaml'), baseBench);
-  else writeFileSync(join(dir, 'README'), 'x');
-  git('add', '-A');
-  git('commit', '-qm', 'base');
-  return { dir, base: git('rev-parse', 'HEAD').stdout.trim() };
-}
+const repo = (baseBench) => committedRepo('tg-base-policy-', baseBench ? { 'bench.yaml': baseBench } : { README: 'x' });
 
 async function compareIn(dir, extra) {
   const cwd = process.cwd();

@@ -133,29 +133,22 @@ test('history: a route cell keeps its propagation (p50, p90) and route errors; d
 
 test('history: append from a run, detect over the store (CLI), exit 1 when a shift for the worse is found', async () => {
   const store = join(scratchDir('tg-hist-'), 'history');
-  const r = await runCli([
-    'history',
-    'append',
-    '--results',
-    join(ROOT, 'tools/test/fixtures/runs/base'),
-    '--commit',
-    'abcdef1',
-    '--store',
-    store,
-  ]);
+  const append = () =>
+    runCli([
+      'history',
+      'append',
+      '--results',
+      join(ROOT, 'tools/test/fixtures/runs/base'),
+      '--commit',
+      'abcdef1',
+      '--store',
+      store,
+    ]);
+  const r = await append();
   assert.equal(r.code, 0, r.out);
   const file = join(store, 'local', 'nginx-reload', 'default', 'churn.jsonl');
   // The same run appended again (a re-run job) is one point, not two.
-  const again = await runCli([
-    'history',
-    'append',
-    '--results',
-    join(ROOT, 'tools/test/fixtures/runs/base'),
-    '--commit',
-    'abcdef1',
-    '--store',
-    store,
-  ]);
+  const again = await append();
   assert.equal(again.code, 0, again.out);
   assert.match(again.out, /already in .* \(the same run\): not appended again/);
   assert.equal(readFileSync(file, 'utf8').trim().split('\n').length, 1);

@@ -4,13 +4,13 @@
 // awaiting its round published as success, two gates overwriting each other, a migration
 // over the scenarios that happened to be measured.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { committedRepo } from '../helpers/git-repo.js';
 import { planOfRecord } from '../../src/plan/of-record.js';
 import { parseBench } from '../../src/config/load.js';
 import { NO_RESULTS } from '../../src/compare/accounting.js';
@@ -30,17 +30,7 @@ ${more}matrices:
   pr: { target: local, controllers: [nginx-reload], scenarios: [${scenarios}], repetitions: 2, compare: paired }
 `;
 
-function repo(baseBench) {
-  const dir = scratchDir('tg-record-');
-  const git = (...a) => spawnSync('git', ['-C', dir, ...a], { encoding: 'utf8' });
-  git('init', '-q');
-  git('config', 'user.email', 't@example.com');
-  git('config', 'user.name', 't');
-  writeFileSync(join(dir, 'bench.yaml'), baseBench);
-  git('add', '-A');
-  git('commit', '-qm', 'base');
-  return { dir, base: git('rev-parse', 'HEAD').stdout.trim() };
-}
+const repo = (baseBench) => committedRepo('tg-record-', { 'bench.yaml': baseBench });
 
 const STEADY = 'nginx-reload/default/steady';
 const KILL = 'nginx-reload/default/pod-kill';
