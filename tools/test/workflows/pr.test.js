@@ -199,9 +199,11 @@ test(
   },
 );
 
+// The head alone compares nothing, so no cluster: the PR gates init's local matrix (real
+// nginx on this host), made paired — what it checks is the missing base, not kind.
 test(
   'workflows: the PR that adds bench.yaml runs the head alone and says there is no base to compare with',
-  { skip: kind.skip, timeout: 40 * 60_000 },
+  { skip, timeout: 40 * 60_000 },
   async () => {
     const repo = adopter('haproxy-ingress', { withBench: false });
     const pr = openPr(
@@ -211,11 +213,18 @@ test(
           encoding: 'utf8',
         });
         assert.equal(init.status, 0, init.stderr);
+        edit(dir, '.github/workflows/tailgate.yml', 'matrix: pr\n', 'matrix: local\n');
+        edit(
+          dir,
+          'bench.yaml',
+          '    controllers: [nginx-reload, haproxy-runtime]\n    scenarios: [steady, pod-kill]\n',
+          '    controllers: [nginx-reload]\n    scenarios: [steady]\n    compare: paired\n',
+        );
       },
       'add tailgate',
     );
     // Nothing is compared here (no base): 6 s runs say what the case checks in less time.
-    const r = await gatePr(pr, { duration: '6s' });
+    const r = await gatePr(pr, { duration: '6s', kind: {} });
     assert.match(r.log, /the base commit has no bench\.yaml — the head runs alone/);
     assert.ok(r.comment, `a comment artifact (${r.why})`);
     assert.match(r.comment, /no baseline to compare with/, r.why);
