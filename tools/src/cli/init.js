@@ -2,16 +2,15 @@
 // nginx/HAProxy on this machine, `make bench`-style) and a `pr` matrix for one catalog
 // controller on kind — a duet where the controller's catalog entry supports one, else base
 // and head interleaved — with the gate's defaults. Never overwrites a file.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { loadBench } from '../config/load.js';
 import { estimateCost } from '../plan/cost.js';
 import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { workflowFiles } from './init-workflows.js';
-import { CATALOG_DIR } from '../targets/kube/catalog.js';
+import { CATALOG_DIR, readCatalogFile } from '../targets/kube/catalog.js';
 
 export const summary = 'Write a starter bench.yaml for a catalog controller (never overwrites)';
 export const usage = `Usage: tailgate init [--controller traefik] [--dir .]
@@ -33,7 +32,7 @@ export const options = {
 };
 
 function duetCapable(name) {
-  return Boolean(parse(readFileSync(join(CATALOG_DIR, name, 'controller.yaml'), 'utf8'))?.duet);
+  return Boolean(readCatalogFile(join(CATALOG_DIR, name, 'controller.yaml')).duet);
 }
 
 function catalog() {
@@ -47,7 +46,7 @@ export function run(opts) {
   const name = opts.controller;
   if (!catalog().includes(name))
     throw new InputError(`--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}`);
-  const entry = parse(readFileSync(join(CATALOG_DIR, name, 'controller.yaml'), 'utf8'));
+  const entry = readCatalogFile(join(CATALOG_DIR, name, 'controller.yaml'));
   const file = join(opts.dir, 'bench.yaml');
   if (existsSync(file))
     throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);

@@ -50,12 +50,11 @@ export async function run(opts) {
   if (missing.length) throw new InputError(`${missing.map((k) => `--${k}`).join(', ')} required\n\n${usage}`);
   if (list(opts.from, 'from').length !== 1) throw new InputError('--from: one controller, what runs today');
   const margins = parseMargins(list(opts.margin, 'margin'));
-  const cfg = loadBench(opts.config);
+  // --rate and --duration are checked as the file's own values are, before anything is derived.
+  const overrides = planOverrides({ ...opts, controllers: opts.from, 'ab-head': opts.to });
+  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides });
   const kind = Object.hasOwn(cfg.matrices, opts.matrix) && cfg.matrices[opts.matrix].target === 'kind';
-  const plan = planMatrix(cfg, opts.matrix, {
-    ...planOverrides({ ...opts, controllers: opts.from, 'ab-head': opts.to }),
-    alternate: kind && !opts.duet,
-  });
+  const plan = planMatrix(cfg, opts.matrix, { ...overrides, alternate: kind && !opts.duet });
   // Without :<tuning>, the candidate runs each row's own tuning (its catalog's overlay for it).
   if (!opts.to.includes(':')) {
     plan.ab.tuning = "each row's";

@@ -128,3 +128,22 @@ test('overrides: they land on the matrix the run names, not on the scenario othe
     ],
   );
 });
+
+test('overrides: tailgate migrate checks --duration as the file would, before anything runs', async () => {
+  const f = file(bench());
+  const r = await runCli([
+    'migrate',
+    '--config',
+    f,
+    '--matrix',
+    'many',
+    '--from',
+    'nginx-reload',
+    '--to',
+    'nginx-dynamic',
+    '--duration',
+    '8s',
+  ]);
+  assert.equal(r.code, 2, r.out);
+  assert.match(r.out, /with --duration 8s.*: matrices\.many\.gate\.latency\.p99\.9\.blocking: .* 8000 samples/);
+});
