@@ -62,7 +62,7 @@ export function historyRecord(cell, { commit, time, runUrl = null }) {
       rate: requests ? sum((r) => r.errors?.total) / requests : 0,
     },
     dropped: sum((r) => r.load?.droppedIterations),
-    faultCost: reps[0].faultCost ?? null,
+    faultCost: summaryCost(reps[0].faultCost),
     cpuPer1kRequests: median(reps.map((r) => r.resources?.cpuPer1kRequests)),
     ...routeFields(reps),
     ...(runUrl ? { run: String(runUrl).slice(0, 300) } : {}),
@@ -180,4 +180,12 @@ function readSeries(file, [profile, controller, tuning, scenario], warn) {
   if (skipped > MAX_WARNINGS) warn(`warning: ${file}: ${skipped - MAX_WARNINGS} more lines skipped`);
   records.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
   return { file, profile, cell, records, skipped };
+}
+
+// The history keeps a run's fault cost as a summary: each action's own cost is for the
+// gate (compare/failover.js), and a thousand entries per cell would swell every entry.
+function summaryCost(cost) {
+  if (!cost) return null;
+  const { perAction, perActionOmitted, ...summary } = cost;
+  return summary;
 }

@@ -26,6 +26,8 @@ export const AGGREGATE_LIMITS = Object.freeze({
   // Requests of a second or more, kept one by one for what a fault cost (ingest.js).
   slowMs: 1000,
   slowKept: 10_000,
+  // Failed requests' times, for the errors of each fault action (ingest/fault-cost.js).
+  failedKept: 10_000,
 });
 
 export class Aggregate {
@@ -42,6 +44,8 @@ export class Aggregate {
     this.firstTs = Infinity;
     this.lastTs = -Infinity;
     this.slow = []; // {end, ms} of measured requests of slowMs or more (k6 stamps the end)
+    this.failed = []; // {end, ms} of measured requests that failed, up to failedKept
+    this.failedAll = true; // false once a failed request found the list full
   }
 
   addRequest(s) {
@@ -51,6 +55,7 @@ export class Aggregate {
     tagged(this.phases, phase, 'phase', AGGREGATE_LIMITS.phases).add(s.ms, cls);
     if (s.ms >= AGGREGATE_LIMITS.slowMs && phase !== 'warmup' && this.slow.length < AGGREGATE_LIMITS.slowKept)
       this.slow.push({ end: s.ts, ms: s.ms });
+    if (cls && phase !== 'warmup') this.keepFailed(s, 1);
     if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).add(s.ms, cls);
     const sec = Math.floor(s.ts / 1000);
     const row = this.rows.get(sec);
@@ -82,6 +87,7 @@ export class Aggregate {
     if (s.ms >= AGGREGATE_LIMITS.slowMs && phase !== 'warmup')
       for (let i = 0; i < k && this.slow.length < AGGREGATE_LIMITS.slowKept; i++)
         this.slow.push({ end: s.ts, ms: s.ms });
+    if (cls && phase !== 'warmup') this.keepFailed(s, k);
     if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).addMany(s.ms, cls, k);
     const sec = Math.floor(s.ts / 1000);
     const row = this.rows.get(sec);
@@ -99,6 +105,12 @@ export class Aggregate {
       if (sec > this.newestSec) this.advance(sec);
       else if (sec < this.newestSec - this.graceS) this.close(sec, w);
     }
+  }
+
+  keepFailed(s, k) {
+    const room = AGGREGATE_LIMITS.failedKept - this.failed.length;
+    if (k > room) this.failedAll = false;
+    for (let i = 0; i < Math.min(k, room); i++) this.failed.push({ end: s.ts, ms: s.ms });
   }
 
   addDropped(d) {

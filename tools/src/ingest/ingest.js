@@ -73,7 +73,8 @@ export async function ingest({
     timeline: read.timeline === false ? [] : timeline,
     events,
   };
-  const cost = faultCost(events, agg.slow, result.errors.total);
+  // Each action's errors only when every failed request's time was kept (aggregate.js).
+  const cost = faultCost(events, agg.slow, result.errors.total, agg.failedAll ? agg.failed : null);
   if (cost) result.faultCost = cost;
   // A duet's side: its own routes only (the events file holds both sides').
   const routes = routeCost(events, side ? (meta.ab?.role ?? null) : null);

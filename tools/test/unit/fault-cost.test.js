@@ -1,0 +1,90 @@
+// What each fault action cost (ingest/fault-cost.js perAction): a slow or failed request
+// is the cost of one action — the last one sent before it, else the first it was pending
+// at — and a duet's two sides, read from one events file, list the same actions.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { faultCost, MAX_PER_ACTION } from '../../src/ingest/fault-cost.js';
+import { ingest } from '../../src/ingest/ingest.js';
+import { durationLine, k6File, metricLine } from '../helpers/k6-lines.js';
+import { scratchDir } from '../helpers/scratch.js';
+
+const T0 = Date.parse('2026-11-27T10:00:00Z');
+const kill = (s) => ({ type: 'pod-killed', ts: T0 + s * 1000 });
+const req = (sentS, ms) => ({ end: T0 + sentS * 1000 + ms, ms });
+
+test('faultCost per action: a stall that outlasts the next kill stays its own kill’s; errors go where they were sent', () => {
+  const events = [kill(0), kill(4), kill(8), { type: 'fault-start', ts: T0 - 1 }];
+  const slow = [
+    req(0.1, 5000), // kill 1's 5 s connect timeout, answered after kill 2
+    req(-0.5, 2000), // pending at kill 1, sent before it
+    req(4.2, 1200), // kill 2's
+    req(20, 3000), // long after every kill, pending at none: nobody's
+  ];
+  const failed = [req(0.05, 10), req(4.1, 10), req(4.3, 5), req(-10, 1)];
+  const c = faultCost(events, slow, failed.length, failed);
+  assert.equal(c.actions, 3);
+  assert.deepEqual(c.perAction, [
+    { at: 0, type: 'pod-killed', errors: 1, stallMs: 5100, hangMs: 5000 },
+    { at: 4, type: 'pod-killed', errors: 2, stallMs: 1400, hangMs: 1200 },
+    { at: 8, type: 'pod-killed', errors: 0, stallMs: 0, hangMs: 0 },
+  ]);
+  // The run's summary keeps its own rule: kill 2's request, sent 4.2 s after kill 1, is
+  // also kill 1's there (a 5.4 s stall).
+  assert.equal(c.longestStallMs, 5400);
+  assert.equal(c.longestHangMs, 5000);
+  assert.equal(c.errorsPerAction, 1.33);
+});
+
+test('faultCost per action: without every failed request’s time, each action’s errors are left out, not guessed', () => {
+  const c = faultCost([kill(0)], [req(0.2, 1500)], 7, null);
+  assert.deepEqual(c.perAction, [{ at: 0, type: 'pod-killed', stallMs: 1700, hangMs: 1500 }]);
+});
+
+test('faultCost per action: bounded — the first 1000 actions, the rest counted', () => {
+  const events = Array.from({ length: MAX_PER_ACTION + 200 }, (_, i) => kill(i * 0.1));
+  const c = faultCost(events, [], 0, []);
+  assert.equal(c.perAction.length, MAX_PER_ACTION);
+  assert.equal(c.perActionOmitted, 200);
+  assert.equal(c.actions, MAX_PER_ACTION + 200);
+});
+
+test('ingest: a duet’s sides list the same kills, each with its own stalls and errors (schema-checked)', async () => {
+  const dir = scratchDir('tg-fault-cost-');
+  const sided = (line, side) => {
+    const o = JSON.parse(line);
+    o.data.tags.side = side;
+    return JSON.stringify(o);
+  };
+  const lines = [metricLine('http_req_duration')];
+  for (let i = 0; i < 1200; i++)
+    for (const side of ['a', 'b']) lines.push(sided(durationLine({ ts: T0 + i * 10, ms: 2 }), side));
+  // Side a stalls 5 s at the first kill, side b at the second; b's 502 at the first.
+  lines.push(sided(durationLine({ ts: T0 + 2050 + 5000, ms: 5000 }), 'a'));
+  lines.push(sided(durationLine({ ts: T0 + 6050 + 5000, ms: 5000 }), 'b'));
+  lines.push(sided(durationLine({ ts: T0 + 2100, ms: 3, status: '502', errorCode: '1502' }), 'b'));
+  const k6 = join(dir, 'k6.json.gz');
+  writeFileSync(k6, k6File(lines));
+  const events = join(dir, 'events.jsonl');
+  writeFileSync(events, [kill(2), kill(6)].map((e) => JSON.stringify({ ...e, pod: 'p' })).join('\n'));
+  const [a, b] = await Promise.all(['a', 'b'].map((side) => ingest({ k6Output: k6, events, side })));
+  assert.deepEqual(
+    a.faultCost.perAction.map((x) => x.at),
+    b.faultCost.perAction.map((x) => x.at),
+  );
+  assert.deepEqual(
+    a.faultCost.perAction.map((x) => [x.stallMs, x.errors]),
+    [
+      [5050, 0],
+      [0, 0],
+    ],
+  );
+  assert.deepEqual(
+    b.faultCost.perAction.map((x) => [x.stallMs, x.errors]),
+    [
+      [0, 1],
+      [5050, 0],
+    ],
+  );
+});
