@@ -18,6 +18,7 @@ import {
   parseMargins,
 } from '../compare/migration.js';
 import { list } from './options.js';
+import { jsonOption, withJson } from './json-out.js';
 import { writeJsonAtomic, writeTextAtomic } from '../result/write.js';
 import { renderTerminal } from '../report/terminal.js';
 import { migrationCharts } from '../report/migration-charts.js';
@@ -55,8 +56,10 @@ export const usage = `Usage:
   --matrix     apply this matrix's gate (its own rules laid over the top-level gate)
   --out        write the verdict JSON here (never overwritten without --force)
   --allow-machine-mismatch  compare results from different machine fingerprints
+  --json       stdout is the verdict document (what --out writes; with --migration the
+               migration document) and nothing else: the table goes to stderr
 
-Exit codes: 0 pass/improvement · 1 regression · 2 bad input · 3 inconclusive or no baseline · 4 infrastructure error`;
+Exit 3 also when there is no baseline, or cells await their confirmation round.`;
 export const options = {
   config: { type: 'string', default: process.env.TAILGATE_CONFIG },
   matrix: { type: 'string' },
@@ -84,6 +87,7 @@ export const options = {
   out: { type: 'string' },
   force: { type: 'boolean', default: false },
   'allow-machine-mismatch': { type: 'boolean', default: false },
+  ...jsonOption,
 };
 
 // Non-inferiority of a candidate against `from`, cell by cell (compare/migration.js).
@@ -116,7 +120,7 @@ function migration(opts, gate) {
   console.log(
     `\nmigration verdict: ${doc.overall.toUpperCase()} (${doc.candidate} vs ${doc.from}) — exit ${doc.exitCode}`,
   );
-  return doc.exitCode;
+  return { code: doc.exitCode, doc };
 }
 
 // What a gate reads, for the error that says it found none.
@@ -144,6 +148,11 @@ function policy(configFile, matrix) {
 }
 
 export function run(opts, positionals) {
+  return withJson(opts.json, () => verdict(opts, positionals));
+}
+
+/** The verdict document and the exit code, having printed it for people. */
+function verdict(opts, positionals) {
   const gating = Boolean(opts.out && (opts.results || opts['head-results']));
   const gateMode = opts.results ? 'baseline' : 'paired';
   let head;
@@ -199,7 +208,7 @@ export function run(opts, positionals) {
   }
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.log(renderTerminal(doc));
-  return doc.exitCode;
+  return { code: doc.exitCode, doc };
 }
 
 // Mode 1: a run folder against the committed baselines (a PR's baseline gate, make bench).
@@ -262,5 +271,5 @@ function refused(opts, doc) {
   if (opts.matrix) doc.matrix = opts.matrix;
   writeJsonAtomic(opts.out, doc, { force: opts.force });
   console.error(`tailgate compare: ${doc.refused}`);
-  return doc.exitCode;
+  return { code: doc.exitCode, doc };
 }

@@ -7,11 +7,12 @@ import { EXIT, InputError } from '../errors.js';
 import { setOutputs, workflowCommand } from '../github-output.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { annotationsFor, changedLines } from '../report/annotations.js';
+import { jsonOption, withJson } from './json-out.js';
 
 export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';
 export const usage = `Usage: tailgate gate --results <dir> [--mode baseline|paired|concurrent] [--base-ref <sha>]
                      [--base-results <dir>] [--confirm-results <dir>] [--matrix <name>]
-                     [--run-url URL] [--out gate-out]
+                     [--run-url URL] [--out gate-out] [--json]
 
 Compares every cell of --results against baselines read from the base commit (--mode
 baseline, the default: --base-ref is required) or base against head from one runner
@@ -32,7 +33,11 @@ Exit: the verdict's (0 pass · 1 regression · 3 inconclusive), 2/4 when no verd
 be made. When cells need a confirmation round: 3 (1 if a regression is already decided)
 with a non-empty confirm matrix — the first look is not the verdict of record, the
 round's gate is. Fails closed: once a verdict exists, a step that fails keeps a failing
-verdict's code and turns a passing one into 4 — never 0.`;
+verdict's code and turns a passing one into 4 — never 0.
+
+--json: stdout is <out>/verdict.json's document and nothing else (the table, step outputs
+and workflow commands go to stderr); nothing on stdout when no verdict was made. The exit
+code is the gate's, as above (it can differ from the document's exitCode: fails closed).`;
 export const options = {
   results: { type: 'string' },
   mode: { type: 'string', default: 'baseline' },
@@ -42,12 +47,30 @@ export const options = {
   matrix: { type: 'string' },
   'run-url': { type: 'string' },
   out: { type: 'string', default: 'gate-out' },
+  ...jsonOption,
 };
 
 const MODES = ['baseline', 'paired', 'concurrent'];
 const NO_CONFIRM = '{"include":[]}';
 
-export async function run(opts, positionals, { log = console.log, env = process.env } = {}) {
+export function run(opts, positionals, { log = console.log, env = process.env } = {}) {
+  if (!opts.json) return gate(opts, positionals, { log, env });
+  return withJson(true, async () => {
+    const code = await gate(opts, positionals, { log: (...a) => console.error(...a), env });
+    return { code, doc: verdictOf(join(opts.out, 'verdict.json')) };
+  });
+}
+
+// The verdict compare wrote in this gate, or null when it wrote none.
+function verdictOf(file) {
+  try {
+    return isFile(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function gate(opts, positionals, { log, env }) {
   checkOptions(opts, positionals);
   const out = opts.out;
   makeDirIn(join(out, '..'), out);

@@ -6,13 +6,16 @@ import { afterMigration } from '../pipeline/after-migration.js';
 import { parseMargins } from '../compare/migration.js';
 import { knobGapLines, knobGaps } from '../plan/knob-gaps.js';
 import { target } from '../targets/index.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { configOption, int, list, planOverrides } from './options.js';
+import { jsonOption, withJson } from './json-out.js';
 
 export const summary = 'Is a candidate controller no worse than the current one? Both run side by side, one verdict';
 export const usage = `Usage: tailgate migrate --matrix <name> --from <controller> --to <candidate>[:<tuning>]
                        [--config bench.yaml] [--out results] [--tunings a,b] [--scenarios a,b]
                        [--rate N] [--duration 30s] [--repetitions N] [--pair N]
-                       [--margin p99=10%,p99.99=25%,errors=10%] [--duet]
+                       [--margin p99=10%,p99.99=25%,errors=10%] [--duet] [--json]
 
 Runs the matrix's cells of --from with --to beside it — the same pods, the same faults —
 and decides per cell whether the candidate is no worse (non-inferiority: the upper end of
@@ -26,6 +29,8 @@ First it lists the knobs of today's tuning the candidate cannot express or sets 
 (kind: the catalog's controller.yaml knobs). Writes results/<UTC timestamp>/ with base/
 (from) and head/ (the candidate), migration.json and migration.md (the gaps, then the
 table). Each cell: no worse / worse / inconclusive with the pairs that would decide.
+--json: stdout is migration.json's document and nothing else (progress and tables go to
+stderr); nothing on stdout when the run ended without one (interrupted, bad input).
 
 Exit codes: 0 no worse everywhere · 1 worse somewhere · 2 bad input · 3 not decided yet
 (more pairs) · 4 infrastructure error · 130 interrupted`;
@@ -43,9 +48,22 @@ export const options = {
   pair: { type: 'string' },
   margin: { type: 'string' },
   duet: { type: 'boolean', default: false },
+  ...jsonOption,
 };
 
-export async function run(opts) {
+export function run(opts) {
+  return withJson(opts.json, async () => {
+    let runDir = null;
+    const code = await migrate(opts, (dir) => (runDir = dir));
+    return { code, doc: runDir && opts.json ? migrationOf(join(runDir, 'migration.json')) : null };
+  });
+}
+
+function migrationOf(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+
+async function migrate(opts, ranIn) {
   const missing = ['matrix', 'from', 'to'].filter((k) => !opts[k]);
   if (missing.length) throw new InputError(`${missing.map((k) => `--${k}`).join(', ')} required\n\n${usage}`);
   if (list(opts.from, 'from').length !== 1) throw new InputError('--from: one controller, what runs today');
@@ -73,6 +91,6 @@ export async function run(opts) {
     driver,
     opts: { ...opts, 'no-confirm': true },
     pair,
-    after: (a) => afterMigration({ ...a, margins, gaps }),
+    after: (a) => (ranIn(a.runDir), afterMigration({ ...a, margins, gaps })),
   });
 }

@@ -29,7 +29,8 @@ export function loadBench(file, { matrix, overrides } = {}) {
       throw Object.assign(new Error(), { code: `larger than ${MAX_CONFIG_BYTES} bytes` });
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new InputError(`${file}: cannot read bench config (${err.code ?? err.message})`);
+    const rule = `cannot read bench config (${err.code ?? err.message})`;
+    throw located(new InputError(`${file}: ${rule}`), [{ file, field: null, rule }]);
   }
   return parseBench(text, file, { matrix, overrides });
 }
@@ -38,11 +39,12 @@ export function loadBench(file, { matrix, overrides } = {}) {
 export function parseBench(text, file = 'bench.yaml', { checks = semanticProblems, matrix, overrides } = {}) {
   const { doc, lineCounter } = parseWithPositions(text);
   if (doc.errors.length) {
-    const details = doc.errors.map((e) => {
+    const found = doc.errors.map((e) => {
       const { line, col } = lineCounter.linePos(e.pos[0]);
-      return `${file}:${line}:${col}: YAML syntax: ${e.message.split('\n')[0]}`;
+      return { file, line, col, field: null, rule: `YAML syntax: ${e.message.split('\n')[0]}` };
     });
-    throw new InputError(`${file}: not valid YAML`, { details });
+    const details = found.map((p) => `${p.file}:${p.line}:${p.col}: ${p.rule}`);
+    throw located(new InputError(`${file}: not valid YAML`, { details }), found);
   }
   let raw;
   try {
@@ -52,24 +54,32 @@ export function parseBench(text, file = 'bench.yaml', { checks = semanticProblem
     throw new InputError(`${file}: YAML aliases expand too far (${err.message.split('\n')[0]}); write the values out`);
   }
   const { raw: overriddenRaw, flags: overridden } = applyOverrides(raw, matrix, overrides);
-  const where = (p) => {
+  // Each problem as { file, line, col, field, rule } (validate --json) and as a line.
+  const locate = (p) => {
     const field = p.path.length ? p.path.join('.') : '(top level)';
     // A value from the command line has no line in the file: name the flag instead.
     const flags = overridden.filter((o) => p.from?.some((f) => f.join('.') === o.path.join('.')));
-    if (flags.length) return `${file} with ${flags.map((o) => o.flag).join(' ')}: ${field}: ${p.message}`;
+    if (flags.length) return { file, flags: flags.map((o) => o.flag), field, rule: p.message };
     const { line, col } = positionOf(doc, lineCounter, p.path, { keyOf: p.keyOf });
-    return `${file}:${line}:${col}: ${field}: ${p.message}`;
+    return { file, line, col, field, rule: p.message };
   };
-  const tooMany = sizeProblems(raw);
-  if (tooMany.length) throw new InputError(`${file}: too large to be a bench config`, { details: tooMany.map(where) });
+  const where = (l) =>
+    l.flags
+      ? `${file} with ${l.flags.join(' ')}: ${l.field}: ${l.rule}`
+      : `${file}:${l.line}:${l.col}: ${l.field}: ${l.rule}`;
+  const tooMany = sizeProblems(raw).map(locate);
+  if (tooMany.length)
+    throw located(new InputError(`${file}: too large to be a bench config`, { details: tooMany.map(where) }), tooMany);
   const problems = schemaProblems('bench', raw);
   const { config, semantic } = defaultAndCheck(overriddenRaw, file, { schemaValid: !problems.length, checks });
   problems.push(...semantic);
   if (problems.length) {
     const more = problems.length - MAX_SHOWN;
-    throw new InputError(`${file}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in bench config`, {
-      details: [...problems.slice(0, MAX_SHOWN).map(where), ...(more > 0 ? [`… and ${more} more`] : [])],
+    const shown = problems.slice(0, MAX_SHOWN).map(locate);
+    const err = new InputError(`${file}: ${problems.length} problem${problems.length > 1 ? 's' : ''} in bench config`, {
+      details: [...shown.map(where), ...(more > 0 ? [`… and ${more} more`] : [])],
     });
+    throw located(err, shown, more);
   }
   try {
     normalise(config);
@@ -162,3 +172,8 @@ const crashed = (what, file, err) =>
       .split('\n')[0]
       .slice(0, 160)}); this is a tailgate bug — please report it with the file`,
   );
+
+// The problems of a refused config as data, beside the lines an error prints.
+function located(err, problems, more = 0) {
+  return Object.assign(err, { problems, ...(more > 0 ? { moreProblems: more } : {}) });
+}
