@@ -2,13 +2,15 @@
 # Idempotent set-up in layers, on a fresh Debian/Ubuntu machine:
 #   setup.sh report  what the gate job needs: gnuplot and the run-time npm dependencies
 #   setup.sh bench   what `make bench` needs: OS packages, the pinned k6, npm dependencies
+#   setup.sh package the same without npm (`tailgate setup` in an installed package: the
+#                    package manager brought its dependencies, and no lock file ships)
 #   setup.sh         (or `test`) adds what only the tests use: workflow linters, helm and
 #                    kubeconform with the Kubernetes schemas (chart tests), zizmor, cmarkgfm
 # Each step says how long it took; a warm re-run is a few dpkg/stat checks.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 LAYER=${1:-test}
-case "$LAYER" in report|bench|test) ;; *) echo "setup: layer must be report, bench or test, got '$LAYER'" >&2; exit 2 ;; esac
+case "$LAYER" in report|bench|package|test) ;; *) echo "setup: layer must be report, bench, package or test, got '$LAYER'" >&2; exit 2 ;; esac
 
 # shellcheck source=pin.sh
 source tools/scripts/pin.sh
@@ -74,6 +76,7 @@ else
   tools/scripts/get-k6.sh "$LOCAL_BIN"
 fi
 
+if [ "$LAYER" = package ]; then step "package layer ready"; exit 0; fi
 if [ "$LAYER" = bench ]; then npm_deps bench; step "bench layer ready"; exit 0; fi
 
 # Test-only tools: workflow linters and helm (chart lint/template), pinned.

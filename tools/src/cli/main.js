@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { EXIT, TailgateError } from '../errors.js';
 import { neutralizeCommands } from '../github-output.js';
+import { EXIT_CODES_LINE, helpText } from './exit-codes.js';
 import * as doctor from './doctor.js';
 import * as ingest from './ingest.js';
 import * as validate from './validate.js';
@@ -15,7 +16,7 @@ Usage: tailgate <command> [options]      (tailgate <command> --help for details)
 
 Commands:
 ${'{commands}'}
-Exit codes: 0 pass/ok · 1 regression · 2 usage or bad input · 3 inconclusive · 4 infrastructure error`;
+${EXIT_CODES_LINE}`;
 
 export async function main(argv) {
   await loadLateCommands();
@@ -52,7 +53,7 @@ export async function main(argv) {
     return EXIT.BAD_INPUT;
   }
   if (args.values.help) {
-    console.log(cmd.usage);
+    console.log(helpText(cmd));
     return EXIT.OK;
   }
   try {
@@ -108,6 +109,6 @@ function usage() {
 
 // Commands that pull in heavy modules are imported lazily so `tailgate doctor` stays fast.
 async function loadLateCommands() {
-  for (const name of ['init', 'plan', 'run', 'migrate', 'compare', 'report', 'gate', 'baseline', 'history'])
+  for (const name of ['init', 'setup', 'plan', 'run', 'migrate', 'compare', 'report', 'gate', 'baseline', 'history'])
     COMMANDS[name] ??= await import(`./${name}.js`);
 }

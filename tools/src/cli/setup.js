@@ -1,0 +1,85 @@
+// What a package install needs to run a cell, from the package itself: the set-up
+// scripts it ships (tools/scripts/setup.sh's `package` layer: OS packages and the pinned
+// k6; tools/ci/install-kube-tools.sh: pinned kind and helm), installed into the package's
+// own .tools/bin, where tailgate looks after PATH (exec/tools.js). Idempotent: the
+// scripts check before they install.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { DEPENDENCIES, K6_VERSION, probe } from '../deps.js';
+import { EXIT, InputError } from '../errors.js';
+import { ROOT } from '../exec/tools.js';
+
+export const summary = 'Install what a cell needs (k6 and nginx/haproxy, or kind and helm), or --check it';
+export const usage = `Usage: tailgate setup [--target local|kind] [--check]
+
+Installs what running a cell on --target needs, idempotently, from this package's own
+scripts, then lists each tool found (version and path) or missing:
+  local  nginx (with its Lua module), haproxy, gnuplot: OS packages (apt-get, sudo where
+         not root); k6 ${K6_VERSION}: the release binary (checksum verified) or go install
+  kind   what local installs (one layer of setup.sh: k6, and gnuplot for the charts),
+         then kind and helm at tailgate's pins (go install). docker and kubectl are
+         checked, not installed: use your distribution's packages.
+Pinned tools go to <package>/.tools/bin (tools/versions.json holds the pins).
+--check: install nothing, only list.
+
+Exit codes: 0 everything the target needs is there · 2 bad flag · 4 something is
+missing or an installer failed (what and why named)`;
+export const options = {
+  target: { type: 'string', default: 'local' },
+  check: { type: 'boolean', default: false },
+};
+
+/** What each target needs on this machine, and the scripts that install it (in order). */
+export const TARGETS = Object.freeze({
+  local: {
+    needs: ['k6', 'nginx', 'haproxy', 'gnuplot'],
+    steps: [['tools/scripts/setup.sh', 'package']],
+  },
+  kind: {
+    needs: ['k6', 'docker', 'kind', 'helm', 'kubectl'],
+    steps: [['tools/scripts/setup.sh', 'package'], ['tools/ci/install-kube-tools.sh']],
+  },
+});
+
+export function run(opts, positionals, { probeDep = probe, exec = runStep } = {}) {
+  if (positionals.length) throw new InputError(`setup takes no positional arguments\n\n${usage}`);
+  const target = TARGETS[opts.target];
+  if (!Object.hasOwn(TARGETS, opts.target))
+    throw new InputError(
+      `--target: "${String(opts.target).slice(0, 40)}" is not one of ${Object.keys(TARGETS).join(', ')}`,
+    );
+  if (!opts.check)
+    for (const [script, ...args] of target.steps) {
+      const step = [script, ...args].join(' ');
+      console.log(`==> ${step}`);
+      const code = exec(join(ROOT, script), args);
+      if (code !== 0) {
+        console.error(`tailgate setup: ${step} failed (exit ${code}); its output is above`);
+        return EXIT.INFRA;
+      }
+    }
+  const rows = DEPENDENCIES.filter((d) => target.needs.includes(d.name)).map(probeDep);
+  const w = Math.max(...rows.map((r) => r.name.length));
+  for (const r of rows) console.log(`${r.version ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status(r)}`);
+  const missing = rows.filter((r) => !r.version).map((r) => r.name);
+  if (missing.length) {
+    const how = opts.check ? `tailgate setup --target ${opts.target}` : 'the lines above';
+    console.log(`\nThe ${opts.target} target cannot run yet: missing ${missing.join(', ')} (see ${how}).`);
+    return EXIT.INFRA;
+  }
+  console.log(`\nThe ${opts.target} target can run.`);
+  return EXIT.OK;
+}
+
+function status(r) {
+  if (!r.path) return `missing — ${r.install}`;
+  if (!r.version) return `found at ${r.path} but not working: ${r.problem}`;
+  const pin = r.name === 'k6' && r.version !== K6_VERSION ? `  [tailgate pins ${K6_VERSION}]` : '';
+  return `${r.version}  (${r.path})${pin}`;
+}
+
+// The installers print their own steps (what they found, what they installed) as they go.
+function runStep(script, args) {
+  const r = spawnSync('bash', [script, ...args], { cwd: ROOT, stdio: ['inherit', 'inherit', 'inherit'] });
+  return r.status ?? 1;
+}
