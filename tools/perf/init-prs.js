@@ -5,6 +5,7 @@
 // every cell of a PR together, with the matrix's own gate. Counts pass / inconclusive /
 // fail (both of the last are red checks), and shows whether A/A pairs lean to a side.
 //   node tools/perf/init-prs.js run <controller> [pairs] [--canary <name of CANARIES below>]
+//                                   [--rates 200,100] [--steady-rate 200] [--scenarios steady,pod-kill]
 //   node tools/perf/init-prs.js gate <run dir> <controller> [bench.yaml]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -30,11 +31,17 @@ const CANARIES = {
   'steady-delay-half': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '50%' } },
   'steady-delay-2ms': { scenario: 'steady', set: { headDelay: '2ms', headDelayShare: '25%' } },
   'steady-delay-3ms': { scenario: 'steady', set: { headDelay: '3ms', headDelayShare: '25%' } },
+  // About +1 ms at p99 (a shift d on a share s moves a tail quantile by about s × d): ×1.10
+  // where the steady cell's p99 is near 10 ms (200/s a side on 2 cores, 2026-11-27).
+  'steady-delay-2ms-half': { scenario: 'steady', set: { headDelay: '2ms', headDelayShare: '50%' } },
   'pod-kill-errors': { scenario: 'pod-kill', set: { backendErrors: '0.1%', headErrors: '0.2%' } },
+  // Each kill 30% worse on the head only: haproxy-ingress waits 6.5 s, not 5 s, on a
+  // connect to a killed pod's address before it redispatches (overlays/canary-failover-6500ms).
+  'pod-kill-failover': { scenario: 'pod-kill', head: 'canary-failover-6500ms' },
 };
 
 /** init's bench.yaml for the controller, its pr matrix made an A/A duet of N pairs. */
-export function initConfig(controller, pairs, canary = null) {
+export function initConfig(controller, pairs, canary = null, { rates = [], scenarios = null, steadyRate = null } = {}) {
   const dir = mkdtempSync(join(tmpdir(), `tg-init-${controller}-`));
   const r = spawnSync(process.execPath, [CLI, 'init', '--controller', controller, '--dir', dir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tailgate init failed: ${r.stderr}`);
@@ -45,10 +52,25 @@ export function initConfig(controller, pairs, canary = null) {
   // Offline kind here: the profile says which runner class; this machine is that size.
   pr.repetitions = pairs;
   pr.head = `${controller}:default`;
-  if (canary) {
-    const c = CANARIES[canary];
-    Object.assign(doc.scenarios[c.scenario], c.set);
-    pr.scenarios = [c.scenario];
+  // --rates 200,100: steady at other rates beside init's (steady-200, …), same pairs.
+  for (const r of rates) {
+    doc.scenarios[`steady-${r}`] = { ...doc.scenarios.steady, rate: r };
+    pr.scenarios.push(`steady-${r}`);
+  }
+  if (scenarios) pr.scenarios = scenarios;
+  if (steadyRate) doc.scenarios.steady.rate = steadyRate;
+  // --canary a,b: several canaries at once, each on its own scenario (a head tuning
+  // changes nothing a steady cell meets: no pod dies there).
+  const canaries = canary ? canary.split(',').map((name) => CANARIES[name]) : [];
+  for (const c of canaries) {
+    if (c.head) {
+      doc.tunings = { ...doc.tunings, [c.head]: { description: `canary ${canary}` } };
+      pr.head = `${controller}:${c.head}`;
+    }
+    Object.assign(doc.scenarios[c.scenario], c.set ?? {});
+  }
+  if (canaries.length) {
+    pr.scenarios = scenarios ?? canaries.map((c) => c.scenario);
     // A duet canary belongs to kind duets only (validate): the local matrix goes.
     delete doc.matrices.local;
   }
@@ -56,8 +78,8 @@ export function initConfig(controller, pairs, canary = null) {
   return file;
 }
 
-function run(controller, pairs, canary) {
-  const config = initConfig(controller, pairs, canary);
+function run(controller, pairs, canary, opts) {
+  const config = initConfig(controller, pairs, canary, opts);
   const out = mkdtempSync(join(tmpdir(), `tg-init-prs-${controller}-`));
   const r = spawnSync(
     process.execPath,
@@ -74,7 +96,9 @@ function pairsByScenario(dir, controller) {
   const out = {};
   const root = join(dir, 'base', controller, 'default');
   for (const scenario of readdirSync(root)) {
-    const rep = (side, i) => join(dir, side, controller, 'default', scenario, `rep-${i}`, 'result.json');
+    // A canary's head may run another tuning (pr.head): its own folder under head/.
+    const tuning = (side) => (side === 'base' ? 'default' : readdirSync(join(dir, 'head', controller))[0]);
+    const rep = (side, i) => join(dir, side, controller, tuning(side), scenario, `rep-${i}`, 'result.json');
     const pairs = [];
     for (let i = 1; existsSync(rep('base', i)) && existsSync(rep('head', i)); i++)
       pairs.push(['base', 'head'].map((s) => resultRep(JSON.parse(readFileSync(rep(s, i), 'utf8')), `${s} ${i}`)));
@@ -161,11 +185,15 @@ export function gate(dir, controller, config = join(dir, 'bench.yaml')) {
 
 const [cmd, ...args] = process.argv.slice(2);
 if (cmd === 'run') {
-  const [controller, pairs = '30'] = args.filter((a) => !a.startsWith('--'));
-  const ci = args.indexOf('--canary');
-  const canary = ci >= 0 ? args[ci + 1] : null;
-  if (canary && !CANARIES[canary]) throw new Error(`--canary: one of ${Object.keys(CANARIES).join(', ')}`);
-  console.log(JSON.stringify(run(controller, Number(pairs), canary), null, 1));
+  const flag = (name) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : null);
+  const values = new Set(['--canary', '--rates', '--scenarios', '--steady-rate'].map(flag));
+  const [controller, pairs = '30'] = args.filter((a) => !a.startsWith('--') && !values.has(a));
+  const canary = flag('--canary');
+  if (canary?.split(',').some((c) => !CANARIES[c])) throw new Error(`--canary: of ${Object.keys(CANARIES).join(', ')}`);
+  const rates = flag('--rates')?.split(',').map(Number) ?? [];
+  const scenarios = flag('--scenarios')?.split(',') ?? null;
+  const steadyRate = Number(flag('--steady-rate')) || null;
+  console.log(JSON.stringify(run(controller, Number(pairs), canary, { rates, scenarios, steadyRate }), null, 1));
 } else if (cmd === 'gate') {
   const [dir, controller, config] = args;
   console.log(JSON.stringify(gate(dir, controller, config), null, 1));

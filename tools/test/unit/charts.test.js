@@ -269,6 +269,9 @@ test('catalog: haproxy-ingress chart 0.14.7 with our values and overlays: Daemon
     if (overlay?.endsWith('failover.yaml'))
       assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['timeout-connect'], '1s');
     // The route canary (make perf): the controller applies changes every 4 s, not 2.
+    // The failover canary (make perf): a dead pod's connect waits 6.5 s, not 5.
+    else if (overlay?.endsWith('canary-failover-6500ms.yaml'))
+      assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['timeout-connect'], '6500ms');
     else if (overlay?.endsWith('canary-update-4s.yaml'))
       assert.ok(c.args.includes('--rate-limit-update=0.25'), c.args.join(' '));
     else if (overlay) {
