@@ -19,28 +19,32 @@ before(async () => {
 });
 after(() => api?.close());
 
-test('workflows: ci.yml runs .ci/run on a pull_request from a clean checkout and passes', { skip, timeout: 30 * 60_000 }, async () => {
-  const repo = preparedTree('tg-wf-ci-');
-  const sha = gitRepo(repo, { owner: 'tailgate-dev', name: 'tailgate' });
-  const r = await runAct({
-    repo,
-    workflow: '.github/workflows/ci.yml',
-    event: 'pull_request',
-    payload: {
-      number: 3,
-      pull_request: { number: 3, head: { sha, ref: 'pr' }, base: { sha, ref: 'main' } },
-      repository: { full_name: 'tailgate-dev/tailgate', name: 'tailgate', owner: { login: 'tailgate-dev' } },
-    },
-    apiUrl: api.url,
-    env: { CI_STAGES: 'setup' },
-    timeoutMs: 28 * 60_000,
-  });
-  const log = join(mkdtempSync(join(tmpdir(), 'tg-wf-ci-log-')), 'act.log');
-  writeFileSync(log, r.log);
-  // On failure: the inner suite's failing tests, then the log's tail.
-  const failing = r.log.split('\n').filter((l) => /✖|not ok/.test(l));
-  assert.equal(r.code, 0, `${failing.slice(0, 40).join('\n')}\n${r.log.slice(-1500)}\n${log}`);
-  assert.match(r.log, /\[ci\/test\] +✅ +Success - Main make test/, log);
-  assert.match(r.log, /==> npm ci/, `set-up from a clean checkout: ${log}`);
-  assert.match(r.log, /bench\.yaml: valid/, log);
-});
+test(
+  'workflows: ci.yml runs .ci/run on a pull_request from a clean checkout and passes',
+  { skip, timeout: 30 * 60_000 },
+  async () => {
+    const repo = preparedTree('tg-wf-ci-');
+    const sha = gitRepo(repo, { owner: 'tailgate-dev', name: 'tailgate' });
+    const r = await runAct({
+      repo,
+      workflow: '.github/workflows/ci.yml',
+      event: 'pull_request',
+      payload: {
+        number: 3,
+        pull_request: { number: 3, head: { sha, ref: 'pr' }, base: { sha, ref: 'main' } },
+        repository: { full_name: 'tailgate-dev/tailgate', name: 'tailgate', owner: { login: 'tailgate-dev' } },
+      },
+      apiUrl: api.url,
+      env: { CI_STAGES: 'setup' },
+      timeoutMs: 28 * 60_000,
+    });
+    const log = join(mkdtempSync(join(tmpdir(), 'tg-wf-ci-log-')), 'act.log');
+    writeFileSync(log, r.log);
+    // On failure: the inner suite's failing tests, then the log's tail.
+    const failing = r.log.split('\n').filter((l) => /✖|not ok/.test(l));
+    assert.equal(r.code, 0, `${failing.slice(0, 40).join('\n')}\n${r.log.slice(-1500)}\n${log}`);
+    assert.match(r.log, /\[ci\/test\] +✅ +Success - Main make test/, log);
+    assert.match(r.log, /==> npm ci/, `set-up from a clean checkout: ${log}`);
+    assert.match(r.log, /bench\.yaml: valid/, log);
+  },
+);
