@@ -8,7 +8,9 @@ import { pValue as fmtP } from '../numbers.js';
 export function finish(p, tests, gate) {
   const out = p.out;
   if (!p.valid) return;
-  const latency = tests.filter((t) => t.kind === 'latency').map(publicTest);
+  const latency = tests
+    .filter((t) => t.kind === 'latency' || t.kind === 'failover')
+    .map(({ minPWorse, minPBetter, ...t }) => publicTest(t));
   const groups = tests.filter((t) => t.kind === 'errors');
   out.metrics.push(...latency, errorsMetric(p, groups, gate));
   const blockingBad = out.metrics.filter((m) => m.blocking && m.status === 'regression');
@@ -24,9 +26,14 @@ export function finish(p, tests, gate) {
   out.warnings.push(
     ...advisory.map(
       (m) =>
-        `${describe(m)}${m.status.startsWith('unreliable') ? ' (too few tail samples to gate on)' : ' (advisory)'}`,
+        `${describe(m)}${m.status.startsWith('unreliable') ? ` (${m.why ?? 'too few tail samples to gate on'})` : ' (advisory)'}`,
     ),
   );
+  // A failover test that could not decide says so (failover.js), unless no kill stalled at all.
+  for (const m of out.metrics.filter(
+    (x) => x.why && x.status === 'pass' && x.kills?.both + x.kills?.baseOnly + x.kills?.headOnly > 0,
+  ))
+    out.warnings.push(`${m.metric}: ${m.why}`);
 }
 
 export function publicTest(t) {

@@ -14,6 +14,7 @@ import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
 import { LATENCY, latencyEvidence, latencyNoise } from './latency.js';
 import { hasPropagation, PROPAGATION } from './propagation.js';
+import { failoverTests } from './failover.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { GATE_DEFAULTS } from '../config/defaults.js';
@@ -107,6 +108,7 @@ function evaluate(prepared, gate) {
   const routed = live.filter(hasPropagation);
   for (const [q, rule] of Object.entries(gate.propagation ?? {}))
     tests.push(...latencyTests(routed, q, rule, gate, PROPAGATION));
+  tests.push(...failoverTests(live, gate));
   tests.push(...errorTests(live, gate));
   return tests;
 }
@@ -336,7 +338,7 @@ function decide(tests, alpha, second, upTo) {
   // What this noise lets the gate catch: the true ratio that fails a PR 80% of the time
   // under the whole rule — significance, the threshold and floor, the confirmation round
   // (power.js) — and how many runs per side a significance-only look needs to see ×1.5.
-  for (const t of tests.filter((x) => x.kind === 'latency' && x.se && inFamily(x, 'Worse'))) {
+  for (const t of tests.filter((x) => x.kind !== 'errors' && x.se && inFamily(x, 'Worse'))) {
     const m = Math.max(1, t.familyWorse);
     const need = normalQuantile(1 - alpha / m) + normalQuantile(0.8);
     const minLog = Math.max(Math.log1p(t.threshold), t.base > 0 ? Math.log1p(t.floorMs / t.base) : 0);

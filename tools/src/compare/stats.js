@@ -132,3 +132,113 @@ export function holm(ps) {
   });
   return out;
 }
+
+// Wilcoxon's signed-rank test: exact (the permutation distribution of the signs given the
+// ranks, ties as mid-ranks) up to EXACT_SIGNED_RANK observations, normal beyond.
+const EXACT_SIGNED_RANK = 50;
+
+/**
+ * Is d centred above zero (pGreater) or below (pLess)? Zeros are dropped (Wilcoxon's
+ * rule). -> { n, tPlus, pGreater, pLess, exact }
+ */
+export function signedRank(d) {
+  const x = d.filter((v) => v !== 0 && Number.isFinite(v));
+  const n = x.length;
+  if (!n) return { n: 0, tPlus: 0, pGreater: 1, pLess: 1, exact: true };
+  const rank2 = doubledRanks(x.map(Math.abs));
+  const t2 = x.reduce((a, v, i) => a + (v > 0 ? rank2[i] : 0), 0);
+  if (n <= EXACT_SIGNED_RANK) {
+    const dist = signDistribution(rank2);
+    let le = 0;
+    let ge = 0;
+    dist.forEach((p, s) => {
+      if (s <= t2) le += p;
+      if (s >= t2) ge += p;
+    });
+    return { n, tPlus: t2 / 2, pGreater: Math.min(1, ge), pLess: Math.min(1, le), exact: true };
+  }
+  const mean2 = (n * (n + 1)) / 2;
+  const sd2 = Math.sqrt(rank2.reduce((a, r) => a + r * r, 0)) / 2;
+  // Continuity: the doubled statistic moves in steps of 2 (1 where mid-ranks are halves).
+  return {
+    n,
+    tPlus: t2 / 2,
+    pGreater: normalSf((t2 - 1 - mean2) / sd2),
+    pLess: normalSf((mean2 - t2 - 1) / sd2),
+    exact: false,
+  };
+}
+
+// Mid-ranks, doubled so they are integers (ties of two share 2k+1 / 2).
+function doubledRanks(v) {
+  const order = v.map((a, i) => [a, i]).sort((a, b) => a[0] - b[0]);
+  const out = new Array(v.length);
+  for (let i = 0; i < order.length;) {
+    let j = i;
+    while (j + 1 < order.length && order[j + 1][0] === order[i][0]) j++;
+    for (let k = i; k <= j; k++) out[order[k][1]] = i + j + 2;
+    i = j + 1;
+  }
+  return out;
+}
+
+// P(Σ of a random half of the weights = s), each weight in with probability ½.
+function signDistribution(weights) {
+  const total = weights.reduce((a, b) => a + b, 0);
+  let dist = new Float64Array(total + 1);
+  dist[0] = 1;
+  let reach = 0;
+  for (const w of weights) {
+    const next = new Float64Array(total + 1);
+    for (let s = 0; s <= reach; s++) {
+      if (!dist[s]) continue;
+      next[s] += dist[s] / 2;
+      next[s + w] += dist[s] / 2;
+    }
+    reach += w;
+    dist = next;
+  }
+  return dist;
+}
+
+// Walsh averages kept at most: n(n+1)/2 of them, so a few thousand observations.
+const MAX_WALSH_N = 2000;
+
+/**
+ * The Hodges–Lehmann estimate of d's centre (the median of its Walsh averages) and the
+ * interval the signed-rank test inverts to: two-sided 1 − 2α, so its lower end is the
+ * one-sided α test's bound (null where n is too small to reach α).
+ */
+export function hodgesLehmann(d, alpha) {
+  let x = d.filter(Number.isFinite).sort((a, b) => a - b);
+  // Beyond MAX_WALSH_N, evenly spaced order statistics stand in for the rest.
+  if (x.length > MAX_WALSH_N)
+    x = Array.from({ length: MAX_WALSH_N }, (_, i) => x[Math.floor((i * x.length) / MAX_WALSH_N)]);
+  const n = x.length;
+  if (!n) return { estimate: null, low: null, high: null };
+  const walsh = new Float64Array((n * (n + 1)) / 2);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh[k++] = (x[i] + x[j]) / 2;
+  walsh.sort();
+  const N = walsh.length;
+  const estimate = N % 2 ? walsh[N >> 1] : (walsh[N / 2 - 1] + walsh[N / 2]) / 2;
+  const c = signedRankCritical(n, alpha);
+  return c < 1 ? { estimate, low: null, high: null } : { estimate, low: walsh[c - 1], high: walsh[N - c] };
+}
+
+// The largest c with P₀(T⁺ ≤ c − 1) ≤ α for n untied observations (0: none).
+function signedRankCritical(n, alpha) {
+  if (n > EXACT_SIGNED_RANK) {
+    const N = (n * (n + 1)) / 2;
+    const sd = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24);
+    return Math.max(0, Math.floor(N / 2 - normalQuantile(1 - alpha) * sd + 0.5));
+  }
+  const dist = signDistribution(Array.from({ length: n }, (_, i) => 2 * (i + 1)));
+  let cum = 0;
+  let c = 0;
+  for (let t = 0; t <= n * (n + 1) && cum + dist[2 * t] <= alpha; t++) {
+    cum += dist[2 * t];
+    c = t + 1;
+  }
+  return c;
+}

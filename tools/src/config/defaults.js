@@ -34,6 +34,11 @@ export const GATE_DEFAULTS = {
     p90: { threshold: '25%', floor: '200ms', blocking: true },
     p99: { threshold: '50%', floor: '500ms', blocking: true },
   },
+  // A duet's failover, kill by kill (duet cells with pod-kill; compare/failover.js): the
+  // stall each kill caused on both sides, tested on the kills that stalled both. A stall
+  // below the floor is no stall ("auto": 100ms); haproxy-ingress's stalls are its 5 s
+  // connect timeout to within a few percent, so 15% is well above their noise.
+  failover: { threshold: '15%', floor: '100ms', blocking: true },
   errors: { blocking: true, zeroStaysZero: false, minExtra: 2 },
   // maxSharedDroppedRatio: a duet's two sides share one k6, so the iterations it drops
   // are both sides' alike (validity.js); they void the pair only beyond this share.
@@ -133,6 +138,7 @@ function layer(top, over) {
     ...over,
     latency: rules('latency'),
     propagation: rules('propagation'),
+    failover: { ...top.failover, ...over.failover },
     errors: { ...top.errors, ...over.errors },
     validity: { ...top.validity, ...over.validity },
   };
@@ -163,6 +169,7 @@ function mergeGate(gate) {
     assumedFaultDuetCv: gate.assumedFaultDuetCv ?? GATE_DEFAULTS.assumedFaultDuetCv,
     latency: rules('latency'),
     propagation: rules('propagation'),
+    failover: { ...GATE_DEFAULTS.failover, ...gate.failover },
     errors: { ...GATE_DEFAULTS.errors, ...gate.errors },
     validity: { ...GATE_DEFAULTS.validity, ...gate.validity },
   };

@@ -93,6 +93,11 @@ export function normalise(cfg) {
   }
   const gates = [cfg.gate, ...Object.values(cfg.matrices ?? {}).map((m) => m.gate)].filter(Boolean);
   for (const g of gates)
-    for (const rule of [...Object.values(g.latency ?? {}), ...Object.values(g.propagation ?? {})]) ruleNumbers(rule);
+    for (const rule of [
+      ...Object.values(g.latency ?? {}),
+      ...Object.values(g.propagation ?? {}),
+      ...(g.failover ? [g.failover] : []),
+    ])
+      ruleNumbers(rule);
   return cfg;
 }

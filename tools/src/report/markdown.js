@@ -6,6 +6,7 @@ import { renderTemplate } from './template.js';
 import { round, sig } from '../numbers.js';
 import { code, md } from './gfm.js';
 import { routesTable } from './routes.js';
+import { failoverTable } from './failover.js';
 
 export { code, md };
 
@@ -63,6 +64,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
     context: context(doc),
     table: n ? table(cells, hidden) : '',
     routes: n ? routesTable(cells, { code, arrow }) : '',
+    failover: n ? failoverTable(cells, { code }) : '',
     notes: notes(cells),
     chart: full ? chart(doc.cells) : '',
     details: full

@@ -1,0 +1,42 @@
+// The comment's failover table: per duet cell with pod-kills, its paired failover test
+// (compare/failover.js) — each kill's stall on both sides, what the head changed, and
+// what this cell could have seen.
+import { FAILOVER_METRIC } from '../compare/failover.js';
+import { sig } from '../numbers.js';
+import { ICON, metric, ms } from './format.js';
+
+const times = (x) => (Number.isFinite(x) ? `×${sig(x)}` : '–');
+
+/** '' when no cell has a failover test. */
+export function failoverTable(cells, { code }) {
+  const tested = cells.filter((c) => metric(c, FAILOVER_METRIC));
+  if (!tested.length) return '';
+  const rows = [
+    '| | cell (pod kills) | kills: both / base only / head only / neither | stall per kill, base → head (median) | change (90% interval) | p (adjusted) | status | sees ⁽‡⁾ |',
+    '|---|---|--:|--:|--:|--:|---|--:|',
+  ];
+  for (const c of tested) {
+    const m = metric(c, FAILOVER_METRIC);
+    const k = m.kills ?? {};
+    const change = m.ratio == null ? '–' : `${times(m.ratio)} (${times(m.ratioLow)}–${times(m.ratioHigh)})`;
+    const p = m.p == null ? '–' : `${m.p} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')})`;
+    rows.push(
+      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${k.both ?? 0} / ${k.baseOnly ?? 0} / ${k.headOnly ?? 0} / ${k.neither ?? 0} | ${ms(m.base)} → ${ms(m.head)} | ${change} | ${p} | ${status(m)} | ${times(m.detectable?.ratio80)} |`,
+    );
+  }
+  return [
+    '',
+    '',
+    "**Failover under pod kills** (duet): each kill hits base and head at once, so each kill's stall (the kill → the end of the last request of 1 s or more it held up) is compared on the kills that stalled both sides.",
+    '',
+    ...rows,
+    '',
+    "⁽‡⁾ the stall change this cell's kills let the test catch 80% of the time (signed-rank test taken as a z-test at 3/π efficiency on the kills' own spread; significant, over the threshold, confirmed).",
+  ].join('\n');
+}
+
+function status(m) {
+  if (m.why && !m.reliable) return `cannot decide: ${m.why}`;
+  const icon = m.status === 'regression' ? ' 🔺' : m.status === 'improvement' ? ' 🔻' : '';
+  return `${m.status}${icon}${m.blocking ? '' : ' (advisory)'}`;
+}
