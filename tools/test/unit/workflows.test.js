@@ -45,7 +45,13 @@ test('workflows: top-level least-privilege permissions; write scopes only per jo
     'bench-comment.yml:comment',
     'bench-dispatch.yml:baselines',
     'bench-metal.yml:history',
+    'release.yml:release',
   ]);
+  // The release writes only from a version tag, behind an environment's reviewers.
+  const rel = wf['release.yml'].doc;
+  assert.deepEqual(rel.on, { push: { tags: ['v*.*.*'] } });
+  assert.deepEqual(rel.jobs.release.permissions, { contents: 'write', 'id-token': 'write' });
+  assert.equal(rel.jobs.release.environment, 'release');
   const callers = [
     ['bench-comment.yml', wf['bench-comment.yml'].doc],
     [

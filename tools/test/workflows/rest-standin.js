@@ -4,9 +4,21 @@
 // GitHub itself is an outside service.
 import { createServer } from 'node:http';
 
-export async function startRestStandin({ pulls = [], artifacts = {}, issues = [], files = {} } = {}) {
+export async function startRestStandin({ pulls = [], artifacts = {}, issues = [], files = {}, refs = [] } = {}) {
   // files: { <pull number>: [{ filename, status }] }, what pulls.listFiles answers.
-  const state = { pulls, comments: [], issues, artifacts, files, checkRuns: [], calls: [], nextId: 1000 };
+  // refs: the repository's git refs [{ ref: 'refs/tags/v1', object: { sha } }] (releases).
+  const state = {
+    pulls,
+    comments: [],
+    issues,
+    artifacts,
+    files,
+    refs,
+    releases: [],
+    checkRuns: [],
+    calls: [],
+    nextId: 1000,
+  };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
@@ -110,9 +122,47 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
         c.body = call.body.body;
         return send(200, c);
       }
+      if (release(req, call, m, send)) return;
       return send(404, { message: `stand-in: no route for ${req.method} ${url.pathname}` });
     });
   });
+  // Releases and git refs (tools/ci/release-github.js): true when the call was one of them.
+  function release(req, call, m, send) {
+    const reply = (status, data) => (send(status, data), true);
+    const notFound = () => reply(404, { message: 'Not Found' });
+    let x;
+    if ((x = m(/^\/repos\/[^/]+\/[^/]+\/releases\/tags\/([^/]+)$/))) {
+      const r = state.releases.find((y) => y.tag_name === decodeURIComponent(x[1]));
+      return r ? reply(200, r) : notFound();
+    }
+    if (m(/^\/repos\/[^/]+\/[^/]+\/releases$/) && req.method === 'POST') {
+      const r = { id: state.nextId++, ...call.body, html_url: `https://github.invalid/releases/${call.body.tag_name}` };
+      state.releases.push(r);
+      return reply(201, r);
+    }
+    if ((x = m(/^\/repos\/[^/]+\/[^/]+\/releases\/(\d+)$/)) && req.method === 'PATCH') {
+      const r = state.releases.find((y) => String(y.id) === x[1]);
+      return r ? reply(200, Object.assign(r, call.body)) : notFound();
+    }
+    if ((x = m(/^\/repos\/[^/]+\/[^/]+\/git\/matching-refs\/(.+)$/)))
+      return reply(
+        200,
+        state.refs.filter((y) => y.ref.startsWith(`refs/${x[1]}`)),
+      );
+    if ((x = m(/^\/repos\/[^/]+\/[^/]+\/git\/refs\/(.+)$/)) && req.method === 'PATCH') {
+      const r = state.refs.find((y) => y.ref === `refs/${x[1]}`);
+      if (!r) return reply(422, { message: 'Reference does not exist' });
+      r.object = { sha: call.body.sha };
+      return reply(200, r);
+    }
+    if (m(/^\/repos\/[^/]+\/[^/]+\/git\/refs$/) && req.method === 'POST') {
+      if (state.refs.some((y) => y.ref === call.body.ref)) return reply(422, { message: 'Reference already exists' });
+      const r = { ref: call.body.ref, object: { sha: call.body.sha } };
+      state.refs.push(r);
+      return reply(201, r);
+    }
+    return false;
+  }
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${server.address().port}`, state, close: () => server.close() };
 }
