@@ -20,6 +20,7 @@ import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { GATE_DEFAULTS } from '../config/defaults.js';
 import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 import { decisionRule, ratioCaught } from './power.js';
+import { attachSequential, sequentialLook, sequentialRuleOf } from './sequential-gate.js';
 import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
 import { checkRun, comparabilityProblems, headHeldRuns, sharedDropRuns } from './validity.js';
@@ -39,6 +40,7 @@ export function floorMs(rule, baseMs) {
 export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatch = false, confirm = null } = {}) {
   const alpha = 1 - gate.confidence;
   const prepared = inputs.map((input) => prepare(input, gate, mode, allowMachineMismatch));
+  for (const p of prepared) attachSequential(p, alpha); // maxRepetitions: sequential-gate.js
   const tests = evaluate(prepared, gate);
   // Fresh runs of the candidates, tested with the noise of every other cell. A cross-talk
   // duet's latency tests are candidates whatever their first-look size: its ratio may
@@ -46,7 +48,9 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
   const upTo = (t) => (crossTalkTest(t) ? 1 : alpha);
   const worthConfirming = (t) => big(t, +1) || crossTalkTest(t);
   const candidates = new Set(
-    tests.filter((t) => isCandidate(t, alpha, upTo(t)) && worthConfirming(t)).map((t) => t.owner),
+    tests
+      .filter((t) => !t.owner.sequential && isCandidate(t, alpha, upTo(t)) && worthConfirming(t))
+      .map((t) => t.owner),
   );
   let fresh = [];
   // Why a candidate's confirmation round cannot decide (no fresh runs, or runs that are
@@ -321,7 +325,7 @@ function decide(tests, alpha, second, upTo) {
   const inFamily = (t, dir) => familyMember(t, dir, alpha);
   for (const t of tests) {
     if (t.status === 'missing') continue;
-    Object.assign(t, stagewise(t.pWorse, alpha, second(t), upTo(t)));
+    Object.assign(t, sequentialLook(t, alpha) ?? stagewise(t.pWorse, alpha, second(t), upTo(t)));
   }
   const adjust = (members, key, out) =>
     holm(members.map((t) => t[key])).forEach((p, i) => {
@@ -342,7 +346,9 @@ function decide(tests, alpha, second, upTo) {
     const m = Math.max(1, t.familyWorse);
     const need = normalQuantile(1 - alpha / m) + normalQuantile(0.8);
     const minLog = Math.max(Math.log1p(t.threshold), t.base > 0 ? Math.log1p(t.floorMs / t.base) : 0);
-    const ratio80 = ratioCaught(decisionRule({ se: t.se, df: t.df ?? Infinity, alpha, m, minLog }));
+    const rule =
+      sequentialRuleOf(t, { alpha, m, minLog }) ?? decisionRule({ se: t.se, df: t.df ?? Infinity, alpha, m, minLog });
+    const ratio80 = ratioCaught(rule);
     t.detectable = {
       ratio80: ratio80 === null ? null : round(ratio80, 3),
       runsFor1_5: Math.ceil(t.n * ((need * t.se) / Math.log(1.5)) ** 2),

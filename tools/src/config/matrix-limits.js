@@ -27,3 +27,7 @@ export function matrixSizeProblems({ controllers, tunings, scenarios, repetition
     ];
   return [];
 }
+
+// Sequential pairs (a duet's maxRepetitions): the share of α each interim look may spend
+// on stopping a cell for a regression (Haybittle–Peto; compare/sequential-gate.js).
+export const SEQUENTIAL_LOOK_P = 0.001;
