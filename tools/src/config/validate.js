@@ -3,11 +3,11 @@
 import { MAX_RUN_MS, parseDuration } from '../units.js';
 import { TARGET_RULES as TARGETS } from '../targets/rules.js';
 import { samplesNeeded } from '../result/histogram.js';
-import { matrixSizeProblems } from './matrix-limits.js';
+import { matrixSizeProblems, SEQUENTIAL_LOOK_P } from './matrix-limits.js';
 import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { faultTiming } from './normalise.js';
 import { editCount } from '../faults/route-edits.js';
-import { scenarioAsRun } from './defaults.js';
+import { GATE_DEFAULTS, scenarioAsRun } from './defaults.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
 const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'headAltErrors', 'backendErrors'];
@@ -125,7 +125,8 @@ function matrixProblems(cfg, mname, m, add) {
       seen.add(x);
     });
   }
-  for (const p of matrixSizeProblems(m)) add(['matrices', mname, p.field], p.message);
+  const most = { ...m, repetitions: Math.max(m.repetitions ?? 1, m.maxRepetitions ?? 0) };
+  for (const p of matrixSizeProblems(most)) add(['matrices', mname, p.field], p.message);
   // The rate the profile's runner can carry: what k6 runs for a cell (a duet: both sides).
   const cap = own(cfg.profiles, m.profile ?? '')?.maxRate;
   const duet = m.compare === 'concurrent' || m.duet;
@@ -168,6 +169,27 @@ function compareProblems(cfg, mname, m, add) {
         add(['scenarios', sname, key], `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`);
   if (m.alternate && !duetOnKind)
     add(['matrices', mname, 'alternate'], 'alternates the sides of a duet: needs target kind and compare: concurrent');
+  sequentialProblems(mname, m, add);
+}
+
+// maxRepetitions: a duet's sequential pairs (compare/sequential.js). Each look beyond
+// `repetitions` spends SEQUENTIAL_LOOK_P of α; half of α at most, or the final test is weak.
+function sequentialProblems(mname, m, add) {
+  if (m.maxRepetitions === undefined) return;
+  const at = ['matrices', mname, 'maxRepetitions'];
+  if (m.compare !== 'concurrent')
+    return add(at, `applies to compare: concurrent only (a duet's sequential pairs), not compare: ${m.compare}`);
+  if (m.alternate)
+    return add(at, 'a duet loaded one side at a time (alternate) runs a fixed number of pairs: drop one of the two');
+  if (m.maxRepetitions < m.repetitions)
+    return add(at, `must be at least repetitions (${m.repetitions}): the pairs every cell runs before it may stop`);
+  const alpha = 1 - (m.gate?.confidence ?? GATE_DEFAULTS.confidence);
+  const most = Math.floor((alpha / 2 + 1e-12) / SEQUENTIAL_LOOK_P);
+  if (m.maxRepetitions - m.repetitions > most)
+    add(
+      at,
+      `${m.maxRepetitions - m.repetitions} looks beyond repetitions (${m.repetitions}) would spend ${((m.maxRepetitions - m.repetitions) * SEQUENTIAL_LOOK_P).toFixed(3)} of α ${alpha.toFixed(3)} (${SEQUENTIAL_LOOK_P} each; at most half of α): maxRepetitions ≤ ${m.repetitions + most}`,
+    );
 }
 
 const duetTargets = () =>

@@ -14,6 +14,7 @@ import { k6Cpus } from '../run/k6.js';
 import { ingest } from '../ingest/ingest.js';
 import { ingestRunners } from '../ingest/runners.js';
 import { afterRun } from './after-run.js';
+import { interimStage } from './interim.js';
 
 const INGEST = { ingest, ingestRunners };
 
@@ -47,7 +48,8 @@ export async function runPipeline({ cfg, plan, driver, opts, pair = null, after 
   try {
     let outcomes;
     try {
-      outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair, stages: INGEST });
+      const stages = plan.sequential ? { ...INGEST, interim: interimStage(plan) } : INGEST;
+      outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair, stages });
     } finally {
       process.removeListener('SIGINT', onSigint);
       process.removeListener('SIGTERM', onSigint);

@@ -80,9 +80,16 @@ export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
   const loadS = plan.cells.reduce((a, c) => a + loadOf(c) * paired, 0);
   const requests =
     plan.cells.reduce((a, c) => a + (c.scenario.rate ?? 0) * (scenarioMs(c.scenario).duration / 1000), 0) * sides;
+  // Sequential pairs (maxRepetitions): optional repetitions run only for undecided cells, so
+  // the cost is a range — every cell decided at `repetitions` pairs, up to none decided early.
+  const fixed = plan.cells.filter((c) => !c.optional);
+  const least = fixed.length < plan.cells.length ? estimateCost({ ...plan, cells: fixed }, { cfg, oneProcess }) : null;
   return {
     jobs: jobs.length,
     longestJobS: Math.round(Math.max(...jobs)),
+    ...(least && {
+      least: { runs: fixed.length, longestJobS: least.longestJobS, runnerMinutes: least.runnerMinutes },
+    }),
     runnerMinutes: Math.round(jobs.reduce((a, b) => a + b, 0) / 6) / 10,
     loadShare: Math.round((100 * loadS) / jobs.reduce((a, b) => a + b, 0)),
     requests: Math.round(requests),
@@ -93,9 +100,14 @@ export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
 
 export function describeCost(plan, cost = estimateCost(plan)) {
   const min = (s) => (s >= 90 ? `${Math.round(s / 60)} min` : `${s} s`);
+  const l = cost.least;
+  // A range where cells may stop early: fewest–most.
+  const range = (lo, hi, f = (x) => x) => (l && f(lo) !== f(hi) ? `${f(lo)}–${f(hi)}` : f(hi));
   return (
-    `${plan.cells.length} runs in ${cost.jobs} job${cost.jobs > 1 ? 's' : ''}${cost.paired ? ' (paired: base and head each)' : cost.duet ? ' (duets: base and head at once, one job per controller)' : ''}; ${cost.requests.toLocaleString('en')} requests; ` +
-    `longest job ≈ ${min(cost.longestJobS)}, ≈ ${cost.runnerMinutes} runner-minutes in all (${cost.loadShare}% of it under load); ` +
-    'a confirmation round, when a cell needs one, re-runs that cell once more (model: tools/src/plan/cost.js)'
+    `${range(l?.runs, plan.cells.length)} runs in ${cost.jobs} job${cost.jobs > 1 ? 's' : ''}${cost.paired ? ' (paired: base and head each)' : cost.duet ? ' (duets: base and head at once, one job per controller)' : ''}; ${l ? 'up to ' : ''}${cost.requests.toLocaleString('en')} requests; ` +
+    `longest job ≈ ${range(l?.longestJobS, cost.longestJobS, min)}, ≈ ${range(l?.runnerMinutes, cost.runnerMinutes)} runner-minutes in all (${cost.loadShare}% of it under load); ` +
+    (l
+      ? `a cell adds pairs (up to ${plan.sequential?.maxPairs ?? 'maxRepetitions'}) only while undecided, with no confirmation round (model: tools/src/plan/cost.js)`
+      : 'a confirmation round, when a cell needs one, re-runs that cell once more (model: tools/src/plan/cost.js)')
   );
 }

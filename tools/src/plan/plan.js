@@ -43,7 +43,14 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
   const tunings = pick('tunings', Object.keys(cfg.tunings));
   const scenarios = pick('scenarios', Object.keys(cfg.scenarios));
   const repetitions = overrides.repetitions ?? matrix.repetitions;
-  const size = matrixSizeProblems({ controllers, tunings, scenarios, repetitions });
+  // Sequential pairs (a duet's maxRepetitions): repetitions beyond `repetitions` are optional,
+  // run only while the runner's look at the cell's pairs cannot decide it. --repetitions and
+  // --alternate ask for a fixed number of pairs.
+  const maxRepetitions =
+    matrix.compare === 'concurrent' && overrides.repetitions === undefined && !overrides.alternate && !matrix.alternate
+      ? Math.max(matrix.maxRepetitions ?? repetitions, repetitions)
+      : repetitions;
+  const size = matrixSizeProblems({ controllers, tunings, scenarios, repetitions: maxRepetitions });
   if (size.length) throw new InputError(`matrix "${matrixName}": ${size[0].message}`);
   const cells = [];
   const add = (c, t, s, repetition) => {
@@ -65,9 +72,13 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
       scenarioName: s,
       scenario,
       repetition,
+      ...(maxRepetitions > repetitions && {
+        sequential: { minPairs: repetitions, maxPairs: maxRepetitions },
+        ...(repetition > repetitions && { optional: true }),
+      }),
     });
   };
-  const reps = Array.from({ length: repetitions }, (_, i) => i + 1);
+  const reps = Array.from({ length: maxRepetitions }, (_, i) => i + 1);
   const inner = (c, rep) => tunings.forEach((t) => scenarios.forEach((s) => add(c, t, s, rep)));
   if (target(matrix.target).order === 'repetition-first')
     reps.forEach((rep) => controllers.forEach((c) => inner(c, rep)));
@@ -84,6 +95,7 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
   const plan = {
     matrixName,
     matrix: { ...matrix, controllers, tunings, scenarios, repetitions },
+    ...(maxRepetitions > repetitions && { sequential: { minPairs: repetitions, maxPairs: maxRepetitions } }),
     cells,
     gate: cfg.gate,
   };

@@ -13,6 +13,7 @@ import { gitSha } from './git.js';
 import { duetSides } from './k6.js';
 import { workloadRecord } from '../result/workload.js';
 import { round } from '../numbers.js';
+import { sequence } from './sequence.js';
 
 /** stages: { ingest, ingestRunners } of the ingest stage. */
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null, stages }) {
@@ -65,8 +66,11 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages }) {
   };
   const outcomes = [];
   const told = new Set();
+  const looks = sequence({ runDir, stages, log });
   for (const cell of plan.cells) {
     if (signal?.aborted) break;
+    // An optional repetition (maxRepetitions) runs only while its cell is undecided.
+    if (!looks.wanted(cell)) continue;
     // Concurrent A/B: raw output under raw/, one result per side under base/ and head/.
     const dir = makeCellDir(cell.concurrent ? join(runDir, 'raw') : runDir, cell);
     const started = Date.now();
@@ -115,6 +119,11 @@ function runMeta(cell, run, { machine, sha, k6Version }, pair) {
     rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
     durationMs: scenarioMs(cell.scenario).duration,
     repetition: cell.repetition,
+    // A duet's sequential design, so the gate adjusts for its looks (compare/sequential-gate.js).
+    ...(cell.concurrent &&
+      cell.sequential && {
+        sequential: { ...cell.sequential, looks: Math.max(0, cell.repetition - cell.sequential.minPairs) },
+      }),
     // Paired mode: the pair this run belongs to, so compare matches base and head
     // by it (compare/pairs.js) rather than by folder or clock.
     ...(pair ? { pair } : {}),
