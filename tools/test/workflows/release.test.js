@@ -134,7 +134,7 @@ test(
     assert.ok(rel, JSON.stringify(api.state.releases));
     // The section is the release's: its own entry, then what Unreleased held, up to the next heading.
     const notes = changelogSection(readFileSync(join(repo, 'CHANGELOG.md'), 'utf8'), VERSION);
-    assert.match(notes, /^### Added\n- The release test's entry\.\n\n### Changed\n/);
+    assert.match(notes, /^### Added\n- The release test's entry\.\n\n### /);
     assert.equal(rel.body.trim(), notes);
     assert.equal(rel.prerelease, false);
     // The major tag, moved to the tag's commit.
