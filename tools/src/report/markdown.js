@@ -141,16 +141,22 @@ function table(cells, hidden) {
     const h = c.head ?? {};
     const tail = h.p99_99Reliable === false ? ' ⁽*⁾' : '';
     rows.push(
-      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${sees(metric(c, 'p99'))} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`,
+      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${sees(metric(c, 'p99'))}${pairsUsed(c)} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`,
     );
   }
   if (hidden) rows.push(`| | … ${hidden} more cell${hidden > 1 ? 's' : ''} in the artifacts | | | | | | | |`);
   if (cells.some((c) => metric(c, 'p99')?.detectable))
     rows.push(
       '',
-      "⁽†⁾ the p99 change this cell's noise and the gate's rule (significant, over the threshold, confirmed) catch 80% of the time (a cell with faults is noisier than a steady one).",
+      `⁽†⁾ the p99 change this cell's noise and the gate's rule (significant, over the threshold, confirmed) catch 80% of the time${cells.some((c) => c.sequential) ? '; "4 of ≤ 8 pairs": the duet added pairs until the cell was decided, up to its budget' : ''}.`,
     );
   return rows.join('\n');
+}
+
+// A sequential duet cell (maxRepetitions) says how many pairs it took to decide.
+function pairsUsed(c) {
+  const s = c.sequential;
+  return s ? ` · ${s.pairs} of ≤ ${s.maxPairs} pairs` : '';
 }
 
 function sees(m) {
