@@ -6,11 +6,13 @@
 // fail (both of the last are red checks), and shows whether A/A pairs lean to a side.
 //   node tools/perf/init-prs.js run <controller> [pairs] [--canary <name of CANARIES below>]
 //                                   [--rates 200,100] [--steady-rate 200] [--scenarios steady,pod-kill]
+//                                   [--beside] (the canary on a copy of its scenario, beside the A/A one)
 //   node tools/perf/init-prs.js gate <run dir> <controller> [bench.yaml]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { gateCells } from '../src/compare/gate.js';
 import { loadBench } from '../src/config/load.js';
@@ -41,7 +43,12 @@ const CANARIES = {
 };
 
 /** init's bench.yaml for the controller, its pr matrix made an A/A duet of N pairs. */
-export function initConfig(controller, pairs, canary = null, { rates = [], scenarios = null, steadyRate = null } = {}) {
+export function initConfig(
+  controller,
+  pairs,
+  canary = null,
+  { rates = [], scenarios = null, steadyRate = null, beside = false } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), `tg-init-${controller}-`));
   const r = spawnSync(process.execPath, [CLI, 'init', '--controller', controller, '--dir', dir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`tailgate init failed: ${r.stderr}`);
@@ -67,9 +74,14 @@ export function initConfig(controller, pairs, canary = null, { rates = [], scena
       doc.tunings = { ...doc.tunings, [c.head]: { description: `canary ${canary}` } };
       pr.head = `${controller}:${c.head}`;
     }
-    Object.assign(doc.scenarios[c.scenario], c.set ?? {});
+    // --beside: the canary on a copy (<scenario>-canary), the A/A scenario kept in the same
+    // pairs — one cluster measures the no-op and the canary under the same conditions.
+    if (beside && c.set) {
+      doc.scenarios[`${c.scenario}-canary`] = { ...doc.scenarios[c.scenario], ...c.set };
+      pr.scenarios.push(`${c.scenario}-canary`);
+    } else Object.assign(doc.scenarios[c.scenario], c.set ?? {});
   }
-  if (canaries.length) {
+  if (canaries.length && !beside) {
     pr.scenarios = scenarios ?? canaries.map((c) => c.scenario);
     // A duet canary belongs to kind duets only (validate): the local matrix goes.
     delete doc.matrices.local;
@@ -92,7 +104,7 @@ function run(controller, pairs, canary, opts) {
 }
 
 /** The run's pairs, per scenario: [[base result, head result], …] by repetition. */
-function pairsByScenario(dir, controller) {
+export function pairsByScenario(dir, controller) {
   const out = {};
   const root = join(dir, 'base', controller, 'default');
   for (const scenario of readdirSync(root)) {
@@ -183,7 +195,9 @@ export function gate(dir, controller, config = join(dir, 'bench.yaml')) {
   return { dir, prs, ...counts, perScenario, verdicts };
 }
 
-const [cmd, ...args] = process.argv.slice(2);
+// The commands below only when run as a script (seq-prs.js imports this file).
+const main = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;
+const [cmd, ...args] = main ? process.argv.slice(2) : [];
 if (cmd === 'run') {
   const flag = (name) => (args.indexOf(name) >= 0 ? args[args.indexOf(name) + 1] : null);
   const values = new Set(['--canary', '--rates', '--scenarios', '--steady-rate'].map(flag));
@@ -193,7 +207,10 @@ if (cmd === 'run') {
   const rates = flag('--rates')?.split(',').map(Number) ?? [];
   const scenarios = flag('--scenarios')?.split(',') ?? null;
   const steadyRate = Number(flag('--steady-rate')) || null;
-  console.log(JSON.stringify(run(controller, Number(pairs), canary, { rates, scenarios, steadyRate }), null, 1));
+  const beside = args.includes('--beside');
+  console.log(
+    JSON.stringify(run(controller, Number(pairs), canary, { rates, scenarios, steadyRate, beside }), null, 1),
+  );
 } else if (cmd === 'gate') {
   const [dir, controller, config] = args;
   console.log(JSON.stringify(gate(dir, controller, config), null, 1));

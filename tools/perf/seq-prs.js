@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// Sequential PRs on real pairs: a run of init-prs.js (N measured duet pairs per cell) gated
+// as PRs of the sequential design — pairs fed one at a time to the runner's interim look
+// (compare/sequential.js) from `repetitions` on, stopped when it decides or at
+// maxRepetitions, then the gate of record on the pairs used (their meta.sequential set as
+// the runner sets it). PR k takes the run's pairs from pair k on, cyclically: with fewer
+// measured pairs than PRs × pairs, PRs share pairs — their outcomes are not independent,
+// which the printout says.
+//   node tools/perf/seq-prs.js <run dir> <controller> [--max 8] [--threshold 5%] [--prs 10]
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { gateCells } from '../src/compare/gate.js';
+import { familyBound, interimLook } from '../src/compare/sequential.js';
+import { loadBench } from '../src/config/load.js';
+import { pairsByScenario } from './init-prs.js';
+
+export function seqPrs(
+  dir,
+  controller,
+  { max = 8, threshold = null, prs = 10, config = join(dir, 'bench.yaml') } = {},
+) {
+  const doc = parse(readFileSync(config, 'utf8'));
+  const m = doc.matrices.pr;
+  const min = 3;
+  m.repetitions = min;
+  m.maxRepetitions = max;
+  if (threshold) m.gate = { ...m.gate, latency: { ...m.gate?.latency, p99: { threshold } } };
+  const file = join(mkdtempSync(join(tmpdir(), 'tg-seq-prs-')), 'bench.yaml');
+  writeFileSync(file, stringify(doc));
+  const cfg = loadBench(file);
+  const gate = cfg.matrices.pr.gate ?? cfg.gate;
+  const byScenario = pairsByScenario(dir, controller);
+  const family = familyBound(
+    Object.keys(byScenario).map((s) => ({ key: `${controller}/default/${s}`, scenario: cfg.scenarios[s] })),
+    gate,
+  );
+  const sequential = { minPairs: min, maxPairs: max };
+  const mark = (r) => ({ ...r, meta: { ...r.meta, sequential } });
+  const out = { pass: 0, inconclusive: 0, fail: 0, pairs: {}, prs: [] };
+  for (let k = 0; k < prs; k++) {
+    const cells = [];
+    const used = {};
+    for (const [s, pairs] of Object.entries(byScenario)) {
+      const take = (n) => Array.from({ length: n }, (_, j) => pairs[(k + j) % pairs.length]);
+      let n = min;
+      for (; n < max; n++) {
+        const ps = take(n);
+        const look = interimLook({ base: ps.map(([b]) => b), head: ps.map(([, h]) => h) }, gate, { family });
+        if (look.decision !== 'continue') break;
+      }
+      const ps = take(n);
+      used[s] = n;
+      cells.push({
+        cell: `${controller}/default/${s}`,
+        base: ps.map(([b]) => mark(b)),
+        head: ps.map(([, h]) => mark(h)),
+      });
+    }
+    const v = gateCells(cells, gate, { mode: 'paired' });
+    const verdicts = v.cells.map((c) => c.verdict);
+    const outcome = verdicts.includes('regression')
+      ? 'fail'
+      : verdicts.some((x) => x !== 'pass' && x !== 'improvement')
+        ? 'inconclusive'
+        : 'pass';
+    out[outcome]++;
+    for (const [s, n] of Object.entries(used)) (out.pairs[s] ??= []).push(n);
+    out.prs.push({
+      pr: k + 1,
+      outcome,
+      cells: v.cells.map((c) => ({
+        cell: c.cell,
+        verdict: c.verdict,
+        pairs: used[c.cell.split('/')[2]],
+        p99: c.metrics?.find((x) => x.metric === 'p99')?.ratio,
+        sees: c.metrics?.find((x) => x.metric === 'p99')?.detectable?.ratio80 ?? null,
+        failover: c.metrics?.find((x) => x.metric === 'failover stall')?.status ?? null,
+        reasons: c.verdict === 'pass' ? undefined : c.reasons,
+      })),
+    });
+  }
+  const measured = Math.min(...Object.values(byScenario).map((p) => p.length));
+  out.note = `${prs} PRs from ${measured} measured pairs per cell: PRs share pairs (not independent)`;
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [dir, controller, ...rest] = process.argv.slice(2);
+  const flag = (n) => (rest.includes(n) ? rest[rest.indexOf(n) + 1] : null);
+  const r = seqPrs(dir, controller, {
+    max: Number(flag('--max') ?? 8),
+    threshold: flag('--threshold'),
+    prs: Number(flag('--prs') ?? 10),
+  });
+  console.log(JSON.stringify(r, null, 1));
+}
