@@ -167,9 +167,26 @@ function compareProblems(cfg, mname, m, add) {
     for (const key of DUET_CANARIES)
       if (own(cfg.scenarios, sname)?.[key] && !duetOnKind)
         add(['scenarios', sname, key], `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`);
+  if (duetOnKind) canaryProblems(cfg, mname, m, add);
   if (m.alternate && !duetOnKind)
     add(['matrices', mname, 'alternate'], 'alternates the sides of a duet: needs target kind and compare: concurrent');
   sequentialProblems(mname, m, add);
+}
+
+// A duet canary is the cluster's backend (targets/kube/steps/backend.js headCanary),
+// installed once for every cell of the matrix: a scenario without it would measure it
+// anyway (2026-11-27: an A/A steady cell beside a delay canary's copy had the delay).
+function canaryProblems(cfg, mname, m, add) {
+  for (const key of DUET_CANARIES) {
+    const shown = (s) => String(own(cfg.scenarios, s)?.[key] ?? 'none');
+    const [first, ...rest] = m.scenarios;
+    const other = rest.find((s) => shown(s) !== shown(first));
+    if (other)
+      add(
+        ['matrices', mname, 'scenarios'],
+        `scenarios "${first}" and "${other}" differ in ${key} (${shown(first)} vs ${shown(other)}): a duet canary is the cluster's backend, installed once for every cell of the matrix — give the canary a matrix of its own`,
+      );
+  }
 }
 
 // maxRepetitions: a duet's sequential pairs (compare/sequential.js). Each look beyond

@@ -78,6 +78,24 @@ test("duet: canaries reach only the backend — the head's route delays or fails
   );
 });
 
+test("duet: a canary is the whole matrix's — a scenario beside it without the canary is refused, naming both and the key", () => {
+  const { head } = checkouts(
+    (t) =>
+      t.replace(
+        '  steady: {',
+        '  canary: { headDelay: 4ms, headDelayShare: 25%, script: steady, rate: 200, duration: 10s, replicas: 2 }\n  steady: {',
+      ) +
+      '  mixed: { target: kind, profile: kind-offline, controllers: [traefik], scenarios: [canary, steady], compare: concurrent, head: traefik:default }\n',
+  );
+  assert.throws(head, (e) => {
+    const text = [e.message, ...(e.details ?? [])].join('\n');
+    assert.match(text, /matrices\.mixed\.scenarios/);
+    assert.match(text, /"canary" and "steady" differ in headDelay \(4ms vs none\)/);
+    assert.match(text, /give the canary a matrix of its own/);
+    return true;
+  });
+});
+
 test("duet: a PR's duet installs each cell's controller from the base checkout's values beside the head's, per tuning", () => {
   const { base, head } = checkouts((t) =>
     t.replace('  traefik:\n    type: helm\n', '  traefik:\n    type: helm\n    values: traefik-head.yaml\n'),
