@@ -55,6 +55,10 @@ export function initConfig(controller, pairs, canary = null, { rates = [], scena
   // Offline kind here: the profile says which runner class; this machine is that size.
   pr.repetitions = pairs;
   pr.head = `${controller}:default`;
+  // Measured as fixed pairs (seq-prs.js replays them as sequential PRs), both of init's
+  // duet cells — pr's steady and pr-failover's pod-kill — in one cluster.
+  delete pr.maxRepetitions;
+  pr.scenarios = ['steady', 'pod-kill'];
   // --rates 200,100: steady at other rates beside init's (steady-200, …), same pairs.
   for (const r of rates) {
     doc.scenarios[`steady-${r}`] = { ...doc.scenarios.steady, rate: r };
@@ -62,21 +66,21 @@ export function initConfig(controller, pairs, canary = null, { rates = [], scena
   }
   if (scenarios) pr.scenarios = scenarios;
   if (steadyRate) doc.scenarios.steady.rate = steadyRate;
-  // --canary a,b: several canaries at once, each on its own scenario (a head tuning
-  // changes nothing a steady cell meets: no pod dies there).
+  // --canary a,b: several canaries at once (a head tuning that changes failover changes
+  // nothing a steady cell meets: no pod dies there).
   const canaries = canary ? canary.split(',').map((name) => CANARIES[name]) : [];
   for (const c of canaries) {
     if (c.head) {
       doc.tunings = { ...doc.tunings, [c.head]: { description: `canary ${canary}` } };
       pr.head = `${controller}:${c.head}`;
     }
-    // A canary is the cluster's, not its scenario's: the backend's delay or error canary
-    // and a head tuning apply to every cell of the run (a copy "beside" the A/A scenario
-    // measured the canary in both, 2026-11-27) — A/A and canary are separate runs.
-    Object.assign(doc.scenarios[c.scenario], c.set ?? {});
   }
   if (canaries.length) {
-    pr.scenarios = scenarios ?? canaries.map((c) => c.scenario);
+    pr.scenarios = scenarios ?? [...new Set(canaries.map((c) => c.scenario))];
+    // A canary is the cluster's, not its scenario's: the backend's delay or error canary
+    // and a head tuning reach every cell of the run (validate refuses a matrix whose
+    // scenarios differ in one) — A/A and canary runs are separate runs.
+    for (const c of canaries) for (const s of pr.scenarios) Object.assign(doc.scenarios[s], c.set ?? {});
     // A duet canary belongs to kind duets only (validate): the local matrix goes.
     delete doc.matrices.local;
   }
