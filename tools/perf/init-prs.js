@@ -41,6 +41,10 @@ const CANARIES = {
   // Each kill 30% worse on the head only: haproxy-ingress waits 6.5 s, not 5 s, on a
   // connect to a killed pod's address before it redispatches (overlays/canary-failover-6500ms).
   'pod-kill-failover': { scenario: 'pod-kill', head: 'canary-failover-6500ms' },
+  // Each kill's bump longer on the head only: haproxy-ingress applies endpoint changes at
+  // most every 4 s instead of 2 s (overlays/canary-update-4s), so its HAProxy keeps
+  // sending to a killed pod for longer. Its size is measured, not assumed.
+  'pod-kill-update-4s': { scenario: 'pod-kill', head: 'canary-update-4s' },
 };
 
 /** init's bench.yaml for the controller, its pr matrix made an A/A duet of N pairs. */
