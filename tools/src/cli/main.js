@@ -18,7 +18,8 @@ Commands:
 ${'{commands}'}
 ${EXIT_CODES_LINE}`;
 
-export async function main(argv) {
+// io.log: where a command prints its people's lines (tailgate gate runs report quietly).
+export async function main(argv, io = {}) {
   await loadLateCommands();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -57,7 +58,7 @@ export async function main(argv) {
     return EXIT.OK;
   }
   try {
-    return (await cmd.run(args.values, args.positionals)) ?? EXIT.OK;
+    return (await cmd.run(args.values, args.positionals, io)) ?? EXIT.OK;
   } catch (err) {
     return report(name, err);
   }

@@ -39,7 +39,7 @@ export const options = {
   force: { type: 'boolean', default: false },
 };
 
-export function run(opts, positionals) {
+export function run(opts, positionals, { log = console.log } = {}) {
   if (positionals.length !== 1) throw new InputError(`expected one verdict.json or results folder\n\n${usage}`);
   const input = positionals[0];
   let isDir;
@@ -51,12 +51,12 @@ export function run(opts, positionals) {
   if (isDir) {
     const cells = collectRun(input);
     const table = runTable(cells);
-    console.log(table);
+    log(table);
     // What each tuning changed, read from the configs the run captured from the proxies.
     const diffs = tuningDiffs(input, cells);
-    if (diffs.length) console.log(`\n${renderTuningDiffs(diffs)}`);
+    if (diffs.length) log(`\n${renderTuningDiffs(diffs)}`);
     const routes = routesBlock(routeLines(cells));
-    if (routes) console.log(routes);
+    if (routes) log(routes);
     // No verdict for a bare run: the markdown is its table, for a job summary or a note.
     if (opts.markdown)
       writeTextAtomic(
@@ -68,7 +68,7 @@ export function run(opts, positionals) {
     return 0;
   }
   const doc = readJsonFile(input);
-  if (doc?.kind === 'tailgate.migration') return migrationReport(doc, input, opts);
+  if (doc?.kind === 'tailgate.migration') return migrationReport(doc, input, opts, log);
   if (doc?.kind !== 'tailgate.verdict')
     throw new InputError(
       `${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`,
@@ -78,7 +78,7 @@ export function run(opts, positionals) {
     throw new InputError(`${input}: does not match schemas/verdict.schema.json`, {
       details: problems.slice(0, 20).map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`),
     });
-  console.log(renderTerminal(doc));
+  log(renderTerminal(doc));
   if (opts.markdown) {
     if (resolve(opts.markdown) === realpathSync(input))
       throw new InputError(`--markdown ${opts.markdown} is the input file`);
@@ -128,10 +128,10 @@ function confirmMatrix(doc) {
 }
 
 // compare --migration --out: the table in the terminal, as Markdown with --markdown.
-function migrationReport(doc, input, opts) {
+function migrationReport(doc, input, opts, log) {
   if (!Array.isArray(doc.cells) || typeof doc.from !== 'string')
     throw new InputError(`${input}: not a migration document (cells and from are required)`);
-  console.log(migrationTable(doc));
+  log(migrationTable(doc));
   if (opts.markdown) writeTextAtomic(opts.markdown, migrationMarkdown(doc), { force: opts.force });
   return doc.exitCode ?? 0;
 }
