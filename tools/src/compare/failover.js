@@ -2,22 +2,30 @@
 // under one k6, so each kill hits both at the same moment: kill k of pair i is a paired
 // sample (ingest/fault-cost.js perAction, the same events on both sides). A pod-kill
 // cell's p99 is a few stalls per kill and varies ×1.5–×15 between pairs; the stall of one
-// kill on both sides varies by a few percent. haproxy-ingress stalls exactly its
-// `timeout connect` (5 s) when a connect reaches the dead pod's address, and which side's
-// connects reach it is luck — so a kill stalls one side, both, or neither.
+// kill on both sides varies by a few percent.
 //
-// The statistic: per kill that stalled *both* sides (a stall: its longest wait ≥ the
-// rule's floor), log(head stall / base stall); Wilcoxon's signed-rank test, one-sided,
-// with the Hodges–Lehmann estimate as the change and the interval the test inverts to.
-// Kills that stalled one side only are counted and shown, not tested here: which side
-// stalled is luck, and their log ratio (5 s over "no stall") is ±4 — ranked highest, its
-// random sign drowns the ratio of the kills both sides met (simulated, 3 pairs × 8 kills
-// at q = 0.6: a ×1.3 stall significant alone in about half of PRs with them, nearly all
-// without: tools/test/unit/failover-sim.test.js).
+// A kill's stall on a side: from the kill to the end of the last request of at least the
+// rule's floor that it held up. The ingest measures it at its own cut (100 ms,
+// perActionCutMs); a floor above the cut applies to the stall (shorter: no stall), a floor
+// below it cannot — the cut is the floor then, and the test says which it used. On
+// haproxy-ingress every kill holds up 100–500 ms requests on both sides for 0.3–3 s, and
+// the two sides' stalls track each other (kind, 2026-11-27); at a 1 s cut only the rare
+// 5 s `timeout connect` stall counted, one side's in about 1 kill of 10, and the test
+// could not decide.
+//
+// The statistic: per kill that stalled *both* sides, log(head stall / base stall);
+// Wilcoxon's signed-rank test, one-sided, with the Hodges–Lehmann estimate as the change
+// and the interval the test inverts to. Kills that stalled one side only are counted and
+// shown, not tested here: when which side stalls is luck, their log ratio (a stall over
+// "no stall") is large and ranked highest, and its random sign drowns the ratio of the
+// kills both sides met (tools/test/unit/failover-sim.test.js, q = 0.6).
 // Where a kill stalls the head more *often*, errors and p99 still speak.
 //
 // With fewer than MIN_KILLS kills that stalled both sides the test cannot decide: it is
 // not blocking (its own family, it only warns) and says why, instead of passing silently.
+// So too when a run kept only part of its requests of the cut or more
+// (perActionTruncated): its stalls may be short of the true ones, on one side more than
+// the other.
 import { ruleNumbers } from '../config/normalise.js';
 import { median, round } from '../numbers.js';
 import { hodgesLehmann, signedRank, variance } from './stats.js';
@@ -27,6 +35,9 @@ export const MIN_KILLS = 6;
 const KILL = 'pod-killed';
 // floor "auto": what counts as a stall when the rule names no floor.
 const AUTO_FLOOR_MS = 100;
+// The cut of a result's stalls when it does not say (perActionCutMs): results before the
+// ingest kept a lower cut measured them on its 1 s slow list.
+const OLDER_CUT_MS = 1000;
 // "Sees" models the signed-rank test as a z-test on the mean log ratio at Wilcoxon's
 // efficiency relative to it (3/π under normal noise), with the kills' own spread — no
 // less than MIN_SPREAD, so six identical ratios do not promise to see ×1.0001.
@@ -34,6 +45,7 @@ const EFFICIENCY = 3 / Math.PI;
 const MIN_SPREAD = 0.02;
 
 const killsOf = (r) => (r.faultCost?.perAction ?? []).filter((a) => a.type === KILL);
+const cutOf = (r) => r.faultCost?.perActionCutMs ?? OLDER_CUT_MS;
 
 /** A duet cell (both sides in one run) whose every run lists its kills, one by one. */
 export function hasFailover(p) {
@@ -81,7 +93,9 @@ export function failoverTests(live, gate) {
 
 function failoverTest(owner, rule, alpha) {
   const { threshold, floorMs } = ruleNumbers(rule);
-  const floor = floorMs ?? AUTO_FLOOR_MS;
+  // The stall's cut: the rule's floor, or the ingest's where that is higher.
+  const cut = Math.max(...owner.pairs.flatMap((p) => [cutOf(p.base), cutOf(p.head)]));
+  const floor = Math.max(floorMs ?? AUTO_FLOOR_MS, cut);
   const ev = failoverEvidence(owner.pairs, floor);
   const n = ev.d.length;
   const sr = signedRank(ev.d);
@@ -90,6 +104,7 @@ function failoverTest(owner, rule, alpha) {
   const exp = (x) => (x === null ? null : round(Math.exp(x), 4));
   const spread = n > 1 ? Math.max(MIN_SPREAD, Math.sqrt(variance(ev.d))) : null;
   const usable = sr.n; // kills whose two stalls differ at all
+  const why = truncated(owner.pairs) ?? (usable < MIN_KILLS ? undecided(ev.kills, usable) : null);
   return {
     owner,
     kind: 'failover',
@@ -97,8 +112,8 @@ function failoverTest(owner, rule, alpha) {
     blocking: rule.blocking,
     threshold,
     floorMs: floor,
-    reliable: usable >= MIN_KILLS,
-    ...(usable < MIN_KILLS ? { why: undecided(ev.kills, usable) } : {}),
+    reliable: why === null,
+    ...(why === null ? {} : { why }),
     base: ev.base,
     head: ev.head,
     deltaMs: ratio === null ? 0 : round(ev.base * (ratio - 1), 1),
@@ -124,4 +139,16 @@ function undecided(kills, usable) {
   if (!kills.both)
     return `no kill stalled both sides (${kills.total} kills; base only ${kills.baseOnly}, head only ${kills.headOnly})`;
   return `only ${usable} of ${kills.total} kills stalled both sides (${MIN_KILLS} needed to decide; base only ${kills.baseOnly}, head only ${kills.headOnly}): not gated — more pairs would`;
+}
+
+// A run that kept only part of its requests of the cut or more: which, so the comment
+// can say why this cell was not gated.
+function truncated(pairs) {
+  const short = [];
+  pairs.forEach((p, i) => {
+    for (const side of ['base', 'head'])
+      if (p[side].faultCost?.perActionTruncated) short.push(`pair ${i + 1}'s ${side}`);
+  });
+  if (!short.length) return null;
+  return `${short.join(', ')} kept only part of ${short.length > 1 ? 'their' : 'its'} requests of the stall's cut or more (faultCost.perActionTruncated; ingest/aggregate.js lagKept): stalls per kill not known in full — not gated`;
 }

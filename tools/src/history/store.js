@@ -186,6 +186,6 @@ function readSeries(file, [profile, controller, tuning, scenario], warn) {
 // gate (compare/failover.js), and a thousand entries per cell would swell every entry.
 function summaryCost(cost) {
   if (!cost) return null;
-  const { perAction, perActionOmitted, ...summary } = cost;
+  const { perAction, perActionOmitted, perActionCutMs, perActionTruncated, ...summary } = cost;
   return summary;
 }

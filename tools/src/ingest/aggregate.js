@@ -26,6 +26,14 @@ export const AGGREGATE_LIMITS = Object.freeze({
   // Requests of a second or more, kept one by one for what a fault cost (ingest.js).
   slowMs: 1000,
   slowKept: 10_000,
+  // Requests of 100 ms or more, for each kill's own stall (fault-cost.js perAction, the
+  // duet's failover test): a kill on haproxy-ingress holds up a 0.3–3 s bump of 100–500
+  // ms requests on both sides and only now and then a 1 s one, so the slow list above
+  // leaves most kills without a stall. kind at 250 req/s a side: ~75 such requests per
+  // kill, so 20 000 holds ~250 kills (a 3 s bump at the full rate: 26); a list that
+  // overflows is flagged (lagAll), never silently read as the whole.
+  lagMs: 100,
+  lagKept: 20_000,
   // Failed requests' times, for the errors of each fault action (ingest/fault-cost.js).
   failedKept: 10_000,
 });
@@ -46,6 +54,8 @@ export class Aggregate {
     this.slow = []; // {end, ms} of measured requests of slowMs or more (k6 stamps the end)
     this.failed = []; // {end, ms} of measured requests that failed, up to failedKept
     this.failedAll = true; // false once a failed request found the list full
+    this.lag = []; // {end, ms} of measured requests of lagMs or more, up to lagKept
+    this.lagAll = true; // false once such a request found the list full
   }
 
   addRequest(s) {
@@ -55,6 +65,7 @@ export class Aggregate {
     tagged(this.phases, phase, 'phase', AGGREGATE_LIMITS.phases).add(s.ms, cls);
     if (s.ms >= AGGREGATE_LIMITS.slowMs && phase !== 'warmup' && this.slow.length < AGGREGATE_LIMITS.slowKept)
       this.slow.push({ end: s.ts, ms: s.ms });
+    if (s.ms >= AGGREGATE_LIMITS.lagMs && phase !== 'warmup') this.keepLag(s, 1);
     if (cls && phase !== 'warmup') this.keepFailed(s, 1);
     if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).add(s.ms, cls);
     const sec = Math.floor(s.ts / 1000);
@@ -87,6 +98,7 @@ export class Aggregate {
     if (s.ms >= AGGREGATE_LIMITS.slowMs && phase !== 'warmup')
       for (let i = 0; i < k && this.slow.length < AGGREGATE_LIMITS.slowKept; i++)
         this.slow.push({ end: s.ts, ms: s.ms });
+    if (s.ms >= AGGREGATE_LIMITS.lagMs && phase !== 'warmup') this.keepLag(s, k);
     if (cls && phase !== 'warmup') this.keepFailed(s, k);
     if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).addMany(s.ms, cls, k);
     const sec = Math.floor(s.ts / 1000);
@@ -111,6 +123,12 @@ export class Aggregate {
     const room = AGGREGATE_LIMITS.failedKept - this.failed.length;
     if (k > room) this.failedAll = false;
     for (let i = 0; i < Math.min(k, room); i++) this.failed.push({ end: s.ts, ms: s.ms });
+  }
+
+  keepLag(s, k) {
+    const room = AGGREGATE_LIMITS.lagKept - this.lag.length;
+    if (k > room) this.lagAll = false;
+    for (let i = 0; i < Math.min(k, room); i++) this.lag.push({ end: s.ts, ms: s.ms });
   }
 
   addDropped(d) {

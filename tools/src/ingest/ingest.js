@@ -1,6 +1,6 @@
 // A load tool's output (+ optional events and run metadata) -> a result object (schema v1).
 import { FORMATS, toolClaims } from './formats.js';
-import { Aggregate } from './aggregate.js';
+import { AGGREGATE_LIMITS, Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
 import { carriedCost, routeCost } from './route-cost.js';
@@ -74,7 +74,8 @@ export async function ingest({
     events,
   };
   // Each action's errors only when every failed request's time was kept (aggregate.js).
-  const cost = faultCost(events, agg.slow, result.errors.total, agg.failedAll ? agg.failed : null);
+  const lag = { requests: agg.lag, cutMs: AGGREGATE_LIMITS.lagMs, complete: agg.lagAll };
+  const cost = faultCost(events, agg.slow, result.errors.total, agg.failedAll ? agg.failed : null, lag);
   if (cost) result.faultCost = cost;
   // A duet's side: its own routes only (the events file holds both sides').
   const routes = routeCost(events, side ? (meta.ab?.role ?? null) : null);

@@ -27,7 +27,7 @@ export function failoverTable(cells, { code }) {
   return [
     '',
     '',
-    "**Failover under pod kills** (duet): each kill hits base and head at once, so each kill's stall (the kill → the end of the last request of 1 s or more it held up) is compared on the kills that stalled both sides.",
+    `**Failover under pod kills** (duet): each kill hits base and head at once, so each kill's stall (the kill → the end of the last request of ${floors(tested)} or more it held up) is compared on the kills that stalled both sides.`,
     '',
     ...rows,
     '',
@@ -39,4 +39,10 @@ function status(m) {
   if (m.why && !m.reliable) return `cannot decide: ${m.why}`;
   const icon = m.status === 'regression' ? ' 🔺' : m.status === 'improvement' ? ' 🔻' : '';
   return `${m.status}${icon}${m.blocking ? '' : ' (advisory)'}`;
+}
+
+// The stall's cut, as each cell's test applied it (the rule's floor or the ingest's cut).
+function floors(cells) {
+  const cuts = [...new Set(cells.map((c) => metric(c, FAILOVER_METRIC).floorMs).filter(Number.isFinite))];
+  return cuts.length ? cuts.map((x) => ms(x)).join(' / ') : 'the floor';
 }

@@ -45,7 +45,7 @@ test('hodgesLehmann: the median of the Walsh averages, inside the interval the t
 });
 
 test('failover gate: a clear regression (every kill stalls both sides, the head ×1.5 longer) is red at the first look', () => {
-  const res = gateCells(simulateFailoverPr(11, { q: 1, headStallMs: 7500 }), gate, { mode: 'paired' });
+  const res = gateCells(simulateFailoverPr(11, { q: 1, outlier: 0, headFactor: 1.5 }), gate, { mode: 'paired' });
   const cell = podKill(res);
   const m = failover(cell);
   assert.equal(cell.verdict, 'regression');
@@ -68,7 +68,7 @@ test('failover gate: the same failover on both sides passes', () => {
 
 test(`failover gate: fewer than ${MIN_KILLS} kills that stalled both sides cannot decide — it says so and does not gate`, () => {
   // 3 pairs × 1 kill, every kill stalling both sides ×2 longer on the head: 3 kills.
-  const res = gateCells(simulateFailoverPr(13, { q: 1, kills: 1, headStallMs: 10000 }), gate, { mode: 'paired' });
+  const res = gateCells(simulateFailoverPr(13, { q: 1, kills: 1, headFactor: 2 }), gate, { mode: 'paired' });
   const cell = podKill(res);
   const m = failover(cell);
   assert.equal(m.reliable, false);
@@ -79,6 +79,37 @@ test(`failover gate: fewer than ${MIN_KILLS} kills that stalled both sides canno
   const calm = podKill(gateCells(simulateFailoverPr(14, { q: 0 }), gate, { mode: 'paired' }));
   assert.match(failover(calm).why, /^no kill stalled both sides/);
   assert.ok(!calm.warnings.some((w) => w.startsWith('failover')));
+});
+
+test('failover gate: the floor is the stall’s cut — above the ingest’s it applies to each stall; a run that overflowed is not gated', () => {
+  const inputs = simulateFailoverPr(16, { q: 1, outlier: 0, headFactor: 1.5 });
+  const kills = podKill(gateCells(inputs, gate, { mode: 'paired' }));
+  assert.equal(failover(kills).floorMs, 100);
+  // A floor of 10 s: no kill's stall reaches it on either side.
+  const high = { ...gate, failover: { ...gate.failover, floor: '10s' } };
+  const m = failover(podKill(gateCells(inputs, high, { mode: 'paired' })));
+  assert.equal(m.floorMs, 10000);
+  assert.ok(m.kills.neither > 20 && m.kills.both < 3, JSON.stringify(m.kills));
+  // A floor under the ingest's cut cannot apply: the cut is the floor.
+  const low = { ...gate, failover: { ...gate.failover, floor: '20ms' } };
+  assert.equal(failover(podKill(gateCells(inputs, low, { mode: 'paired' }))).floorMs, 100);
+  // Pair 2's head kept only part of its requests ≥ 100 ms: a clear ×1.5 is not gated, and says why.
+  const cut = inputs.map((c) =>
+    c.cell.endsWith('/pod-kill')
+      ? {
+          ...c,
+          head: c.head.map((r, i) => (i === 1 ? { ...r, faultCost: { ...r.faultCost, perActionTruncated: true } } : r)),
+        }
+      : c,
+  );
+  const cell = podKill(gateCells(cut, gate, { mode: 'paired' }));
+  const t = failover(cell);
+  assert.equal(t.reliable, false);
+  assert.match(t.why, /^pair 2's head kept only part of its requests .*perActionTruncated.*not gated$/);
+  assert.notEqual(cell.verdict, 'regression');
+  // The ×1.5 it would have failed on is shown as a warning with the reason: never a silent pass.
+  assert.equal(t.status, 'unreliable-regression');
+  assert.ok(cell.warnings.some((w) => w.includes("pair 2's head kept only part")));
 });
 
 test('failover gate: only duets whose runs list their kills (not interleaved pairs, not older results)', () => {
@@ -98,13 +129,13 @@ test('failover gate: only duets whose runs list their kills (not interleaved pai
   assert.equal(failover(podKill(gateCells(inputs, gate, { mode: 'paired', ...{} }))).metric, FAILOVER_METRIC);
   const off = { ...gate, failover: { ...gate.failover, blocking: false } };
   const advisory = failover(
-    podKill(gateCells(simulateFailoverPr(11, { q: 1, headStallMs: 7500 }), off, { mode: 'paired' })),
+    podKill(gateCells(simulateFailoverPr(11, { q: 1, outlier: 0, headFactor: 1.5 }), off, { mode: 'paired' })),
   );
   assert.equal(advisory.blocking, false);
 });
 
 test('failover gate: the comment shows the cell’s kills, stalls base → head, the change, p, status and what it sees', () => {
-  const res = gateCells(simulateFailoverPr(11, { q: 1, headStallMs: 7500 }), gate, { mode: 'paired' });
+  const res = gateCells(simulateFailoverPr(11, { q: 1, outlier: 0, headFactor: 1.5 }), gate, { mode: 'paired' });
   const body = renderMarkdown({ overall: 'regression', mode: 'paired', cells: res.cells, procedure: res.procedure });
   assert.match(body, /\*\*Failover under pod kills\*\*/);
   assert.match(

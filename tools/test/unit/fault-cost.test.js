@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { AGGREGATE_LIMITS } from '../../src/ingest/aggregate.js';
 import { faultCost, MAX_PER_ACTION } from '../../src/ingest/fault-cost.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { durationLine, k6File, metricLine } from '../helpers/k6-lines.js';
@@ -40,6 +41,38 @@ test('faultCost per action: a stall that outlasts the next kill stays its own ki
 test('faultCost per action: without every failed request’s time, each action’s errors are left out, not guessed', () => {
   const c = faultCost([kill(0)], [req(0.2, 1500)], 7, null);
   assert.deepEqual(c.perAction, [{ at: 0, type: 'pod-killed', stallMs: 1700, hangMs: 1500 }]);
+});
+
+test('faultCost per action: stalls at the lower cut — a 300 ms bump counts, a 50 ms one does not; the summary stays at 1 s', () => {
+  const events = [kill(0), kill(5)];
+  // What aggregate.js keeps: requests of lagMs (100 ms) or more; the 50 ms one never reaches it.
+  const all = [req(0.2, 300), req(1.1, 250), req(5.3, 50)];
+  const lag = {
+    requests: all.filter((r) => r.ms >= AGGREGATE_LIMITS.lagMs),
+    cutMs: AGGREGATE_LIMITS.lagMs,
+    complete: true,
+  };
+  const c = faultCost(events, [], 0, [], lag);
+  assert.deepEqual(
+    c.perAction.map((a) => [a.stallMs, a.hangMs]),
+    [
+      [1350, 300],
+      [0, 0],
+    ],
+  );
+  assert.equal(c.perActionCutMs, 100);
+  assert.equal(c.perActionTruncated, undefined);
+  // No request of a second or more: the run's summary (history, run table) says no stall.
+  assert.equal(c.longestStallMs, 0);
+  assert.equal(c.longestHangMs, 0);
+  // Without a lower cut's list, each action's stall is the slow list's (1 s), as before.
+  assert.equal(faultCost(events, [], 0, []).perActionCutMs, AGGREGATE_LIMITS.slowMs);
+});
+
+test('faultCost per action: a lower cut’s list that overflowed is flagged, not read as whole', () => {
+  const c = faultCost([kill(0)], [], 0, [], { requests: [req(0.2, 300)], cutMs: 100, complete: false });
+  assert.equal(c.perActionTruncated, true);
+  assert.equal(c.perAction[0].stallMs, 500);
 });
 
 test('faultCost per action: bounded — the first 1000 actions, the rest counted', () => {
