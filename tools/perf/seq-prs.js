@@ -6,7 +6,8 @@
 // the runner sets it). PR k takes the run's pairs from pair k on, cyclically: with fewer
 // measured pairs than PRs × pairs, PRs share pairs — their outcomes are not independent,
 // which the printout says.
-//   node tools/perf/seq-prs.js <run dir> <controller> [--max 8] [--threshold 5%] [--prs 10]
+//   node tools/perf/seq-prs.js <run dir> <controller> [--max 8] [--threshold 5%] [--cv 0.08]
+//                              [--scenario steady] [--prs 10] [--config bench.yaml]
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { pairsByScenario } from './init-prs.js';
 export function seqPrs(
   dir,
   controller,
-  { max = 8, threshold = null, prs = 10, config = join(dir, 'bench.yaml') } = {},
+  { max = 8, threshold = null, cv = null, scenario = null, prs = 10, config = join(dir, 'bench.yaml') } = {},
 ) {
   const doc = parse(readFileSync(config, 'utf8'));
   const m = doc.matrices.pr;
@@ -27,11 +28,15 @@ export function seqPrs(
   m.repetitions = min;
   m.maxRepetitions = max;
   if (threshold) m.gate = { ...m.gate, latency: { ...m.gate?.latency, p99: { threshold } } };
+  if (cv) m.gate = { ...m.gate, assumedDuetCv: cv };
   const file = join(mkdtempSync(join(tmpdir(), 'tg-seq-prs-')), 'bench.yaml');
   writeFileSync(file, stringify(doc));
   const cfg = loadBench(file);
   const gate = cfg.matrices.pr.gate ?? cfg.gate;
-  const byScenario = pairsByScenario(dir, controller);
+  // --scenario: one cell alone, as a gate of its own (init: pr steady, pr-failover pod-kill).
+  const byScenario = Object.fromEntries(
+    Object.entries(pairsByScenario(dir, controller)).filter(([s]) => !scenario || s === scenario),
+  );
   const family = familyBound(
     Object.keys(byScenario).map((s) => ({ key: `${controller}/default/${s}`, scenario: cfg.scenarios[s] })),
     gate,
@@ -77,6 +82,8 @@ export function seqPrs(
         p99: c.metrics?.find((x) => x.metric === 'p99')?.ratio,
         sees: c.metrics?.find((x) => x.metric === 'p99')?.detectable?.ratio80 ?? null,
         failover: c.metrics?.find((x) => x.metric === 'failover stall')?.status ?? null,
+        failoverRatio: c.metrics?.find((x) => x.metric === 'failover stall')?.ratio ?? null,
+        failoverSees: c.metrics?.find((x) => x.metric === 'failover stall')?.detectable?.ratio80 ?? null,
         reasons: c.verdict === 'pass' ? undefined : c.reasons,
       })),
     });
@@ -92,6 +99,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const r = seqPrs(dir, controller, {
     max: Number(flag('--max') ?? 8),
     threshold: flag('--threshold'),
+    cv: flag('--cv') ? Number(flag('--cv')) : null,
+    scenario: flag('--scenario'),
+    config: flag('--config') ?? undefined,
     prs: Number(flag('--prs') ?? 10),
   });
   console.log(JSON.stringify(r, null, 1));
