@@ -106,11 +106,13 @@ ${entry.ingressClass ? `    ingressClass: ${entry.ingressClass}\n` : ''}${entry.
 # vus: the VUs k6 starts with. A pod kill stalls requests for a moment and each holds a
 # VU; with too few, k6 starts more mid-run and drops iterations while it does (a 2-core
 # runner dropped 0.1-1.3% with 50), which makes a cell inconclusive.
-# pod-kill at half steady's rate: each kill's replacement pod, endpoint updates and both
-# controllers' syncs land on the same 2 cores; at 500/s a side the node stalled for 1-2 s
-# at some kills and k6 dropped 2-17% of a no-op duet's iterations (inconclusive).
+# Rates below what saturates 2 cores: at 500/s a side the node's CPU queue, not the proxy,
+# made the steady tail (p99 14-270 ms for a p50 near 1 ms, 2026-11-27); at 200/s p99 was
+# 5-11 ms and a duet pair's p99 ratio varied 0.088 (sd of log). pod-kill at 250/s: each
+# kill's replacement pod, endpoint updates and both controllers' syncs land on the same
+# cores; at 500/s k6 dropped 2-17% of a no-op duet's iterations (inconclusive).
 scenarios:
-  steady: { script: steady, rate: 500, duration: 20s, warmup: 2s, replicas: 3, vus: 500 }
+  steady: { script: steady, rate: 200, duration: 20s, warmup: 2s, replicas: 3, vus: 500 }
   pod-kill:
     script: steady
     rate: 250
@@ -155,7 +157,7 @@ matrices:
     controllers: [${name}]
     scenarios: [steady]
     repetitions: 3
-${duet(8)}${entry.duet ? '    gate: { assumedDuetCv: 0.08, latency: { p99: { threshold: 5% } } }\n' : ''}  # pr-failover: pods killed under load; ${
+${duet(8)}${entry.duet ? '    gate: { assumedDuetCv: 0.09, latency: { p99: { threshold: 5% } } }\n' : ''}  # pr-failover: pods killed under load; ${
     entry.duet
       ? `each kill hits both sides at once, so it is
   # gated kill by kill on how long clients stalled (gate.failover), beside errors and p99.`
