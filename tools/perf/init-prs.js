@@ -45,6 +45,11 @@ const CANARIES = {
   // most every 4 s instead of 2 s (overlays/canary-update-4s), so its HAProxy keeps
   // sending to a killed pod for longer. Its size is measured, not assumed.
   'pod-kill-update-4s': { scenario: 'pod-kill', head: 'canary-update-4s' },
+  // The same every 2.5 s (4 s held requests to k6's 10 s timeout at every kill, 2026-11-27).
+  'pod-kill-update-2500ms': { scenario: 'pod-kill', head: 'canary-update-2500ms' },
+  // About ×1.10 at p99 where the steady cell's p99 is 4-10 ms (200/s a side): 1 ms on a
+  // third of the head's requests (4 ms on a quarter made ×1.2-×1.8, 2026-11-27).
+  'steady-delay-1ms-35': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '35%' } },
 };
 
 /** init's bench.yaml for the controller, its pr matrix made an A/A duet of N pairs. */

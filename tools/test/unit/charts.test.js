@@ -272,6 +272,8 @@ test('catalog: haproxy-ingress chart 0.14.7 with our values and overlays: Daemon
     // The failover canary (make perf): a dead pod's connect waits 6.5 s, not 5.
     else if (overlay?.endsWith('canary-failover-6500ms.yaml'))
       assert.equal(docs.find((d) => d.kind === 'ConfigMap').data['timeout-connect'], '6500ms');
+    else if (overlay?.endsWith('canary-update-2500ms.yaml'))
+      assert.ok(c.args.includes('--rate-limit-update=0.4'), c.args.join(' '));
     else if (overlay?.endsWith('canary-update-4s.yaml'))
       assert.ok(c.args.includes('--rate-limit-update=0.25'), c.args.join(' '));
     else if (overlay) {
