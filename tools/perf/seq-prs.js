@@ -7,7 +7,7 @@
 // measured pairs than PRs × pairs, PRs share pairs — their outcomes are not independent,
 // which the printout says.
 //   node tools/perf/seq-prs.js <run dir> <controller> [--max 8] [--threshold 5%] [--cv 0.08]
-//                              [--scenario steady] [--prs 10] [--config bench.yaml]
+//                              [--scenario steady] [--shift 1.10] [--prs 10] [--config bench.yaml]
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { pairsByScenario } from './init-prs.js';
 export function seqPrs(
   dir,
   controller,
-  { max = 8, threshold = null, cv = null, scenario = null, prs = 10, config = join(dir, 'bench.yaml') } = {},
+  { max = 8, threshold = null, cv = null, scenario = null, shift = 1, prs = 10, config = join(dir, 'bench.yaml') } = {},
 ) {
   const doc = parse(readFileSync(config, 'utf8'));
   const m = doc.matrices.pr;
@@ -43,12 +43,29 @@ export function seqPrs(
   );
   const sequential = { minPairs: min, maxPairs: max };
   const mark = (r) => ({ ...r, meta: { ...r.meta, sequential } });
+  // --shift 1.10: a change of exactly that size laid on real A/A pairs — every quantile of
+  // the head (and its interval) times the factor; the noise stays what was measured.
+  const scale = (o) => Object.fromEntries(Object.entries(o ?? {}).map(([k, v]) => [k, v * shift]));
+  const shifted = (r) =>
+    shift === 1
+      ? r
+      : {
+          ...r,
+          percentiles: scale(r.percentiles),
+          intervals: Object.fromEntries(
+            Object.entries(r.intervals ?? {}).map(([k, iv]) => [
+              k,
+              { ...iv, low: iv.low * shift, high: iv.high * shift },
+            ]),
+          ),
+        };
   const out = { pass: 0, inconclusive: 0, fail: 0, pairs: {}, prs: [] };
   for (let k = 0; k < prs; k++) {
     const cells = [];
     const used = {};
     for (const [s, pairs] of Object.entries(byScenario)) {
-      const take = (n) => Array.from({ length: n }, (_, j) => pairs[(k + j) % pairs.length]);
+      const take = (n) =>
+        Array.from({ length: n }, (_, j) => pairs[(k + j) % pairs.length]).map(([b, h]) => [b, shifted(h)]);
       let n = min;
       for (; n < max; n++) {
         const ps = take(n);
@@ -101,6 +118,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     threshold: flag('--threshold'),
     cv: flag('--cv') ? Number(flag('--cv')) : null,
     scenario: flag('--scenario'),
+    shift: Number(flag('--shift') ?? 1),
     config: flag('--config') ?? undefined,
     prs: Number(flag('--prs') ?? 10),
   });
