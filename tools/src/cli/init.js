@@ -147,7 +147,7 @@ matrices:
     entry.duet
       ? `A duet: the controller as the PR's base configures it and as
   # the PR does, two releases in one cluster, the same pods, one k6. 3 pairs of 45 s, and
-  # more (up to 8) only while the cell is undecided; p99 is gated at 5%, which at this
+  # more (up to 10) only while the cell is undecided; p99 is gated at 5%, which at this
   # noise catches ×1.10 about 8 times in 10 (docs/duet-results.md).`
       : 'Base and head interleaved.'
   }
@@ -157,7 +157,7 @@ matrices:
     controllers: [${name}]
     scenarios: [steady]
     repetitions: 3
-${duet(8)}${entry.duet ? '    gate: { assumedDuetCv: 0.09, latency: { p99: { threshold: 5% } } }\n' : ''}  # pr-failover: pods killed under load; ${
+${duet(10)}${entry.duet ? '    gate: { assumedDuetCv: 0.09, latency: { p99: { threshold: 5% } } }\n' : ''}  # pr-failover: pods killed under load; ${
     entry.duet
       ? `each kill hits both sides at once, so it is
   # gated kill by kill on how long clients stalled (gate.failover), beside errors and p99.`

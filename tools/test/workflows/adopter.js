@@ -29,10 +29,10 @@ export function adopter(controller, { withBench = true, gates = ['pr'] } = {}) {
   // (each kind gate is minutes of CI).
   for (const [f, text] of Object.entries(workflowFiles(gates)))
     writeFileSync(join(dir, '.github', 'workflows', f), text);
-  // The steady duet adds pairs while undecided (up to 8 of 45 s); the cases' 15 s runs are
-  // noisier, so a no-op would take all 8: 4 keep a case's minutes (what it checks is the
+  // The steady duet adds pairs while undecided (up to 10 of 45 s); the cases' 15 s runs are
+  // noisier, so a no-op would take all 10: 4 keep a case's minutes (what it checks is the
   // workflow, not the gate's power — make perf measures that).
-  if (withBench) edit(dir, 'bench.yaml', '    maxRepetitions: 8\n', '    maxRepetitions: 4\n');
+  if (withBench) edit(dir, 'bench.yaml', '    maxRepetitions: 10\n', '    maxRepetitions: 4\n');
   if (!withBench) rmSync(join(dir, 'bench.yaml'));
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'config', 'user.email', 'dev@example.com');
