@@ -3,10 +3,10 @@
 // k6; tools/ci/install-kube-tools.sh: pinned kind and helm), installed into the package's
 // own .tools/bin, where tailgate looks after PATH (exec/tools.js). Idempotent: the
 // scripts check before they install.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DEPENDENCIES, K6_VERSION, probe } from '../deps.js';
 import { EXIT, InputError } from '../errors.js';
+import { runAttached } from '../exec/run.js';
 import { ROOT } from '../exec/tools.js';
 
 export const summary = 'Install what a cell needs (k6 and nginx/haproxy, or kind and helm), or --check it';
@@ -80,6 +80,5 @@ function status(r) {
 
 // The installers print their own steps (what they found, what they installed) as they go.
 function runStep(script, args) {
-  const r = spawnSync('bash', [script, ...args], { cwd: ROOT, stdio: ['inherit', 'inherit', 'inherit'] });
-  return r.status ?? 1;
+  return runAttached(['bash', script, ...args], { cwd: ROOT });
 }

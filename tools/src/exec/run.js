@@ -52,6 +52,15 @@ export function runSync(argv, { cwd, env, timeoutMs = DEFAULT_TIMEOUT_MS, maxBuf
   return { argv, code, stdout, stderr, output: `${stdout}${stderr}` };
 }
 
+/** Runs argv with the terminal's streams (an installer that prints its own steps as it
+ *  goes); no timeout — an install may take minutes. -> exit code (126: could not start). */
+export function runAttached(argv, { cwd } = {}) {
+  const tool = resolveTool(argv);
+  if (!tool) return 127;
+  const r = spawnSync(tool[0], tool[1], { cwd, env: toolEnv(), stdio: ['inherit', 'inherit', 'inherit'] });
+  return r.error ? 126 : (r.status ?? 128);
+}
+
 // Appends, keeping at most the last KEEP characters once twice that has piled up.
 function keepTail(kept, d) {
   const all = kept + d;
