@@ -216,10 +216,13 @@ test('init writes the wiring it recommends: one gate per matrix and a commenter 
     assert.equal(text, readFileSync(join(ROOT, 'examples', 'adopter', '.github', 'workflows', f), 'utf8'), f);
   }
   const wf = readFileSync(join(dir, '.github', 'workflows', 'tailgate.yml'), 'utf8');
-  assert.match(wf, /matrix: pr\n[\s\S]*matrix: pr-routes\n/);
+  assert.match(wf, /matrix: pr\n[\s\S]*matrix: pr-failover\n[\s\S]*matrix: pr-routes\n/);
   assert.match(
     readFileSync(join(dir, '.github', 'workflows', 'tailgate-comment.yml'), 'utf8'),
-    /gates: '\["pr","pr-routes"\]'/,
+    /gates: '\["pr","pr-failover","pr-routes"\]'/,
   );
-  assert.match(r.out, /make the check runs "tailgate" and "tailgate \(pr-routes\)" required/);
+  assert.match(
+    r.out,
+    /make the check runs "tailgate" and "tailgate \(pr-failover\)" and "tailgate \(pr-routes\)" required/,
+  );
 });
