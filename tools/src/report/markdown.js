@@ -57,6 +57,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
     marker: markerFor(doc.matrix),
     icon: doc.pending && doc.overall !== 'regression' ? '⏳' : ICON[doc.overall],
     headline,
+    next: nextStep(doc, runUrl),
     lead: [gateLead(doc), lead]
       .filter(Boolean)
       .map((x) => `${x}\n\n`)
@@ -72,6 +73,23 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
       : "_Details left out to stay under GitHub's comment size limit; see the run's artifacts._",
     footer: footer(doc, runUrl),
   }).replace(/\n{3,}/g, '\n\n');
+}
+
+// The first screen ends in what to do: a red or grey check is an instruction, not a
+// number (a green one needs none).
+function nextStep(doc, runUrl) {
+  const charts = runUrl ? `[the run's charts](${encodeURI(runUrl)})` : "the run's charts (artifact tailgate-charts)";
+  const step = doc.pending
+    ? 'wait for the confirmation round (job `gate-confirmed`): its verdict replaces this comment and is the check of record.'
+    : {
+        regression: `read the cells marked 🔺 below and ${charts}. Intended? Say why in the PR; a maintainer overrides the required check${doc.mode === 'baseline' ? ' or records new baselines (`tailgate baseline update`)' : ''}. In doubt? Re-run the workflow: a real regression fails again, and the cell names its change and interval.`,
+        inconclusive:
+          're-run the workflow. If it stays inconclusive, the notes below name what kept it from deciding (the load k6 could not deliver, a lost job, the noise).',
+        'input-error': 'fix what the notes below name (file, key and rule) and push.',
+        'infra-error': "re-run the workflow; if it fails again, the failed step's log names the tool and the command.",
+        'no-baseline': 'record a baseline with the command in the notes below, in its own PR.',
+      }[doc.overall];
+  return step ? `**Next:** ${step}\n\n` : '';
 }
 
 // A PR that changes the gate's own rules is judged by its base's; say so first.
