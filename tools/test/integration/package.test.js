@@ -28,8 +28,11 @@ test('package: npm pack installs and runs tailgate outside this repository', { t
   const p = spawnSync(bin, ['plan', '--matrix', 'local'], { cwd: app, encoding: 'utf8' });
   assert.equal(p.status, 0, p.stderr);
   assert.match(p.stdout, /nginx-reload\/default\/steady\/rep-1/);
+  // init's gates: pr (steady, 3 pairs and up to 10 while undecided), pr-failover (pod kills).
   const pr = spawnSync(bin, ['plan', '--matrix', 'pr'], { cwd: app, encoding: 'utf8' });
-  assert.match(pr.stdout, /traefik\/default\/pod-kill\/rep-3/);
+  assert.match(pr.stdout, /traefik\/default\/steady\/rep-10/);
+  const failover = spawnSync(bin, ['plan', '--matrix', 'pr-failover'], { cwd: app, encoding: 'utf8' });
+  assert.match(failover.stdout, /traefik\/default\/pod-kill\/rep-3/);
   const installed = readdirSync(join(app, 'node_modules', 'tailgate'));
   for (const dir of ['k6', 'schemas', 'charts', 'clusters'])
     assert.ok(installed.includes(dir), `${dir} ships in the package`);
