@@ -56,7 +56,7 @@ test(
   async () => {
     const pr = openPr(
       adopter('haproxy-ingress'),
-      (dir) => edit(dir, 'bench.yaml', 'steady: { script: steady, rate: 500,', 'steady: { script: steady, rate: fast,'),
+      (dir) => edit(dir, 'bench.yaml', 'steady: { script: steady, rate: 200,', 'steady: { script: steady, rate: fast,'),
       'faster',
     );
     const r = await gatePr(pr);
