@@ -8,9 +8,9 @@
 //                                   [--rates 200,100] [--steady-rate 200] [--scenarios steady,pod-kill]
 //   node tools/perf/init-prs.js gate <run dir> <controller> [bench.yaml]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { gateCells } from '../src/compare/gate.js';
@@ -106,8 +106,18 @@ function run(controller, pairs, canary, opts) {
     { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   const dir = join(out, readdirSync(out)[0]);
+  // The run's bench.yaml beside its results, where `gate` and seq-prs.js read it.
+  copyFileSync(config, join(dir, 'bench.yaml'));
+  rmSync(dirname(config), { recursive: true, force: true });
   if (![0, 1, 3].includes(r.status)) throw new Error(`tailgate run exited ${r.status} (${dir})`);
-  return gate(dir, controller, config);
+  return gate(dir, controller);
+}
+
+/** A gated PR as its check shows it: fail (a regression), inconclusive (red too), pass. */
+export function prOutcome(verdict) {
+  const cells = verdict.cells.map((c) => c.verdict);
+  if (cells.includes('regression')) return 'fail';
+  return cells.some((x) => x !== 'pass' && x !== 'improvement') ? 'inconclusive' : 'pass';
 }
 
 /** The run's pairs, per scenario: [[base result, head result], …] by repetition. */
@@ -152,12 +162,7 @@ export function gate(dir, controller, config = join(dir, 'bench.yaml')) {
       );
       v = gateCells(cells, gateRules, { mode: 'paired', confirm: fresh });
     }
-    const verdicts_ = v.cells.map((c) => c.verdict);
-    const outcome = verdicts_.includes('regression')
-      ? 'fail'
-      : verdicts_.some((x) => x !== 'pass' && x !== 'improvement')
-        ? 'inconclusive'
-        : 'pass';
+    const outcome = prOutcome(v);
     counts[outcome]++;
     verdicts.push({
       pr: k + 1,

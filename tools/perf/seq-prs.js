@@ -10,12 +10,11 @@
 //                              [--scenario steady] [--shift 1.10] [--prs 10] [--config bench.yaml]
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { gateCells } from '../src/compare/gate.js';
 import { familyBound, interimLook } from '../src/compare/sequential.js';
-import { loadBench } from '../src/config/load.js';
-import { pairsByScenario } from './init-prs.js';
+import { parseBench } from '../src/config/load.js';
+import { pairsByScenario, prOutcome } from './init-prs.js';
 
 export function seqPrs(
   dir,
@@ -29,9 +28,7 @@ export function seqPrs(
   m.maxRepetitions = max;
   if (threshold) m.gate = { ...m.gate, latency: { ...m.gate?.latency, p99: { threshold } } };
   if (cv) m.gate = { ...m.gate, assumedDuetCv: cv };
-  const file = join(mkdtempSync(join(tmpdir(), 'tg-seq-prs-')), 'bench.yaml');
-  writeFileSync(file, stringify(doc));
-  const cfg = loadBench(file);
+  const cfg = parseBench(stringify(doc), config);
   const gate = cfg.matrices.pr.gate ?? cfg.gate;
   // --scenario: one cell alone, as a gate of its own (init: pr steady, pr-failover pod-kill).
   const byScenario = Object.fromEntries(
@@ -81,12 +78,7 @@ export function seqPrs(
       });
     }
     const v = gateCells(cells, gate, { mode: 'paired' });
-    const verdicts = v.cells.map((c) => c.verdict);
-    const outcome = verdicts.includes('regression')
-      ? 'fail'
-      : verdicts.some((x) => x !== 'pass' && x !== 'improvement')
-        ? 'inconclusive'
-        : 'pass';
+    const outcome = prOutcome(v);
     out[outcome]++;
     for (const [s, n] of Object.entries(used)) (out.pairs[s] ??= []).push(n);
     out.prs.push({
