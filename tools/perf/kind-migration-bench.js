@@ -18,7 +18,7 @@ import { ROOT } from '../src/exec/tools.js';
 import { variance } from '../src/compare/stats.js';
 import { loadBench } from '../src/config/load.js';
 import { migrationDoc, migrationFromDirs, parseMargins } from '../src/compare/migration.js';
-import { normalQuantile } from '../src/result/histogram.js';
+import { normalQuantile } from '../src/normal.js';
 import { pairsOf } from './kind-duet-bench.js';
 
 const CONFIG = join(ROOT, 'tools', 'perf', 'kind-migration.bench.yaml');

@@ -10,7 +10,7 @@ import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { workflowFiles } from './init-workflows.js';
-import { CATALOG_DIR, readCatalogFile } from '../targets/kube/catalog.js';
+import { CATALOG_DIR, readCatalogFile } from '../registry/catalog.js';
 
 export const summary = 'Write a starter bench.yaml for a catalog controller (never overwrites)';
 export const usage = `Usage: tailgate init [--controller traefik] [--dir .]

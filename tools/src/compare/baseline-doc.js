@@ -1,7 +1,8 @@
 // Results of one cell (several repetitions) -> a baseline document: histograms
 // merged exactly, per-repetition quantiles kept, provenance recorded.
 import { InputError } from '../errors.js';
-import { decode, encode, merge, summarize } from '../result/histogram.js';
+import { decode, encode, merge } from '../result/histogram.js';
+import { summarize } from '../result/quantiles.js';
 import { BASELINE_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 import { workloadOf } from '../result/workload.js';
 

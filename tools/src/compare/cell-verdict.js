@@ -2,7 +2,7 @@
 // reasons and warnings, and the summary numbers of each side.
 import { classTotals, ERROR_GROUPS } from './errors.js';
 import { median, msText, sig } from '../numbers.js';
-import { samplesNeeded } from '../result/histogram.js';
+import { samplesNeeded } from '../result/quantiles.js';
 import { pValue as fmtP } from '../numbers.js';
 
 export function finish(p, tests, gate) {

@@ -23,7 +23,7 @@
 // head's cost slows the base too, so its first-look ratio may understate the change and
 // only interleaved pairs can tell. Its overall p-value is that design's — continuation
 // over the whole band — so it stays valid on its own and Holm still holds.
-import { normalQuantile } from '../result/histogram.js';
+import { normalQuantile } from '../normal.js';
 import { normalPdf, normalSf } from './stats.js';
 
 export const EARLY = 0.02;

@@ -9,7 +9,7 @@
 //   5. a test fails the gate only if significant after Holm *and* larger than the
 //      rule's relative threshold and absolute floor (a change worth a red PR)
 import { ruleNumbers } from '../config/normalise.js';
-import { normalQuantile } from '../result/histogram.js';
+import { normalQuantile } from '../normal.js';
 import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
 import { LATENCY, latencyEvidence, latencyNoise } from './latency.js';

@@ -14,7 +14,7 @@
 // The variance of one observation is the largest of: its own spread (moderated across
 // the cells of the comparison, noise.js), the within-run sampling variance, and —
 // when no spread can be estimated — the assumed run-to-run variance (`assumedRunCv`).
-import { samplesNeeded } from '../result/histogram.js';
+import { samplesNeeded } from '../result/quantiles.js';
 import { moderate } from './noise.js';
 import { median } from '../numbers.js';
 import { mean, variance } from './stats.js';

@@ -12,7 +12,7 @@
 //   inconclusive  neither: the interval spans the margin; `pairsNeeded` says how many
 //                 pairs would decide if the ratio is what it looks like
 import { parsePercent } from '../units.js';
-import { normalQuantile } from '../result/histogram.js';
+import { normalQuantile } from '../normal.js';
 import { ERROR_GROUPS, errorEvidence } from './errors.js';
 import { latencyEvidence, latencyNoise } from './latency.js';
 import { matchPairs } from './pairs.js';

@@ -7,7 +7,7 @@
 // A run holds tens of edits, not thousands of requests, so a quantile needs fewer edits
 // beyond it to gate on than latency's ten: MIN_EDITS_BEYOND over a side's runs — p50
 // needs 6 edits, p90 30, p99 300. Below that its test only warns (unreliable).
-import { QUANTILES } from '../result/histogram.js';
+import { QUANTILES } from '../result/quantiles.js';
 import { EDIT_QUANTILES } from '../result/load.js';
 
 export const MIN_EDITS_BEYOND = 3;

@@ -1,6 +1,6 @@
 // Small, exact numerical helpers: Student's t quantiles and an exact binomial tail.
 // No dependency: each is a few lines and tested against known tables.
-import { normalQuantile } from '../result/histogram.js';
+import { normalQuantile } from '../normal.js';
 
 export function logGamma(x) {
   // Lanczos approximation (g=7, n=9), |error| < 1e-13 for x > 0.

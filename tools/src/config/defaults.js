@@ -1,7 +1,7 @@
 // Defaulting is separate from validation (as in kind): validation sees what the
 // user wrote, the rest of tailgate sees a config where every field is present.
 import { parseDuration } from '../units.js';
-import { TARGET_RULES as TARGETS } from '../targets/rules.js';
+import { TARGET_RULES as TARGETS } from '../registry/target-rules.js';
 
 export const GATE_DEFAULTS = {
   confidence: 0.95,

@@ -1,8 +1,8 @@
 // Rules that a JSON Schema cannot say: cross-references, per-script requirements,
 // target/controller compatibility. Runs on the defaulted config; returns every problem.
 import { MAX_RUN_MS, parseDuration } from '../units.js';
-import { TARGET_RULES as TARGETS } from '../targets/rules.js';
-import { samplesNeeded } from '../result/histogram.js';
+import { TARGET_RULES as TARGETS } from '../registry/target-rules.js';
+import { samplesNeeded } from '../result/quantiles.js';
 import { matrixSizeProblems, SEQUENTIAL_LOOK_P } from './matrix-limits.js';
 import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { faultTiming } from './normalise.js';
@@ -37,7 +37,7 @@ export function semanticProblems(cfg) {
   for (const [name, s] of Object.entries(cfg.scenarios)) scenarioProblems(name, s, add);
   for (const [mname, m] of Object.entries(cfg.matrices)) {
     matrixProblems(cfg, mname, m, add);
-    // What only the matrix's target decides (targets/rules.js): its controllers, its faults.
+    // What only the matrix's target decides (registry/target-rules.js): its controllers, its faults.
     TARGETS[m.target]?.problems?.(cfg, mname, m, add);
   }
   return problems;
@@ -149,7 +149,7 @@ function matrixProblems(cfg, mname, m, add) {
 }
 
 // compare: concurrent (a duet) and what hangs off it: head, the duet canaries, alternate —
-// each where the target can run two sides at once (targets/rules.js duet, canaries).
+// each where the target can run two sides at once (registry/target-rules.js duet, canaries).
 function compareProblems(cfg, mname, m, add) {
   const t = TARGETS[m.target];
   if (m.compare === 'concurrent') {

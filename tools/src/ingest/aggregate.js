@@ -6,7 +6,8 @@
 // time order); WINDOW_GRACE_S after the newest second it is reduced to a row.
 // A sample later than that still counts in the row, just not in its percentiles.
 import { classify, emptyCounts } from './classify.js';
-import { newHistogram, recordMs, summarize, valueAtMs } from '../result/histogram.js';
+import { newHistogram, recordMs, valueAtMs } from '../result/histogram.js';
+import { summarize } from '../result/quantiles.js';
 import { MAX_RUN_MS } from '../units.js';
 
 const WINDOW_GRACE_S = 10;

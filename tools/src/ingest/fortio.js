@@ -5,7 +5,8 @@
 // bucket's width, 1 ms by default (`fortio load -r 0.0001` makes it 100 µs).
 import { InputError } from '../errors.js';
 import { readJsonFile } from '../result/read.js';
-import { QUANTILES, newHistogram } from '../result/histogram.js';
+import { newHistogram } from '../result/histogram.js';
+import { QUANTILES } from '../result/quantiles.js';
 
 const MAX_BUCKETS = 10_000;
 // Requests are recorded a histogram bin at a time, so the count sets no work; it is

@@ -7,7 +7,7 @@
 // releases installed; 2.5–2.7 s between the runs of 15- and 30-pair duets). `make perf`
 // checks the local part and a kind duet's against real runs.
 import { scenarioMs } from '../config/normalise.js';
-import { targetRules as target } from '../targets/rules.js';
+import { targetRules as target } from '../registry/target-rules.js';
 
 // headInstallS: a duet's second release (its install, rollout and route wait) in the
 // cluster that is already up.

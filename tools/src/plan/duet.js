@@ -7,7 +7,7 @@
 // with like), and the change is carried to the comment (plan.workloadChange).
 import { isDeepStrictEqual } from 'node:util';
 import { InputError } from '../errors.js';
-import { catalogEntry } from '../targets/kube/catalog.js';
+import { catalogEntry } from '../registry/catalog.js';
 import { workloadDiff } from '../result/workload.js';
 
 /** Why this matrix cannot run as a duet of base and head, or null. */

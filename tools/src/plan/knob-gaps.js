@@ -4,7 +4,7 @@
 // a chart path, a capped value and why, or omitted and why). A knob both apply with the
 // same value is no gap; every other one is, shown before the numbers: a candidate that is
 // faster without the keepalive limit it cannot set is not the same configuration.
-import { catalogEntry } from '../targets/kube/catalog.js';
+import { catalogEntry } from '../registry/catalog.js';
 
 /** plan of `tailgate migrate` -> [{ tuning, candidateTuning, knob, value, from, candidate }] (kind only). */
 export function knobGaps(cfg, plan) {

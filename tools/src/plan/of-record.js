@@ -5,7 +5,7 @@
 // or scenario the head no longer defines cannot be measured (and nothing of it can regress:
 // it is gone); it is named as removed, never silently dropped (docs/gate.md).
 import { planMatrix } from './plan.js';
-import { targetRules as target } from '../targets/rules.js';
+import { targetRules as target } from '../registry/target-rules.js';
 
 /**
  * -> the head's plan of `matrixName` with the base's cells added (cells re-indexed), and

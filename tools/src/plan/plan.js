@@ -5,7 +5,7 @@
 // recreate); repetitions stay interleaved within it — or, with `interleave` on kind,
 // every controller's cluster stays up and controllers alternate too.
 import { InputError } from '../errors.js';
-import { targetRules as target } from '../targets/rules.js';
+import { targetRules as target } from '../registry/target-rules.js';
 import { applyDuetBase } from './duet.js';
 import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { matrixSizeProblems } from '../config/matrix-limits.js';

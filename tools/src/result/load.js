@@ -4,7 +4,8 @@
 import { workloadOf } from './workload.js';
 import { schemaProblems } from '../schema.js';
 import { InputError } from '../errors.js';
-import { decode, QUANTILES, quantileInterval, summarize, valueAtMs } from './histogram.js';
+import { decode, valueAtMs } from './histogram.js';
+import { QUANTILES, quantileInterval, summarize } from './quantiles.js';
 import { readJsonFile } from './read.js';
 
 export { readJsonFile };

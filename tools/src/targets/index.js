@@ -1,6 +1,6 @@
 // Every target with its driver (loaded only when a run needs it): the run stage's view.
-// What config and plan need of a target is in rules.js.
-import { TARGET_RULES } from './rules.js';
+// What config and plan need of a target is in registry/target-rules.js.
+import { TARGET_RULES } from '../registry/target-rules.js';
 
 const DRIVERS = {
   local: () => import('./local/driver.js'),

@@ -8,7 +8,7 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
 import { PINS } from '../../src/version.js';
 import { which } from '../../src/exec/tools.js';
 import { InputError } from '../../src/errors.js';
-import { verifiedArchive } from '../../src/targets/kube/chart-archive.js';
+import { verifiedArchive } from '../../src/registry/chart-archive.js';
 import { scratchDir } from './scratch.js';
 
 export const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -13,7 +13,8 @@
 // differ is the machine's state: each run scales the body, the slow mode and the slow
 // share by log-normal factors (`runSd`), `shared` of whose variance is common to both
 // runs of a pair (interleaved: the minutes they share; a duet: all of it).
-import { newHistogram, recordMs, summarize } from '../../src/result/histogram.js';
+import { newHistogram, recordMs } from '../../src/result/histogram.js';
+import { summarize } from '../../src/result/quantiles.js';
 import { rng } from './synthetic.js';
 import { simRep } from './pr-sim.js';
 

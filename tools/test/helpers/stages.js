@@ -19,15 +19,14 @@ export function modules() {
   return out;
 }
 
-// [path prefix under tools/src, stage]; the longest matching prefix decides.
+// [path prefix under tools/src, stage]; the longest matching prefix decides. Every prefix is
+// a folder: a stage's files live in its own folders, so the flow holds by folder too.
 export const STAGES = [
-  ['', 'foundation'], // errors, names, numbers, units, schema, github-output, version…
+  ['', 'foundation'], // errors, names, numbers, normal, units, schema, github-output, version…
   ['exec/', 'foundation'], // processes
   ['result/', 'foundation'], // the files every stage exchanges: read, write, their shapes
   ['faults/', 'registry'], // what a fault is: config checks it, run drives it, ingest reads it
-  ['targets/rules.js', 'registry'], // what config and plan need of a target
-  ['targets/kube/catalog.js', 'registry'],
-  ['targets/kube/chart-archive.js', 'registry'],
+  ['registry/', 'registry'], // target rules, the controller catalog, the chart archive
   ['config/', 'config'],
   ['plan/', 'plan'],
   ['run/', 'run'],

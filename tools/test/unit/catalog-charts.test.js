@@ -189,7 +189,7 @@ test('catalog: the key check can fail — Traefik 41 ignores service.type', (t) 
 
 test('catalog: offline, a missing or altered chart archive is one line naming the file and the pin', async () => {
   const { copyFileSync, symlinkSync } = await import('node:fs');
-  const { verifiedArchive } = await import('../../src/targets/kube/chart-archive.js');
+  const { verifiedArchive } = await import('../../src/registry/chart-archive.js');
   const entry = parse(readFileSync(join(CATALOG, 'haproxy-ingress', 'controller.yaml'), 'utf8'));
   const dir = scratchDir('tg-charts-');
   const env = { TAILGATE_CHARTS_DIR: dir };
@@ -218,7 +218,7 @@ test('catalog: offline, a missing or altered chart archive is one line naming th
   const other = scratchDir('tg-elsewhere-');
   const real = controllerChart('haproxy-ingress');
   if (!real.skip) {
-    const { chartsDir } = await import('../../src/targets/kube/chart-archive.js');
+    const { chartsDir } = await import('../../src/registry/chart-archive.js');
     copyFileSync(join(chartsDir(), 'haproxy-ingress-0.14.7.tgz'), join(other, 'x.tgz'));
     const d2 = scratchDir('tg-charts-');
     symlinkSync(join(other, 'x.tgz'), join(d2, 'haproxy-ingress-0.14.7.tgz'));
@@ -250,7 +250,7 @@ test("catalog: NGINX Ingress Controller's values schema is checked offline (its 
 
 test("catalog: offline charts install from the unpacked folder, as helm packages a release — Traefik's crds/kustomization.yaml (left out by its .helmignore) is not applied as a CRD", async (t) => {
   const { spawnSync } = await import('node:child_process');
-  const { unpackChart, verifiedArchive } = await import('../../src/targets/kube/chart-archive.js');
+  const { unpackChart, verifiedArchive } = await import('../../src/registry/chart-archive.js');
   const { helm } = await import('../helpers/charts.js');
   const entry = parse(readFileSync(join(CATALOG, 'traefik', 'controller.yaml'), 'utf8'));
   let archive;

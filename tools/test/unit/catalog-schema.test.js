@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
 import { parseBench } from '../../src/config/load.js';
-import { CATALOG_DIR, catalogEntry, catalogNames, readCatalogFile } from '../../src/targets/kube/catalog.js';
+import { CATALOG_DIR, catalogEntry, catalogNames, readCatalogFile } from '../../src/registry/catalog.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { loadBench, parseBench } from '../../src/config/load.js';
 import { InputError } from '../../src/errors.js';
-import { TARGET_RULES } from '../../src/targets/rules.js';
+import { TARGET_RULES } from '../../src/registry/target-rules.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const DIR = new URL('../fixtures/config/', import.meta.url);
@@ -197,7 +197,7 @@ test('config: a cross-reference check that throws on a schema-valid file is exit
   );
 });
 
-test('config: validation by section — validate.js names no target; each target keeps its own rules in its problems hook (targets/rules.js)', () => {
+test('config: validation by section — validate.js names no target; each target keeps its own rules in its problems hook (registry/target-rules.js)', () => {
   const src = readFileSync(new URL('../../src/config/validate.js', import.meta.url), 'utf8');
   assert.doesNotMatch(src, /\.target\s*[!=]==?\s*'/, 'a target-specific rule in config/validate.js');
   for (const [name, t] of Object.entries(TARGET_RULES))

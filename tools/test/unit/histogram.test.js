@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  decode,
-  encode,
-  merge,
-  newHistogram,
-  quantileInterval,
-  recordMs,
-  summarize,
-  valueAtMs,
-} from '../../src/result/histogram.js';
+import { decode, encode, merge, newHistogram, recordMs, valueAtMs } from '../../src/result/histogram.js';
+import { quantileInterval, summarize } from '../../src/result/quantiles.js';
 
 test('histogram: counts past 32767 in one bucket do not overflow (no 16-bit buckets)', () => {
   const h = newHistogram();

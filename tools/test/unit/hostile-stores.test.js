@@ -12,7 +12,7 @@ import { ISSUE_LABEL, ISSUE_MARKER, changesMarkdown, issueBody, upsertChangeIssu
 import { checkBody } from '../../src/publish/artifact.js';
 import { MARKER } from '../../src/report/markdown.js';
 import { neutralizeCommands, outputLines } from '../../src/github-output.js';
-import { UNPACK_LIMITS, unpackChart } from '../../src/targets/kube/chart-archive.js';
+import { UNPACK_LIMITS, unpackChart } from '../../src/registry/chart-archive.js';
 import { runCli } from '../helpers/cli.js';
 import { GFM_PYTHON as PYTHON, renderGfm } from '../helpers/gfm.js';
 import { scratchDir } from '../helpers/scratch.js';

@@ -7,7 +7,7 @@ import { planMatrix } from '../../src/plan/plan.js';
 import { dryRun } from '../../src/targets/kube/driver.js';
 import { planSteps } from '../../src/targets/kube/steps/layout.js';
 import { kubeContext } from '../../src/targets/kube/context.js';
-import { catalogEntry } from '../../src/targets/kube/catalog.js';
+import { catalogEntry } from '../../src/registry/catalog.js';
 import { runCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -325,7 +325,7 @@ test('runners on kind: the dry run shows the Indexed Job — one segment per com
 });
 
 test('offline charts: every controller installs its real chart from the charts folder, sha256 checked before a cluster starts; ingress-nginx and NGINX IC refuse at once, saying why', async () => {
-  const { chartsDir } = await import('../../src/targets/kube/chart-archive.js');
+  const { chartsDir } = await import('../../src/registry/chart-archive.js');
   const cfg = loadBench(join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml'));
   const env = { TAILGATE_OFFLINE: '1', TAILGATE_CHARTS_DIR: chartsDir() };
   const plan = planMatrix(cfg, Object.keys(cfg.matrices)[0], {});
@@ -371,7 +371,7 @@ test('offline charts: every controller installs its real chart from the charts f
 
 test("a values mistake is one line before any cluster starts: Traefik's schema refuses podAnnotations at the top level (it wants deployment.podAnnotations)", async (t) => {
   const { preflight } = await import('../../src/targets/kube/driver.js');
-  const { chartsDir } = await import('../../src/targets/kube/chart-archive.js');
+  const { chartsDir } = await import('../../src/registry/chart-archive.js');
   const cfg = loadBench(join(ROOT, 'tools', 'test', 'fixtures', 'kind', 'bench.yaml'));
   const work = scratchDir('tg-values-');
   const bad = join(work, 'values.yaml');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { FAULTS } from '../../src/faults/schedule.js';
-import { TARGET_RULES } from '../../src/targets/rules.js';
+import { TARGET_RULES } from '../../src/registry/target-rules.js';
 import { TARGETS } from '../../src/targets/index.js';
 import { VARIANTS } from '../../src/targets/local/variants/index.js';
 import { FORMATS } from '../../src/ingest/formats.js';
@@ -26,7 +26,7 @@ test('schema enums equal the registries: faults, local variants, targets, k6 scr
       defs.controller.allOf[0].then.properties.variant.enum,
       Object.keys(VARIANTS),
     ],
-    'targets (targets/rules.js)': [defs.matrix.properties.target.enum, Object.keys(TARGET_RULES)],
+    'targets (registry/target-rules.js)': [defs.matrix.properties.target.enum, Object.keys(TARGET_RULES)],
     'target drivers (targets/index.js)': [defs.matrix.properties.target.enum, Object.keys(TARGETS)],
     'k6 scripts (k6/scenarios/)': [defs.scenario.properties.script.enum, files('k6/scenarios/', '.js')],
     'cluster topologies (clusters/)': [defs.matrix.properties.cluster.enum, files('clusters/', '.yaml')],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { binomialUpperTail, tCdf, tQuantile } from '../../src/compare/stats.js';
-import { normalQuantile } from '../../src/result/histogram.js';
+import { normalQuantile } from '../../src/normal.js';
 
 const close = (a, b, eps, what) => assert.ok(Math.abs(a - b) < eps, `${what}: ${a} vs ${b}`);
 
@@ -26,7 +26,7 @@ test('stats: exact binomial upper tail', () => {
 });
 
 test('tail samples: 100k per side is enough for p99.99 (the nightly matrix), 99,999 is not', async () => {
-  const { samplesFor } = await import('../../src/result/histogram.js');
+  const { samplesFor } = await import('../../src/result/quantiles.js');
   const { latencyEvidence } = await import('../../src/compare/latency.js');
   assert.equal(samplesFor(99.99), 100_000);
   assert.equal(samplesFor(99), 1000);

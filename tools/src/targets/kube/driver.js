@@ -5,7 +5,7 @@
 import { InfraError, InputError } from '../../errors.js';
 import { deleteStaleClusters, waitHttp, waitRoute, writeKindConfig } from './builtins.js';
 import { checkKubeletSysctls } from './sysctls.js';
-import { unpackChart } from './chart-archive.js';
+import { unpackChart } from '../../registry/chart-archive.js';
 import { recordCluster } from '../../exec/registry.js';
 import { kubeContext } from './context.js';
 import { measure } from './measure.js';

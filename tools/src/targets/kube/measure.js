@@ -13,7 +13,7 @@ import { KubePods } from './pods.js';
 import { KubeRoutes } from './routes.js';
 import { resourceDelta, sampleControllerPods } from './resources.js';
 import { runK6InCluster } from './k6-job.js';
-import { catalogEntry } from './catalog.js';
+import { catalogEntry } from '../../registry/catalog.js';
 import { captureEffectiveConfig } from './effective.js';
 import { checkTargetUnchanged, targetIdentity } from './identity.js';
 import { loadedRoute } from './steps/backend.js';

@@ -2,7 +2,7 @@
 // offline cluster needs loaded, teardown.
 import { InputError } from '../../../errors.js';
 import { K6_IMAGE } from '../k6-job-manifest.js';
-import { verifiedArchive } from '../chart-archive.js';
+import { verifiedArchive } from '../../../registry/chart-archive.js';
 import { DUET_NODE_PORT, INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 import { BACKEND_RELEASE, backendStep, OFFLINE_BACKEND_IMAGE } from './backend.js';
 import { gatewayCrdSteps } from './gateway.js';

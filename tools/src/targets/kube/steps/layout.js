@@ -5,7 +5,7 @@
 // prints exactly this list, and golden tests pin it. The parts: cluster.js, backend.js,
 // release.js, gateway.js, cell.js.
 import { join } from 'node:path';
-import { catalogEntry } from '../catalog.js';
+import { catalogEntry } from '../../../registry/catalog.js';
 import { HOST_PORT, targetFlags } from '../context.js';
 import { setupSteps, teardownSteps } from './cluster.js';
 import { installSteps, duetHead, releaseSteps } from './release.js';

@@ -2,8 +2,8 @@
 // overlay and a side's values; its data plane; the waits before load.
 import { join } from 'node:path';
 import { InputError } from '../../../errors.js';
-import { catalogEntry } from '../catalog.js';
-import { archivePath } from '../chart-archive.js';
+import { catalogEntry } from '../../../registry/catalog.js';
+import { archivePath } from '../../../registry/chart-archive.js';
 import { unsafeSysctls } from '../sysctls.js';
 import { PINS } from '../../../version.js';
 import { INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, rel } from '../context.js';

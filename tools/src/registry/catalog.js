@@ -2,9 +2,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument } from 'yaml';
-import { ROOT } from '../../exec/tools.js';
-import { InputError } from '../../errors.js';
-import { schemaProblems } from '../../schema.js';
+import { ROOT } from '../exec/tools.js';
+import { InputError } from '../errors.js';
+import { schemaProblems } from '../schema.js';
 
 export const CATALOG_DIR = join(ROOT, 'charts', 'controllers');
 

@@ -1,10 +1,10 @@
 // Every target's rules, what only it decides: the controller type its matrices use, its
 // defaults, the order of its cells, one job or one per cell in CI, whether it runs duets,
 // its own config problems. Config and plan read these; its driver (targets/index.js) is
-// the run stage's. A new target is a folder under targets/, an entry here and in
+// the run stage's. A new target is a folder under targets/, an entry here and in targets/
 // index.js (plus its name in the schema's enum). kind and an existing cluster drive real
 // controllers the same way.
-import { catalogProblems } from './kube/catalog.js';
+import { catalogProblems } from './catalog.js';
 import { machineClass } from '../result/machine.js';
 import { parseDuration } from '../units.js';
 import { ROUTE_FAULTS } from '../faults/schedule.js';

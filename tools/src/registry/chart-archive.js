@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, realpathSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { ROOT } from '../../exec/tools.js';
-import { InputError } from '../../errors.js';
-import { under } from '../../names.js';
-import { writeFileIn } from '../../result/write.js';
+import { ROOT } from '../exec/tools.js';
+import { InputError } from '../errors.js';
+import { under } from '../names.js';
+import { writeFileIn } from '../result/write.js';
 
 // A chart archive is tens of KiB; nothing near this is one.
 const MAX_ARCHIVE_BYTES = 16 * 1024 * 1024;
