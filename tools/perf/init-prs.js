@@ -47,6 +47,9 @@ const CANARIES = {
   'pod-kill-update-4s': { scenario: 'pod-kill', head: 'canary-update-4s' },
   // The same every 2.5 s (4 s held requests to k6's 10 s timeout at every kill, 2026-11-27).
   'pod-kill-update-2500ms': { scenario: 'pod-kill', head: 'canary-update-2500ms' },
+  // Traefik's failover canary: the head applies provider changes at most every 4 s, not
+  // 2 s (overlays/canary-throttle-4s), so a kill's endpoint updates reach it later.
+  'pod-kill-throttle-4s': { scenario: 'pod-kill', head: 'canary-throttle-4s' },
   // About ×1.10 at p99 where the steady cell's p99 is 4-10 ms (200/s a side): 1 ms on a
   // third of the head's requests (4 ms on a quarter made ×1.2-×1.8, 2026-11-27).
   'steady-delay-1ms-35': { scenario: 'steady', set: { headDelay: '1ms', headDelayShare: '35%' } },

@@ -12,7 +12,7 @@ import { ruleNumbers } from '../config/normalise.js';
 import { normalQuantile } from '../normal.js';
 import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
-import { LATENCY, latencyEvidence, latencyNoise } from './latency.js';
+import { floorMs, LATENCY, latencyEvidence, latencyNoise } from './latency.js';
 import { hasPropagation, PROPAGATION } from './propagation.js';
 import { failoverTests } from './failover.js';
 import { moderate } from './noise.js';
@@ -21,15 +21,11 @@ import { GATE_DEFAULTS } from '../config/defaults.js';
 import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 import { decisionRule, ratioCaught } from './power.js';
 import { attachSequential, sequentialLook, sequentialRuleOf } from './sequential-gate.js';
+import { undecidedClosed, undecidedStops } from './sequential-stop.js';
 import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
 import { checkRun, comparabilityProblems, headHeldRuns, sharedDropRuns } from './validity.js';
 import { round } from '../numbers.js';
-
-/** Floor in ms for a rule: its duration, or for "auto" twice the timer and histogram resolution. */
-export function floorMs(rule, baseMs) {
-  return ruleNumbers(rule).floorMs ?? Math.max(0.02, 2 * 0.001 * (baseMs ?? 0));
-}
 
 /**
  * inputs: [{ cell, base: reps, head: reps, ...extra }] -> { cells: [cell verdicts], procedure, confirm }.
@@ -41,6 +37,7 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
   const alpha = 1 - gate.confidence;
   const prepared = inputs.map((input) => prepare(input, gate, mode, allowMachineMismatch));
   for (const p of prepared) attachSequential(p, alpha); // maxRepetitions: sequential-gate.js
+  const undecided = undecidedStops(prepared, gate);
   const tests = evaluate(prepared, gate);
   // Fresh runs of the candidates, tested with the noise of every other cell. A cross-talk
   // duet's latency tests are candidates whatever their first-look size: its ratio may
@@ -75,6 +72,7 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
     finish(p, own, gate);
     failClosed(p, own);
     unconfirmedClosed(p, own, unconfirmed.get(p));
+    undecidedClosed(p, undecided.get(p));
   }
   const pending = tests.filter((t) => t.look === 'pending');
   const flags = mode === 'baseline' ? '--confirm-results' : '--confirm-base-results and --confirm-head-results';

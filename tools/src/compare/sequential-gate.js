@@ -32,7 +32,10 @@ export function sequentialDesign(base, head, pairs, alpha) {
   const n = pairs?.length ?? Math.min(base.length, head.length);
   const looks = maxPairs - minPairs;
   const spent = looks * LOOK_P;
-  const stopped = n < maxPairs;
+  // Runs up to the budget's last repetition ran to budget, whatever pairs were lost on
+  // the way; fewer stopped at an interim look — or lost a pair undecided (sequential-stop.js).
+  const last = Math.max(0, ...[...head, ...base].map((r) => r.meta?.repetition ?? 0));
+  const stopped = n < maxPairs && last < maxPairs;
   // validate.js keeps spent ≤ α/2; the floor only guards a hand-made meta.
   const share = stopped ? LOOK_P : Math.max(alpha - spent, LOOK_P);
   return { minPairs, maxPairs, pairs: n, looks, stopped, share, level: round6(alpha - spent) };

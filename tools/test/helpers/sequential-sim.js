@@ -33,7 +33,8 @@ export function duetPair({ pair, d, baseP99 = 1.2, errors = [0, 0], faults = fal
       side: ab,
       faults,
     });
-    if (sequential) r.meta.sequential = sequential;
+    // The runner numbers a duet's repetitions by pair (sequential-gate.js reads the last).
+    if (sequential) Object.assign(r.meta, { sequential, repetition: pair });
     return r;
   };
   return { base: side(baseP99, errors[0], 'a'), head: side(baseP99 * Math.exp(d), errors[1], 'b') };

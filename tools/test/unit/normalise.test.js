@@ -13,7 +13,7 @@ import {
   scenarioShares,
   tuningMs,
 } from '../../src/config/normalise.js';
-import { floorMs } from '../../src/compare/gate.js';
+import { floorMs } from '../../src/compare/latency.js';
 import { SRC, modules } from '../helpers/stages.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -116,6 +116,26 @@ test('gate: a sequential cell is never a candidate; its p-values are adjusted fo
   assert.equal(sequentialDesign(cell(ds, { sequential: { minPairs: 3, maxPairs: 3 } }).base, [], null, alpha), null);
 });
 
+test('gate: a cell short of its budget passes only on pairs that clearly pass; one that lost a pair undecided is not passed', () => {
+  const sequential = { minPairs: 3, maxPairs: 8 };
+  const gate = (c) => gateCells([{ cell: 'c', ...c }], GATE, { mode: 'paired' }).cells[0];
+  // ×1.10 after 3 pairs: the runner would have gone on; its 4th pair was lost and the job ended.
+  const lost = gate(cell([0.03, 0.15, 0.1], { sequential }));
+  assert.equal(lost.verdict, 'inconclusive');
+  assert.match(
+    lost.reasons.join(' '),
+    /stopped after 3 of ≤ 8 pairs, which do not clearly pass it \(open: p99 ×1\.1\d\)/,
+  );
+  // A clear no-op stopped at its 4th pair: the stop the design assumes — passed.
+  assert.equal(gate(cell([0.01, -0.02, 0.0, 0.015], { sequential })).verdict, 'pass');
+  // Pair 7 lost, pair 8 run: it ran to its budget — the final look's share, not an interim one.
+  const all = cell([0.01, -0.02, 0.0, 0.015, 0.02, -0.01, 0.0, 0.01], { sequential });
+  const ran = gate({ base: all.base.filter((_, i) => i !== 6), head: all.head.filter((_, i) => i !== 6) });
+  assert.equal(ran.verdict, 'pass');
+  assert.equal(ran.sequential.stopped, false);
+  assert.equal(ran.sequential.pairs, 7);
+});
+
 const BENCH = (matrix) => `apiVersion: tailgate/v1
 kind: Bench
 controllers:
