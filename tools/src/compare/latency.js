@@ -20,12 +20,12 @@ import { moderate } from './noise.js';
 import { median } from '../numbers.js';
 import { mean, variance } from './stats.js';
 
-/** The assumed run-to-run sd of a log-quantile for a coefficient of variation (log-normal). */
 /** Floor in ms for a rule: its duration, or for "auto" twice the timer and histogram resolution. */
 export function floorMs(rule, baseMs) {
   return ruleNumbers(rule).floorMs ?? Math.max(0.02, 2 * 0.001 * (baseMs ?? 0));
 }
 
+/** The assumed run-to-run sd of a log-quantile for a coefficient of variation (log-normal). */
 export function sdOfLog(cv) {
   return Math.sqrt(Math.log(1 + cv * cv));
 }
