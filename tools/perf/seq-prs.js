@@ -7,7 +7,7 @@
 // measured pairs than PRs × pairs, PRs share pairs — their outcomes are not independent,
 // which the printout says.
 //   node tools/perf/seq-prs.js <run dir> <controller> [--max 8] [--threshold 5%] [--cv 0.08]
-//                              [--scenario steady] [--shift 1.10] [--prs 10] [--config bench.yaml]
+//                              [--scenario steady] [--shift 1.10] [--stall-shift 1.3] [--prs 10] [--config bench.yaml]
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { readFileSync } from 'node:fs';
@@ -19,7 +19,16 @@ import { pairsByScenario, prOutcome } from './init-prs.js';
 export function seqPrs(
   dir,
   controller,
-  { max = 8, threshold = null, cv = null, scenario = null, shift = 1, prs = 10, config = join(dir, 'bench.yaml') } = {},
+  {
+    max = 8,
+    threshold = null,
+    cv = null,
+    scenario = null,
+    shift = 1,
+    stallShift = 1,
+    prs = 10,
+    config = join(dir, 'bench.yaml'),
+  } = {},
 ) {
   const doc = parse(readFileSync(config, 'utf8'));
   const m = doc.matrices.pr;
@@ -39,15 +48,28 @@ export function seqPrs(
     gate,
   );
   const sequential = { minPairs: min, maxPairs: max };
-  const mark = (r) => ({ ...r, meta: { ...r.meta, sequential } });
+  // Numbered as this PR's runner would number them (the gate reads the last repetition).
+  const mark = (r, i) => ({ ...r, meta: { ...r.meta, sequential, repetition: i + 1 } });
   // --shift 1.10: a change of exactly that size laid on real A/A pairs — every quantile of
   // the head (and its interval) times the factor; the noise stays what was measured.
   const scale = (o) => Object.fromEntries(Object.entries(o ?? {}).map(([k, v]) => [k, v * shift]));
-  const shifted = (r) =>
-    shift === 1
+  // --stall-shift 1.3: each kill's stall on the head times the factor (the failover test's
+  // metric alone; p99 and errors stay as measured — the harder case for the gate).
+  const stalled = (r) =>
+    stallShift === 1 || !r.faultCost?.perAction
       ? r
       : {
           ...r,
+          faultCost: {
+            ...r.faultCost,
+            perAction: r.faultCost.perAction.map((a) => ({ ...a, stallMs: a.stallMs * stallShift })),
+          },
+        };
+  const shifted = (r) =>
+    shift === 1
+      ? stalled(r)
+      : {
+          ...stalled(r),
           percentiles: scale(r.percentiles),
           intervals: Object.fromEntries(
             Object.entries(r.intervals ?? {}).map(([k, iv]) => [
@@ -73,8 +95,8 @@ export function seqPrs(
       used[s] = n;
       cells.push({
         cell: `${controller}/default/${s}`,
-        base: ps.map(([b]) => mark(b)),
-        head: ps.map(([, h]) => mark(h)),
+        base: ps.map(([b], i) => mark(b, i)),
+        head: ps.map(([, h], i) => mark(h, i)),
       });
     }
     const v = gateCells(cells, gate, { mode: 'paired' });
@@ -111,6 +133,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     cv: flag('--cv') ? Number(flag('--cv')) : null,
     scenario: flag('--scenario'),
     shift: Number(flag('--shift') ?? 1),
+    stallShift: Number(flag('--stall-shift') ?? 1),
     config: flag('--config') ?? undefined,
     prs: Number(flag('--prs') ?? 10),
   });
