@@ -1,30 +1,59 @@
 // The load tools whose output `tailgate ingest --format` reads: one reader each, all
-// handing request samples to the same aggregate (ingest.js). Adding a tool = one reader
-// file and one line here.
+// handing request samples to the same aggregate (ingest.js). A tool is its reader file and
+// its entry here, plus its name in schemas/result.schema.json's latency.source.tool
+// (schema-registries.test.js) and in `tailgate ingest`'s usage and docs/cli.md, and a
+// fixture of its output (tools/test/unit/reader-contract.test.js).
+//
+// A reader's contract, which reader-contract.test.js runs over every entry with its
+// fixture (tools/test/fixtures/readers/<format>.*):
+// - read(file, {onRequest, onRequests, onDropped}) hands over every request as
+//   {ts: epoch ms of its end, ms: its latency, status: the HTTP code as digits ('0': none),
+//   error?: the tool's words} — one at a time (onRequest) or k alike at once
+//   (onRequests(sample, k)) — and resolves with what the tool says of the run:
+//   {source?: {tool: <its key here>, exact, …}, meta?: {workload: {tool}, …}, timeline?}.
+// - It refuses anything else with an InputError that names the file (and the line or the
+//   field), never echoing its content — another tool's output included, which `sniff`
+//   recognises so that the CLI says whose output it is and which --format reads it.
+// - It stays bounded whatever the file claims: lines through open.js (a line over its
+//   limit, a gzip that inflates past INFLATE_LIMITS: refused), whole documents through
+//   result/read.js (over MAX_JSON_BYTES: refused); a count in the file sets no work.
 import { readK6Output } from './k6-stream.js';
 import { readVegeta } from './vegeta.js';
 import { readFortio } from './fortio.js';
 
+// sniff: the start of a file (its first non-blank line, or the start of one JSON document)
+// looks like this tool's output.
 export const FORMATS = Object.freeze({
-  k6: { read: readK6Output, what: "k6's --out json (.gz)" },
-  vegeta: { read: readVegeta, what: 'vegeta encode --to json or --to csv (.gz)' },
-  fortio: { read: readFortio, what: 'fortio load -json' },
+  k6: {
+    read: readK6Output,
+    what: "k6's --out json (.gz)",
+    sniff: (text) => /^\{[^\n]*"type"\s*:\s*"(Point|Metric)"/.test(text),
+  },
+  vegeta: {
+    read: readVegeta,
+    what: 'vegeta encode --to json or --to csv (.gz)',
+    sniff: (text) =>
+      /^\{[^\n]*"attack"\s*:/.test(text) ||
+      /^\{[^\n]*"latency"\s*:\s*\d[^\n]*"code"\s*:/.test(text) ||
+      /^\d{10,},\d{1,3},\d+,/.test(text), // --to csv: timestamp,code,latency,…
+  },
+  fortio: {
+    read: readFortio,
+    what: 'fortio load -json',
+    sniff: (text) => /"DurationHistogram"\s*:/.test(text) || /^\{\s*"RunType"\s*:/.test(text),
+  },
 });
 
 const RULE = 'a result names the load tool its reader read';
 
 /**
- * Which tool's output the start of a file looks like (its first non-blank line, or the
- * start of one JSON document), or null: so that a reader's refusal can say "this is
- * k6's, --format k6" rather than what its own parser tripped on.
+ * Which tool's output the start of a file looks like, or null: so that a reader's refusal
+ * can say "this is k6's, --format k6" rather than what its own parser tripped on. Each
+ * tool's output looks like its own only (reader-contract.test.js, on every fixture).
  */
 export function sniffFormat(head) {
   const text = head.replace(/^\s+/, '');
-  if (/^\{[^\n]*"type"\s*:\s*"(Point|Metric)"/.test(text)) return 'k6';
-  if (/"DurationHistogram"\s*:/.test(text) || /^\{\s*"RunType"\s*:/.test(text)) return 'fortio';
-  if (/^\{[^\n]*"attack"\s*:/.test(text) || /^\{[^\n]*"latency"\s*:\s*\d[^\n]*"code"\s*:/.test(text)) return 'vegeta';
-  if (/^\d{10,},\d{1,3},\d+,/.test(text)) return 'vegeta'; // --to csv: timestamp,code,latency,…
-  return null;
+  return Object.keys(FORMATS).find((name) => FORMATS[name].sniff(text)) ?? null;
 }
 
 /**
