@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A run on main joins the history: one record per cell appended to the history branch
-# (append-only: a change that removes or rewrites a line is refused), change points
+# (append-only and regular files only: tailgate history check), change points
 # detected, the page and its gnuplot charts rebuilt, the job summary written, the branch
 # pushed. Only for trusted events on the default branch (the workflow says when).
 # Env: RESULTS (run folder), COMMIT, [RUN_URL], [HISTORY_BRANCH=tailgate-history],
@@ -13,16 +13,18 @@ branch=${HISTORY_BRANCH:-tailgate-history}
 out=$(mkdir -p "${OUT:-history-out}" && cd "${OUT:-history-out}" && pwd)
 tree=$out/branch
 history_worktree "$branch" "$tree"
-# Regular files only: a link committed to the branch would send the append or the page
-# outside the worktree (tailgate refuses to write through one; this names every one).
-links=$( (git -C "$tree" ls-files -s -- history site | awk '$1 == "120000" {print $4}'; find "$tree/history" "$tree/site" -type l -printf "%P\n" 2>/dev/null || true) | sort -u | head -5 | tr '\n' ' ')
-[ -z "$links" ] || { gh_error "history: symbolic links in $branch: $links— the history holds regular files only"; exit 2; }
+# The branch's rules (regular files only, append-only) are tailgate's (history check):
+# before the append, so nothing is written through a link, and after it, so no line of
+# the store was removed or rewritten. A refusal is an annotation naming the files.
+branch_rules() {
+  local said code=0
+  said=$(tailgate history check --worktree "$tree" 2>&1) || code=$?
+  [ "$code" -eq 0 ] || { gh_error "$said"; exit "$code"; }
+  echo "$said"
+}
+branch_rules
 tailgate history append --results "${RESULTS:?}" --commit "${COMMIT:?}" --store "$tree/history" ${RUN_URL:+--run-url "$RUN_URL"}
-# Append-only: every tracked file only grows (a rewritten history is not history).
-if git -C "$tree" rev-parse -q --verify HEAD >/dev/null; then
-  removed=$(git -C "$tree" diff --numstat HEAD -- history | awk '$2 != 0 {print $3}')
-  [ -z "$removed" ] || { gh_error "history: lines removed or changed in $removed — the history is append-only"; exit 2; }
-fi
+branch_rules
 worse=false
 tailgate history detect --store "$tree/history" --out "$out/changes.json" --force || {
   code=$?

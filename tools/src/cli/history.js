@@ -1,4 +1,5 @@
 import { appendRecord, historyRecord, readStore } from '../history/store.js';
+import { BRANCH_FOLDERS, branchProblems } from '../history/branch.js';
 import { DETECT_DEFAULTS, HISTORY_METRICS, seriesChanges } from '../history/detect.js';
 import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
@@ -11,13 +12,14 @@ import { writeTextAtomic } from '../result/write.js';
 import { dirname, join, resolve } from 'node:path';
 import { drawHistory } from '../report/charts.js';
 
-export const summary = 'history append | detect: main over time, and the commits where a cell shifted';
+export const summary = 'history append | detect | report | check: main over time, and the commits where a cell shifted';
 export const usage = `Usage:
   tailgate history append --results <run-dir> --commit <sha> [--store history] [--run-url URL]
   tailgate history detect [--store history] [--metrics p99,p99.99,errors,propagation] [--p-value 0.0001]
                           [--min-size 5] [--out changes.json] [--markdown cite.md] [--repo-url URL]
   tailgate history report [--store history] --site <dir> [--repo-url https://github.com/o/r]
                           [--png] [--pages-url https://o.github.io/r]
+  tailgate history check --worktree <dir>
 
 append: one record per cell of the run (commit, time, profile, machine, the workload's
 identity, p50/p99/p99.9/p99.99 with intervals, errors by class, dropped iterations, cost
@@ -34,7 +36,13 @@ p99.99 and the error rate over commits, change points marked and linked to the c
 range, every point linked to its run. --png: also gnuplot charts per cell
 (<site>/png/cell-<n>/history.{png,svg}) and <site>/summary.md for a job summary — the
 change points as a table, the charts as images where --pages-url says where the site is
-served.`;
+served.
+
+check: the history branch's rules where it is checked out in <dir> (its history/ and
+site/): regular files only — a symbolic link, tracked or on disk, is refused — and
+append-only — a tracked file of the store with a line removed or changed since the
+branch's last commit is refused. Exit 2 naming the files. tools/ci/history.sh runs it
+before it appends (nothing is written through a link) and after.`;
 export const options = {
   results: { type: 'string' },
   commit: { type: 'string' },
@@ -50,6 +58,7 @@ export const options = {
   png: { type: 'boolean', default: false },
   'pages-url': { type: 'string' },
   force: { type: 'boolean', default: false },
+  worktree: { type: 'string' },
 };
 
 export function run(opts, positionals) {
@@ -57,8 +66,9 @@ export function run(opts, positionals) {
   if (sub === 'append') return append(opts);
   if (sub === 'detect') return detect(opts);
   if (sub === 'report') return report(opts);
+  if (sub === 'check') return checkBranch(opts);
   throw new InputError(
-    `expected "history append", "history detect" or "history report", got ${JSON.stringify(sub ?? '')}\n\n${usage}`,
+    `expected "history append", "history detect", "history report" or "history check", got ${JSON.stringify(sub ?? '')}\n\n${usage}`,
   );
 }
 
@@ -132,6 +142,15 @@ function report(opts) {
     writeTextAtomic(join(opts.site, 'summary.md'), md, { force: true, root: opts.site });
     console.log(`${join(opts.site, 'summary.md')}: job summary; charts in ${join(opts.site, 'png')}`);
   }
+  return 0;
+}
+
+function checkBranch(opts) {
+  if (!opts.worktree) throw new InputError('history check needs --worktree <dir> (the history branch checked out)');
+  const problems = branchProblems(opts.worktree);
+  if (problems.length)
+    throw new InputError(`${opts.worktree}: the history branch breaks its rules`, { details: problems });
+  console.log(`${opts.worktree}: ${BRANCH_FOLDERS.join(' and ')} hold regular files only, and the store only grew`);
   return 0;
 }
 
