@@ -91,7 +91,7 @@ export const options = {
 };
 
 // Non-inferiority of a candidate against `from`, cell by cell (compare/migration.js).
-function migration(opts, gate) {
+function migration(opts, gate, log) {
   const oneRun = Boolean(opts.results);
   if (oneRun ? !opts.from : !opts['base-results'] || !opts['head-results'])
     throw new InputError(
@@ -111,15 +111,13 @@ function migration(opts, gate) {
     table: oneRun,
   });
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
-  console.log(migrationLines(doc).join('\n'));
+  log(migrationLines(doc).join('\n'));
   if (oneRun) {
-    console.log(`\n${migrationTable(doc)}`);
+    log(`\n${migrationTable(doc)}`);
     if (opts.charts) migrationCharts(opts.charts, chartRows(inputs, opts.from));
     if (opts.markdown) writeTextAtomic(opts.markdown, migrationMarkdown(doc), { force: opts.force });
   }
-  console.log(
-    `\nmigration verdict: ${doc.overall.toUpperCase()} (${doc.candidate} vs ${doc.from}) — exit ${doc.exitCode}`,
-  );
+  log(`\nmigration verdict: ${doc.overall.toUpperCase()} (${doc.candidate} vs ${doc.from}) — exit ${doc.exitCode}`);
   return { code: doc.exitCode, doc };
 }
 
@@ -134,8 +132,8 @@ export function gatePolicy(configFile, matrix) {
   return policy(configFile, matrix).gate;
 }
 
-// The gate, and with --matrix the head's config (the plan of record is made from it and
-// the base's matrix once the base is read).
+// The gate, and with --matrix the head's config and its plan of the matrix, made once: the
+// plan of record adds the base's cells to it once the base is read.
 function policy(configFile, matrix) {
   const file = configFile ?? (existsSync('bench.yaml') ? 'bench.yaml' : null);
   if (!file) {
@@ -144,15 +142,20 @@ function policy(configFile, matrix) {
   }
   const cfg = loadBench(file);
   if (!matrix) return { gate: cfg.gate, cfg: null, file };
-  return { gate: planMatrix(cfg, matrix).matrix.gate, cfg, file };
+  const plan = planMatrix(cfg, matrix);
+  return { gate: plan.matrix.gate, cfg, file, plan };
 }
 
-export function run(opts, positionals) {
-  return withJson(opts.json, () => verdict(opts, positionals));
+export function run(opts, positionals, io) {
+  return withJson(opts.json, io, (out) => verdict(opts, positionals, out));
 }
 
-/** The verdict document and the exit code, having printed it for people. */
-function verdict(opts, positionals) {
+/**
+ * compare as a function: `opts` are compare's options as values (tailgate gate passes
+ * them, never a command line) -> { code, doc: the verdict document }, having written
+ * --out and printed the table for people through io.log (a refusal through io.err).
+ */
+export function verdict(opts, positionals, { log, err: warn }) {
   const gating = Boolean(opts.out && (opts.results || opts['head-results']));
   const gateMode = opts.results ? 'baseline' : 'paired';
   let head;
@@ -162,9 +165,9 @@ function verdict(opts, positionals) {
     // The PR gate (--out with results folders): a head bench.yaml that does not load is
     // the PR's own error, and the PR hears it in the comment rather than nothing.
     if (!gating || !(err instanceof InputError)) throw err;
-    return refused(opts, refusedDoc(gateMode, 'input-error', [err.message, ...err.details].join(' · ')));
+    return refused(opts, refusedDoc(gateMode, 'input-error', [err.message, ...err.details].join(' · ')), warn);
   }
-  const { gate: headGate, cfg, file } = head;
+  const { gate: headGate, cfg, file, plan } = head;
   // No results at all (every bench job failed before writing any): an infrastructure
   // error the comment names, never a missing comment.
   const headFolder = opts.results ?? opts['head-results'];
@@ -176,6 +179,7 @@ function verdict(opts, positionals) {
         'infra-error',
         `no results arrived (${headFolder}): the bench jobs wrote none — see their logs. Expected ${LAYOUT[gateMode]}`,
       ),
+      warn,
     );
   const gateRef = opts['gate-ref'] ?? opts['base-ref'];
   const fromBase =
@@ -189,7 +193,7 @@ function verdict(opts, positionals) {
         })
       : null;
   const gate = fromBase?.gate ?? headGate;
-  if (opts.migration) return migration(opts, gate);
+  if (opts.migration) return migration(opts, gate, log);
   const folders = Boolean(opts.results || (opts.paired && (opts['base-results'] || opts['head-results'])));
   let doc = opts.results
     ? againstBaselines(opts, gate)
@@ -198,7 +202,7 @@ function verdict(opts, positionals) {
       : fromFiles(opts, positionals, gate);
   // With the matrix known, the verdict is over the plan of record: the base's cells and
   // the head's, each accounted for (compare/accounting.js) — in every mode.
-  if (cfg && folders) doc = accountFor(doc, planOfRecord(cfg, opts.matrix, { baseRaw: fromBase?.raw }));
+  if (cfg && folders) doc = accountFor(doc, planOfRecord(cfg, opts.matrix, { baseRaw: fromBase?.raw, plan }));
   // Which gate this is: a workflow may run several, each with its own comment and check.
   if (opts.matrix) doc.matrix = opts.matrix;
   if (fromBase) {
@@ -207,7 +211,7 @@ function verdict(opts, positionals) {
     if (fromBase.note) doc.gateNote = fromBase.note;
   }
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });
-  console.log(renderTerminal(doc));
+  log(renderTerminal(doc));
   return { code: doc.exitCode, doc };
 }
 
@@ -267,9 +271,9 @@ function fromFiles(opts, positionals, gate) {
   return verdictDoc(mode, gated.cells, { procedure: gated.procedure, confirm: gated.confirm, round: gated.round });
 }
 
-function refused(opts, doc) {
+function refused(opts, doc, warn) {
   if (opts.matrix) doc.matrix = opts.matrix;
   writeJsonAtomic(opts.out, doc, { force: opts.force });
-  console.error(`tailgate compare: ${doc.refused}`);
+  warn(`tailgate compare: ${doc.refused}`);
   return { code: doc.exitCode, doc };
 }

@@ -1,13 +1,18 @@
 // The PR gate as one command: compare → report → the comment artifact, the job summary,
 // the confirmation matrix, and an exit code that fails closed. tools/ci/gate.sh only maps
-// the workflow's environment to these flags; a laptop runs the same thing.
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+// the workflow's environment to these flags; a laptop runs the same thing. The steps are
+// functions: compare gets its options as values and hands back the verdict, report and
+// the publishing steps get that verdict as a value; the command line is only this edge.
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, InputError } from '../errors.js';
 import { setOutputs, workflowCommand } from '../github-output.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { annotationsFor, changedLines } from '../report/annotations.js';
 import { jsonOption, withJson } from './json-out.js';
+import { options as compareOptions, verdict as compareVerdict } from './compare.js';
+import { reportVerdict } from './report.js';
+import { commandFailed } from './main.js';
 
 export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';
 export const usage = `Usage: tailgate gate --results <dir> [--mode baseline|paired|concurrent] [--base-ref <sha>]
@@ -53,30 +58,17 @@ export const options = {
 const MODES = ['baseline', 'paired', 'concurrent'];
 const NO_CONFIRM = '{"include":[]}';
 
-export function run(opts, positionals, { log = console.log, env = process.env } = {}) {
-  if (!opts.json) return gate(opts, positionals, { log, env });
-  return withJson(true, async () => {
-    const code = await gate(opts, positionals, { log: (...a) => console.error(...a), env });
-    return { code, doc: verdictOf(join(opts.out, 'verdict.json')) };
-  });
+export function run(opts, positionals, io) {
+  return withJson(opts.json, io, (out) => gate(opts, positionals, out));
 }
 
-// The verdict compare wrote in this gate, or null when it wrote none.
-function verdictOf(file) {
-  try {
-    return isFile(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
-  } catch {
-    return null;
-  }
-}
-
-async function gate(opts, positionals, { log, env }) {
+// -> { code, doc: the verdict as written, null when compare made none }.
+async function gate(opts, positionals, { log, err: warn, env = process.env }) {
   checkOptions(opts, positionals);
   const out = opts.out;
   makeDirIn(join(out, '..'), out);
   makeDirIn(out, join(out, 'comment'));
   makeDirIn(out, join(out, 'charts'));
-  const { main } = await import('./main.js');
   const files = {
     verdict: join(out, 'verdict.json'),
     comment: join(out, 'comment', 'comment.md'),
@@ -84,13 +76,20 @@ async function gate(opts, positionals, { log, env }) {
     confirm: join(out, 'confirm.json'),
     charts: join(out, 'charts'),
   };
-  const code = await main(compareArgs(opts, files.verdict));
-  if (!isFile(files.verdict)) {
+  let compared;
+  try {
+    compared = compareVerdict(compareRequest(opts, files.verdict), [], { log, err: warn });
+  } catch (err) {
+    const code = commandFailed('compare', err, warn);
     log(
       workflowCommand('error', `tailgate compare wrote no verdict (exit ${code}): bad input or infrastructure error`),
     );
-    return code === EXIT.OK ? EXIT.INFRA : code;
+    return { code: code === EXIT.OK ? EXIT.INFRA : code, doc: null };
   }
+  const { code } = compared;
+  // The verdict as verdict.json holds it (JSON's numbers, no undefined fields): what the
+  // artifact carries is what the comment and the annotations are made from.
+  const doc = JSON.parse(JSON.stringify(compared.doc));
   // After the verdict nothing may turn it green: each step after it names why it failed.
   const closed = (why) => {
     log(
@@ -99,11 +98,12 @@ async function gate(opts, positionals, { log, env }) {
         `${why} — the gate fails closed (verdict exit ${code}${code === EXIT.OK ? ', reported as 4' : ''})`,
       ),
     );
-    return code === EXIT.OK ? EXIT.INFRA : code;
+    return { code: code === EXIT.OK ? EXIT.INFRA : code, doc };
   };
-  const failed = (await report(main, opts, files, code)) ?? annotate(opts, files) ?? appendSummary(env, files.comment);
+  const { made, why: reportFailed } = report(opts, files, doc, warn);
+  const failed = reportFailed ?? annotate(opts, files, doc, made.meta) ?? appendSummary(env, made.comment);
   if (failed) return closed(failed);
-  const { matrix, why } = opts['confirm-results'] ? { matrix: NO_CONFIRM } : confirmMatrix(files.confirm);
+  const { matrix, why } = opts['confirm-results'] ? { matrix: NO_CONFIRM } : confirmMatrix(made.confirm);
   if (why) return closed(why);
   try {
     setOutputs([['confirm', matrix]], { env, write: (t) => log(t.trimEnd()) });
@@ -114,9 +114,9 @@ async function gate(opts, positionals, { log, env }) {
   // job cannot merge a regression still pending (the round's gate is the verdict of record).
   if (matrix !== NO_CONFIRM) {
     log(workflowCommand('notice', `a confirmation round with fresh runs is needed before the verdict: ${matrix}`));
-    return code === EXIT.OK ? EXIT.INCONCLUSIVE : code;
+    return { code: code === EXIT.OK ? EXIT.INCONCLUSIVE : code, doc };
   }
-  return code;
+  return { code, doc };
 }
 
 function checkOptions(opts, positionals) {
@@ -128,38 +128,28 @@ function checkOptions(opts, positionals) {
     throw new InputError('--mode baseline needs --base-ref <sha>: the baselines are read from the base commit');
 }
 
-// The comment, charts, the artifact's meta and the confirmation matrix. report exits with
-// the verdict's own code when it worked (2 or 4 when it did not); its terminal table is
-// not the gate's output. Returns why it failed, or null.
-async function report(main, opts, files, code) {
-  const rc = await main(
-    [
-      'report',
-      files.verdict,
-      '--markdown',
-      files.comment,
-      '--charts',
-      files.charts,
-      ...(opts['run-url'] ? ['--run-url', opts['run-url']] : []),
-      '--meta',
-      files.meta,
-      '--confirm-matrix',
-      files.confirm,
-      '--force',
-    ],
-    { log: () => {} },
-  );
-  if (rc !== code) return `tailgate report failed after the verdict (exit ${rc})`;
-  if (!isFile(files.comment) || statSync(files.comment).size === 0) return 'tailgate report wrote no comment';
-  return null;
+// The comment, charts, the artifact's meta and the confirmation matrix, from the verdict.
+// report's terminal table is not the gate's output. -> { made } or { why } it failed.
+function report(opts, files, doc, warn) {
+  let made;
+  try {
+    made = reportVerdict(
+      doc,
+      { markdown: files.comment, charts: files.charts, meta: files.meta, confirmMatrix: files.confirm, force: true },
+      { runUrl: opts['run-url'] },
+      { log: () => {} },
+    );
+  } catch (err) {
+    return { why: `tailgate report failed after the verdict (exit ${commandFailed('report', err, warn)})` };
+  }
+  if (!made.comment) return { why: 'tailgate report wrote no comment' };
+  return { made };
 }
 
 // The lines of the PR that set what the verdict names, for the check run's annotations.
-function annotate(opts, files) {
+function annotate(opts, files, doc, meta) {
   if (!opts['base-ref']) return null;
   try {
-    const meta = JSON.parse(readFileSync(files.meta, 'utf8'));
-    const doc = JSON.parse(readFileSync(files.verdict, 'utf8'));
     const annotations = annotationsFor(doc, changedLines(opts['base-ref']));
     if (annotations.length) writeTextAtomic(files.meta, JSON.stringify({ ...meta, annotations }), { force: true });
     return null;
@@ -171,7 +161,7 @@ function annotate(opts, files) {
 function appendSummary(env, comment) {
   if (!env.GITHUB_STEP_SUMMARY) return null;
   try {
-    appendFileSync(env.GITHUB_STEP_SUMMARY, readFileSync(comment, 'utf8'));
+    appendFileSync(env.GITHUB_STEP_SUMMARY, comment);
     return null;
   } catch {
     return 'could not append the job summary';
@@ -179,45 +169,48 @@ function appendSummary(env, comment) {
 }
 
 // The first look's confirmation matrix ({"include": []} when no cell needs a round).
-function confirmMatrix(file) {
-  if (!isFile(file) || statSync(file).size === 0) return { why: 'tailgate report wrote no confirmation matrix' };
-  try {
-    const m = JSON.parse(readFileSync(file, 'utf8'));
-    if (!Array.isArray(m?.include)) throw new Error();
-    return { matrix: JSON.stringify(m) };
-  } catch {
-    return { why: 'the confirmation matrix is not {"include": [...]}' };
-  }
+function confirmMatrix(m) {
+  if (!Array.isArray(m?.include)) return { why: 'the confirmation matrix is not {"include": [...]}' };
+  return { matrix: JSON.stringify(m) };
 }
 
-/** The compare command the mode asks for. */
-export function compareArgs(opts, verdictFile) {
-  const matrix = opts.matrix ? ['--matrix', opts.matrix] : [];
-  const tail = ['--out', verdictFile, '--force'];
+/**
+ * The compare the mode asks for, as compare's options (values, its flags' defaults
+ * included): what `tailgate compare` would parse from the command line compareArgs shows.
+ */
+export function compareRequest(opts, verdictFile) {
+  const request = (picked) => {
+    const r = { ...picked, out: verdictFile, force: true };
+    for (const [k, o] of Object.entries(compareOptions)) if (!(k in r) && o.default !== undefined) r[k] = o.default;
+    return r;
+  };
+  const matrix = opts.matrix ? { matrix: opts.matrix } : {};
   if (opts.mode === 'baseline') {
-    const confirm = opts['confirm-results'] ? ['--confirm-results', opts['confirm-results']] : [];
-    return ['compare', ...matrix, '--results', opts.results, '--base-ref', opts['base-ref'], ...confirm, ...tail];
+    const confirm = opts['confirm-results'] ? { 'confirm-results': opts['confirm-results'] } : {};
+    return request({ ...matrix, results: opts.results, 'base-ref': opts['base-ref'], ...confirm });
   }
   // paired-cell.sh and duet-cell.sh write <results>/base and <results>/head.
   const base = opts['base-results'] ?? join(opts.results, 'base');
   const head = opts['base-results'] ? opts.results : join(opts.results, 'head');
   const c = opts['confirm-results'];
-  const confirm = c ? ['--confirm-base-results', join(c, 'base'), '--confirm-head-results', join(c, 'head')] : [];
-  return [
-    'compare',
+  return request({
     ...matrix,
     // The gate's rules come from the base commit when there is one (a PR cannot loosen them).
-    ...(opts['base-ref'] ? ['--gate-ref', opts['base-ref']] : []),
-    '--paired',
-    '--base-results',
-    base,
-    '--head-results',
-    head,
-    ...confirm,
-    ...tail,
-  ];
+    ...(opts['base-ref'] ? { 'gate-ref': opts['base-ref'] } : {}),
+    paired: true,
+    'base-results': base,
+    'head-results': head,
+    ...(c ? { 'confirm-base-results': join(c, 'base'), 'confirm-head-results': join(c, 'head') } : {}),
+  });
 }
 
-function isFile(f) {
-  return existsSync(f) && statSync(f).isFile();
+/** The same compare as a command line, to run it by hand: the request's flags that are not defaults. */
+export function compareArgs(opts, verdictFile) {
+  const argv = ['compare'];
+  for (const [k, v] of Object.entries(compareRequest(opts, verdictFile))) {
+    if (v === compareOptions[k]?.default) continue;
+    if (v === true) argv.push(`--${k}`);
+    else if (v !== false && v !== undefined) argv.push(`--${k}`, String(v));
+  }
+  return argv;
 }

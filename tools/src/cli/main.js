@@ -18,7 +18,8 @@ Commands:
 ${'{commands}'}
 ${EXIT_CODES_LINE}`;
 
-// io.log: where a command prints its people's lines (tailgate gate runs report quietly).
+// io: { log, err } where a command prints (stdout and stderr when unset); commands that
+// make a document print it once at this edge (json-out.js), never by swapping the console.
 export async function main(argv, io = {}) {
   await loadLateCommands();
   const [name, ...rest] = argv;
@@ -60,18 +61,19 @@ export async function main(argv, io = {}) {
   try {
     return (await cmd.run(args.values, args.positionals, io)) ?? EXIT.OK;
   } catch (err) {
-    return report(name, err);
+    return commandFailed(name, err, io.err);
   }
 }
 
-function report(name, err) {
+/** A command's error as the CLI prints it (on `warn`, stderr) -> its exit code. */
+export function commandFailed(name, err, warn = (...a) => console.error(...a)) {
   if (err instanceof TailgateError) {
     // Messages quote values from files and flags: none may start a workflow command.
-    console.error(neutralizeCommands(`tailgate ${name}: ${err.message}`));
-    for (const d of err.details) console.error(neutralizeCommands(`  ${d}`));
+    warn(neutralizeCommands(`tailgate ${name}: ${err.message}`));
+    for (const d of err.details) warn(neutralizeCommands(`  ${d}`));
     return err.exitCode;
   }
-  console.error(neutralizeCommands(`tailgate ${name}: internal error: ${err.stack ?? err}`));
+  warn(neutralizeCommands(`tailgate ${name}: internal error: ${err.stack ?? err}`));
   return EXIT.INFRA;
 }
 

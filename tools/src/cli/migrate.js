@@ -51,10 +51,10 @@ export const options = {
   ...jsonOption,
 };
 
-export function run(opts) {
-  return withJson(opts.json, async () => {
+export function run(opts, positionals, io) {
+  return withJson(opts.json, io, async ({ log }) => {
     let runDir = null;
-    const code = await migrate(opts, (dir) => (runDir = dir));
+    const code = await migrate(opts, (dir) => (runDir = dir), log);
     return { code, doc: runDir && opts.json ? migrationOf(join(runDir, 'migration.json')) : null };
   });
 }
@@ -63,7 +63,7 @@ function migrationOf(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
 }
 
-async function migrate(opts, ranIn) {
+async function migrate(opts, ranIn, log) {
   const missing = ['matrix', 'from', 'to'].filter((k) => !opts[k]);
   if (missing.length) throw new InputError(`${missing.map((k) => `--${k}`).join(', ')} required\n\n${usage}`);
   if (list(opts.from, 'from').length !== 1) throw new InputError('--from: one controller, what runs today');
@@ -82,7 +82,7 @@ async function migrate(opts, ranIn) {
     throw new InputError(`--to: ${opts.to} is --from's own controller; a tuning change is a PR's gate (tailgate run)`);
   // The gaps before the numbers: what the candidate cannot express is known before any run.
   const gaps = knobGaps(cfg, plan);
-  if (gaps.length) console.log(`${knobGapLines(gaps).join('\n')}\n`);
+  if (gaps.length) log(`${knobGapLines(gaps).join('\n')}\n`);
   const driver = await target(plan.matrix.target).driver();
   const pair = int(opts.pair, 'pair', { min: 1, max: 10_000 });
   return runPipeline({
@@ -91,6 +91,7 @@ async function migrate(opts, ranIn) {
     driver,
     opts: { ...opts, 'no-confirm': true },
     pair,
+    log,
     after: (a) => (ranIn(a.runDir), afterMigration({ ...a, margins, gaps })),
   });
 }

@@ -14,6 +14,7 @@ import { duetDiffText, renderTuningDiffs, tuningDiffs, tuningDiffsMarkdown } fro
 import { migrationMarkdown, migrationTable } from '../report/migration.js';
 import { runTable } from '../report/run-table.js';
 import { renderTerminal } from '../report/terminal.js';
+import { writers } from './json-out.js';
 
 export const summary = 'Render a verdict or a run: terminal table, PR-comment markdown, gnuplot charts, .hgrm';
 export const usage = `Usage: tailgate report <verdict.json | run-dir> [--markdown out.md] [--charts dir]
@@ -39,7 +40,8 @@ export const options = {
   force: { type: 'boolean', default: false },
 };
 
-export function run(opts, positionals, { log = console.log } = {}) {
+export function run(opts, positionals, io) {
+  const { log } = writers(io);
   if (positionals.length !== 1) throw new InputError(`expected one verdict.json or results folder\n\n${usage}`);
   const input = positionals[0];
   let isDir;
@@ -73,26 +75,45 @@ export function run(opts, positionals, { log = console.log } = {}) {
     throw new InputError(
       `${input}: not a verdict (kind ${JSON.stringify(doc?.kind)}); make one with tailgate compare --out`,
     );
+  const to = {
+    markdown: opts.markdown,
+    charts: opts.charts,
+    meta: opts.meta,
+    confirmMatrix: opts['confirm-matrix'],
+    force: opts.force,
+  };
+  const where = { runUrl: opts['run-url'], baselines: opts.baselines, baseRef: opts['base-ref'] };
+  return reportVerdict(doc, to, where, { log, input }).code;
+}
+
+/**
+ * report as a function: a verdict document (a value: tailgate gate passes compare's, the
+ * command line reads a file) -> { code, comment, meta, confirm }, having printed its table
+ * through log and written what `to` names (markdown, charts, meta, confirmMatrix; force);
+ * comment is the markdown written, null without to.markdown.
+ * where: runUrl, and the baselines' folder and ref for charts of a baseline verdict.
+ * input: the verdict's file, when it came from one (named in errors, never overwritten).
+ */
+export function reportVerdict(doc, to, where = {}, { log, input = null }) {
   const problems = schemaProblems('verdict', doc);
   if (problems.length)
-    throw new InputError(`${input}: does not match schemas/verdict.schema.json`, {
+    throw new InputError(`${input ?? 'the verdict'}: does not match schemas/verdict.schema.json`, {
       details: problems.slice(0, 20).map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`),
     });
   log(renderTerminal(doc));
-  if (opts.markdown) {
-    if (resolve(opts.markdown) === realpathSync(input))
-      throw new InputError(`--markdown ${opts.markdown} is the input file`);
-    writeTextAtomic(
-      opts.markdown,
-      renderMarkdown(doc, { runUrl: opts['run-url'], lead: duetDiffText(doc.duetChange, { markdown: true }) }),
-      { force: opts.force },
-    );
+  let comment = null;
+  if (to.markdown) {
+    if (input && resolve(to.markdown) === realpathSync(input))
+      throw new InputError(`--markdown ${to.markdown} is the input file`);
+    comment = renderMarkdown(doc, { runUrl: where.runUrl, lead: duetDiffText(doc.duetChange, { markdown: true }) });
+    writeTextAtomic(to.markdown, comment, { force: to.force });
   }
-  if (opts.charts) drawVerdictCharts(doc, opts);
-  if (opts.meta) writeTextAtomic(opts.meta, JSON.stringify(commentMeta(doc)), { force: opts.force });
-  if (opts['confirm-matrix'])
-    writeTextAtomic(opts['confirm-matrix'], JSON.stringify(confirmMatrix(doc)), { force: opts.force });
-  return doc.exitCode;
+  if (to.charts) drawVerdictCharts(doc, to.charts, where);
+  const meta = commentMeta(doc);
+  if (to.meta) writeTextAtomic(to.meta, JSON.stringify(meta), { force: to.force });
+  const confirm = confirmMatrix(doc);
+  if (to.confirmMatrix) writeTextAtomic(to.confirmMatrix, JSON.stringify(confirm), { force: to.force });
+  return { code: doc.exitCode, comment, meta, confirm };
 }
 
 // What the publisher needs beside the comment: the verdict, which round it is (a first look
@@ -136,7 +157,7 @@ function migrationReport(doc, input, opts, log) {
   return doc.exitCode ?? 0;
 }
 
-function drawVerdictCharts(doc, opts) {
+function drawVerdictCharts(doc, chartsDir, where) {
   // The folders a verdict names come from a file: they must lie below the working
   // directory (where the gate ran), never anywhere else on the machine.
   const inside = (dir, field) =>
@@ -154,18 +175,18 @@ function drawVerdictCharts(doc, opts) {
   for (const cell of doc.cells) {
     const h = heads.get(cell.cell);
     if (!h?.reps.length) continue;
-    const baseReps = bases ? (bases.get(cell.cell)?.reps ?? []) : baselineReps(cell, h, opts, doc);
-    chartsForCell(opts.charts, cell.cell, h.reps, baseReps);
+    const baseReps = bases ? (bases.get(cell.cell)?.reps ?? []) : baselineReps(cell, h, where, doc);
+    chartsForCell(chartsDir, cell.cell, h.reps, baseReps);
   }
 }
 
 // A baseline keeps one merged histogram, not one per repetition.
-function baselineReps(cell, head, opts, doc) {
+function baselineReps(cell, head, where, doc) {
   const b = readBaseline({
-    dir: opts.baselines,
+    dir: where.baselines ?? 'baselines',
     profile: head.profile,
     cellKey: cell.cell,
-    baseRef: opts['base-ref'] ?? doc.baseRef ?? undefined,
+    baseRef: where.baseRef ?? doc.baseRef ?? undefined,
   });
   return b ? [{ histogram: b.doc.merged.histogram }] : [];
 }

@@ -14,20 +14,20 @@ export const options = {
   ...jsonOption,
 };
 
-export function run(opts) {
-  return withJson(opts.json, () => {
+export function run(opts, positionals, io) {
+  return withJson(opts.json, io, ({ log, err: warn }) => {
     let cfg;
     try {
       cfg = loadBench(opts.config);
     } catch (err) {
       if (!opts.json || !(err instanceof InputError)) throw err;
       // As main() prints a refusal: values quoted from the file start no workflow command.
-      console.error(neutralizeCommands(`tailgate validate: ${err.message}`));
-      for (const d of err.details) console.error(neutralizeCommands(`  ${d}`));
+      warn(neutralizeCommands(`tailgate validate: ${err.message}`));
+      for (const d of err.details) warn(neutralizeCommands(`  ${d}`));
       return { code: EXIT.BAD_INPUT, doc: invalidDoc(opts.config, err) };
     }
     const n = (o) => Object.keys(o).length;
-    console.log(
+    log(
       `${opts.config}: valid — ${n(cfg.controllers)} controllers, ${n(cfg.tunings)} tunings, ${n(cfg.scenarios)} scenarios, matrices: ${Object.keys(cfg.matrices).join(', ')}`,
     );
     return { code: EXIT.OK, doc: { ok: true, errors: [] } };

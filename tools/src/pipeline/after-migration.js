@@ -9,13 +9,13 @@ import { migrationMarkdown, migrationTable } from '../report/migration.js';
 import { migrationDoc, migrationFromCells, migrationLines } from '../compare/migration.js';
 import { knobGapLines } from '../plan/knob-gaps.js';
 
-export function afterMigration({ cfg, plan, runDir, margins, gaps = [] }) {
+export function afterMigration({ cfg, plan, runDir, margins, gaps = [], log = (...a) => console.log(...a) }) {
   const from = plan.cells[0].controllerName;
   const to = plan.ab.controller;
   const [baseDir, headDir] = [join(runDir, 'base'), join(runDir, 'head')];
   const [bases, heads] = [collectRun(baseDir), collectRun(headDir)];
-  console.log(`\n${from} (what runs today):\n${runTable(bases)}`);
-  console.log(`\n${to} (the candidate, ${plan.ab.tuning}):\n${runTable(heads)}`);
+  log(`\n${from} (what runs today):\n${runTable(bases)}`);
+  log(`\n${to} (the candidate, ${plan.ab.tuning}):\n${runTable(heads)}`);
   // Every planned scenario is in the verdict: one the candidate was refused in or never
   // measured makes it inconclusive, by name (never a no-worse over the others).
   const planned = [...new Set(plan.cells.map((c) => c.key))];
@@ -31,8 +31,8 @@ export function afterMigration({ cfg, plan, runDir, margins, gaps = [] }) {
   doc.gaps = gaps;
   writeJsonAtomic(join(runDir, 'migration.json'), doc, { root: runDir });
   writeFileIn(runDir, join(runDir, 'migration.md'), migrationMarkdown(doc));
-  console.log(`\n${[...knobGapLines(gaps), ...migrationLines(doc)].join('\n')}\n\n${migrationTable(doc)}`);
-  console.log(
+  log(`\n${[...knobGapLines(gaps), ...migrationLines(doc)].join('\n')}\n\n${migrationTable(doc)}`);
+  log(
     `\nmigration verdict: ${doc.overall.toUpperCase()} — is ${to} no worse than ${from}? exit ${doc.exitCode} (${join(runDir, 'migration.md')})`,
   );
   return doc.exitCode;

@@ -14,30 +14,39 @@ import { DUET_CHANGE_FILE } from '../result/duet-change.js';
 import { renderTerminal } from '../report/terminal.js';
 import { routeLines, routesBlock } from '../report/routes.js';
 
-export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', confirm = null, gate: gated = true }) {
-  if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir });
+// log: where the lines for people go (stderr when a command prints a document on stdout).
+export async function afterRun({
+  cfg,
+  plan,
+  runDir,
+  baselinesDir = 'baselines',
+  confirm = null,
+  gate: gated = true,
+  log = (...a) => console.log(...a),
+}) {
+  if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir, log });
   const cells = collectRun(runDir);
-  console.log(`\n${runTable(cells)}`);
-  printRoutes(routeLines(cells));
+  log(`\n${runTable(cells)}`);
+  printRoutes(routeLines(cells), log);
   const diffs = tuningDiffs(runDir, cells);
   if (diffs.length) {
     writeJsonAtomic(join(runDir, 'tunings.json'), { kind: 'tailgate.tuning-diffs', diffs });
-    console.log(`\n${renderTuningDiffs(diffs)}`);
+    log(`\n${renderTuningDiffs(diffs)}`);
   }
   const chartDir = join(runDir, 'charts');
   try {
     for (const c of cells.filter((x) => x.reps.length)) chartsForCell(chartDir, c.key, c.reps);
-    console.log(`\nCharts: ${chartDir}/<cell>/{spectrum,timeline,errors}.{svg,png}`);
+    log(`\nCharts: ${chartDir}/<cell>/{spectrum,timeline,errors}.{svg,png}`);
   } catch (err) {
-    console.log(`\nCharts skipped: ${err.message}`);
+    log(`\nCharts skipped: ${err.message}`);
   }
   const profile = plan.matrix.profile;
   if (!gated) {
-    console.log('\nNo verdict here (--no-gate): `tailgate gate` compares these results.');
+    log('\nNo verdict here (--no-gate): `tailgate gate` compares these results.');
     return EXIT.OK;
   }
   if (!existsSync(join(baselinesDir, profile))) {
-    console.log(
+    log(
       `\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`,
     );
     return EXIT.OK;
@@ -48,7 +57,7 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
   // is made with both (compare/confirm.js). A sibling folder, so the fresh runs never
   // mix into this run's cells.
   if (doc.confirm.length && confirm) {
-    console.log(
+    log(
       `\n${renderTerminal(doc)}\n\nConfirming ${doc.confirm.length} cell(s) with fresh runs: ${doc.confirm.map((c) => c.cell).join(', ')}`,
     );
     const confirmDir = await confirm(doc.confirm.map((c) => c.cell));
@@ -56,27 +65,27 @@ export async function afterRun({ cfg, plan, runDir, baselinesDir = 'baselines', 
   }
   writeJsonAtomic(join(runDir, 'verdict.json'), doc, { root: runDir });
   writeFileIn(runDir, join(runDir, 'comment.md'), renderMarkdown(doc));
-  console.log(`\n${renderTerminal(doc)}`);
+  log(`\n${renderTerminal(doc)}`);
   return doc.exitCode;
 }
 
 // A concurrent A/B run is its own comparison: base and head measured in the same
 // seconds, gated paired (one pair per repetition), no baselines involved.
-function afterConcurrentRun({ cfg, plan, runDir }) {
+function afterConcurrentRun({ cfg, plan, runDir, log }) {
   const baseDir = join(runDir, 'base');
   const headDir = join(runDir, 'head');
   const bases = collectRun(baseDir);
-  console.log(`\nbase (each cell's own configuration):\n${runTable(bases)}`);
+  log(`\nbase (each cell's own configuration):\n${runTable(bases)}`);
   const heads = collectRun(headDir);
-  console.log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(heads)}`);
-  printRoutes([...routeLines(bases, 'base'), ...routeLines(heads, 'head')]);
+  log(`\nhead (${plan.ab.controller}:${plan.ab.tuning}):\n${runTable(heads)}`);
+  printRoutes([...routeLines(bases, 'base'), ...routeLines(heads, 'head')], log);
   const doc = comparePairedRuns({ baseDir, headDir, gate: plan.matrix.gate ?? cfg.gate });
   // What the head changes in the data plane: of the same controller (a PR, a tuning); two
   // different controllers differ in everything, and their diff says nothing.
   const same = plan.cells.every((c) => c.concurrent?.name === c.controllerName);
   const change = same && existsSync(join(runDir, 'raw')) ? duetDiff(join(runDir, 'raw'), heads) : null;
   if (change) {
-    console.log(`\n${duetDiffText(change)}`);
+    log(`\n${duetDiffText(change)}`);
     doc.duetChange = change.map((c) => ({
       directive: String(c.directive),
       before: String(c.before),
@@ -85,7 +94,7 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
   }
   if (plan.workloadChange?.length) {
     doc.workloadChange = plan.workloadChange.map((x) => String(x).slice(0, 300));
-    console.log(`\nthis PR changes the workload (both sides ran the head's): ${doc.workloadChange.join('; ')}`);
+    log(`\nthis PR changes the workload (both sides ran the head's): ${doc.workloadChange.join('; ')}`);
   }
   if (change || doc.workloadChange)
     writeJsonAtomic(join(headDir, DUET_CHANGE_FILE), {
@@ -99,10 +108,10 @@ function afterConcurrentRun({ cfg, plan, runDir }) {
     join(runDir, 'comment.md'),
     renderMarkdown(doc, { lead: duetDiffText(change, { markdown: true }) }),
   );
-  console.log(`\n${renderTerminal(doc)}`);
+  log(`\n${renderTerminal(doc)}`);
   return doc.exitCode;
 }
 
-function printRoutes(lines) {
-  if (lines.length) console.log(routesBlock(lines));
+function printRoutes(lines, log) {
+  if (lines.length) log(routesBlock(lines));
 }

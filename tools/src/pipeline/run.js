@@ -18,19 +18,30 @@ import { interimStage } from './interim.js';
 
 const INGEST = { ingest, ingestRunners };
 
-/** A planned matrix run end to end; the exit code of `tailgate run`. */
-/** after: what ends the run instead of afterRun's verdict (tailgate migrate's, say). */
-export async function runPipeline({ cfg, plan, driver, opts, pair = null, after = afterRun }) {
+/**
+ * A planned matrix run end to end; the exit code of `tailgate run`. after: what ends the
+ * run instead of afterRun's verdict (tailgate migrate's, say). log: where every line for
+ * people goes, the stages' included (stderr under --json).
+ */
+export async function runPipeline({
+  cfg,
+  plan,
+  driver,
+  opts,
+  pair = null,
+  after = afterRun,
+  log = (...a) => console.log(...a),
+}) {
   k6Cpus(); // a CPU list this machine lacks is refused before any process starts
   const swept = sweepDeadRuns();
-  if (swept) console.log(swept);
+  if (swept) log(swept);
   // Absolute, so generated configs and process command lines name real paths.
   const runDir = newRunDir(resolve(opts.out));
   writeFileSync(
     join(runDir, 'plan.json'),
     `${JSON.stringify({ config: opts.config, matrix: plan.matrixName, cells: plan.cells.map((c) => c.id) }, null, 1)}\n`,
   );
-  console.log(
+  log(
     `tailgate: matrix "${plan.matrixName}" on target ${plan.matrix.target}: ${plan.cells.length} cells, about ${Math.ceil(estimateCost(plan, { cfg, oneProcess: true }).longestJobS / 60)} min; results in ${runDir}`,
   );
 
@@ -49,18 +60,18 @@ export async function runPipeline({ cfg, plan, driver, opts, pair = null, after 
     let outcomes;
     try {
       const stages = plan.sequential ? { ...INGEST, interim: interimStage(plan) } : INGEST;
-      outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, opts, pair, stages });
+      outcomes = await runPlan(plan, { runDir, driver, signal: abort.signal, log, opts, pair, stages });
     } finally {
       process.removeListener('SIGINT', onSigint);
       process.removeListener('SIGTERM', onSigint);
     }
-    return await finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal: abort.signal });
+    return await finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal: abort.signal, log });
   } finally {
-    if (opts['sides-out'] && plan.ab) moveSides(runDir, opts['sides-out']);
+    if (opts['sides-out'] && plan.ab) moveSides(runDir, opts['sides-out'], log);
   }
 }
 
-async function finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal }) {
+async function finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal, log }) {
   if (signal.aborted) {
     console.error('tailgate: interrupted; cleanup done. Partial results kept in', runDir);
     return 130;
@@ -69,7 +80,7 @@ async function finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal
     const cells = plan.cells.filter((c) => keys.includes(c.key)).map((c, index) => ({ ...c, index }));
     const confirmDir = `${runDir}.confirm`;
     mkdirSync(confirmDir);
-    await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal, opts, stages: INGEST });
+    await runPlan({ ...plan, cells }, { runDir: confirmDir, driver, signal, log, opts, stages: INGEST });
     return confirmDir;
   };
   const code = await after({
@@ -78,22 +89,23 @@ async function finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal
     runDir,
     confirm: opts['no-confirm'] ? null : confirm,
     gate: !opts['no-gate'],
+    log,
   });
-  reportTiming(timing(outcomes), runDir);
+  reportTiming(timing(outcomes), runDir, { log });
   const infra = outcomes.filter((o) => o.error).length;
-  console.log(`\nResults: ${runDir}`);
+  log(`\nResults: ${runDir}`);
   return infra ? EXIT.INFRA : code;
 }
 
 // A PR cell's duet, laid out as `tailgate gate` reads a cell's sides: <dir>/base/duet-<run>
 // and <dir>/head/duet-<run> — a refused cell's cell-error.json too, so the gate says why.
 // Written like every result (result/write.js): no link on the way from <dir> down.
-function moveSides(runDir, dir) {
+function moveSides(runDir, dir, log) {
   for (const side of ['base', 'head']) {
     if (!existsSync(join(runDir, side))) continue;
     makeDirIn(dir, join(dir, side));
     const to = writablePath(join(dir, side, `duet-${basename(runDir)}`), { root: dir });
     renameSync(join(runDir, side), to);
-    console.log(`${side}: ${to}`);
+    log(`${side}: ${to}`);
   }
 }

@@ -12,9 +12,10 @@ import { targetRules as target } from '../registry/target-rules.js';
  * `removed`: [{ key, why }] — base cells the head no longer defines. Without a base
  * matrix (no base bench.yaml, or no such matrix there) the head's plan alone, removed [].
  * Command-line cell picks (--controllers …) narrow a run on purpose: no widening then.
+ * plan: planMatrix(cfg, matrixName, overrides) when the caller has it (made once).
  */
-export function planOfRecord(cfg, matrixName, { baseRaw = null, overrides = {} } = {}) {
-  const plan = planMatrix(cfg, matrixName, overrides);
+export function planOfRecord(cfg, matrixName, { baseRaw = null, overrides = {}, plan = null } = {}) {
+  plan ??= planMatrix(cfg, matrixName, overrides);
   const baseMatrix = baseRaw?.matrices?.[matrixName];
   const picked = ['controllers', 'tunings', 'scenarios'].some((k) => overrides[k] !== undefined);
   if (!baseMatrix || picked) return { ...plan, removed: [] };
