@@ -8,6 +8,7 @@ import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { faultTiming } from './normalise.js';
 import { editCount } from '../faults/route-edits.js';
 import { GATE_DEFAULTS, scenarioAsRun } from './defaults.js';
+import { k6Load, oneK6BothSides } from './duet-load.js';
 
 // Scenario keys that change only a kind duet's backend (targets/kube/steps.js headCanary).
 const DUET_CANARIES = ['headDelay', 'headDelayShare', 'headErrors', 'headAltErrors', 'backendErrors'];
@@ -127,17 +128,19 @@ function matrixProblems(cfg, mname, m, add) {
   }
   const most = { ...m, repetitions: Math.max(m.repetitions ?? 1, m.maxRepetitions ?? 0) };
   for (const p of matrixSizeProblems(most)) add(['matrices', mname, p.field], p.message);
-  // The rate the profile's runner can carry: what k6 runs for a cell (a duet: both sides).
+  // The rate the profile's runner can carry: what k6 runs for a cell (config/duet-load.js,
+  // run/k6.js's rule too: a duet's one k6 runs both sides, unless they alternate).
   const cap = own(cfg.profiles, m.profile ?? '')?.maxRate;
-  const duet = m.compare === 'concurrent' || m.duet;
+  const sides = { duet: m.compare === 'concurrent' || m.duet, alternate: m.alternate };
+  const both = oneK6BothSides(sides);
   if (cap)
     for (const sname of m.scenarios) {
       const s = asRun(cfg, m, sname);
-      const perRunner = s?.rate ? (s.rate * (duet ? 2 : 1)) / (s.runners ?? 1) : 0;
+      const perRunner = s?.rate ? k6Load(s, sides).rate / (s.runners ?? 1) : 0;
       if (perRunner > cap)
         add(
           ['scenarios', sname, 'rate'],
-          `${s.rate}/s${duet ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
+          `${s.rate}/s${both ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
           fromMatrix(mname, m, ['rate', 'duet']),
         );
     }

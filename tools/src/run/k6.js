@@ -2,6 +2,7 @@
 // raw output gzipped next to k6's own summary. Shared by every target driver.
 import { join } from 'node:path';
 import { scenarioMs } from '../config/normalise.js';
+import { k6Load } from '../config/duet-load.js';
 import { commandLine } from '../exec/command.js';
 import { startProcess } from '../exec/start.js';
 import { ROOT, toolEnv, which } from '../exec/tools.js';
@@ -30,18 +31,11 @@ export function k6Env(scenario, { url, urlB, host = 'bench.local', summary }) {
   return env;
 }
 
-/** What k6 runs for a cell: a duet (cell.concurrent) alternates requests between base and
- *  head at the scenario's rate per side, so k6 runs twice the rate — and starts with both
- *  sides' VUs: a scenario's `vus` are what one side keeps busy. With one side's 500 for
- *  1,000/s, a pod kill's stall held them all and k6 dropped iterations while it started
- *  more. The ceiling stays the scenario's: VUs started mid-run cost the node CPU, and a
- *  head capped at 50m CPU grew k6 towards 4,000 of them and starved the base too. */
+/** What k6 runs for a cell: a duet (cell.concurrent) whose sides are loaded at once runs
+ *  both sides' rate and VUs in one k6 (config/duet-load.js, the rule validation checks a
+ *  profile's maxRate with); sides loaded one at a time (alternate) get the rate each. */
 export function cellLoad(cell) {
-  const s = cell.scenario;
-  // One k6 for both sides of a duet; sides loaded one at a time (alternate) get the rate each.
-  return cell.concurrent && !cell.alternate
-    ? { ...s, rate: s.rate * 2, vus: s.vus * 2, maxVus: Math.max(s.vus * 2, s.maxVus) }
-    : s;
+  return k6Load(cell.scenario, { duet: cell.concurrent, alternate: cell.alternate });
 }
 
 /**
