@@ -17,14 +17,13 @@ import { hasPropagation, PROPAGATION } from './propagation.js';
 import { failoverTests } from './failover.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
-import { GATE_DEFAULTS } from '../config/defaults.js';
 import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 import { decisionRule, ratioCaught } from './power.js';
 import { attachSequential, sequentialLook, sequentialRuleOf } from './sequential-gate.js';
 import { undecidedClosed, undecidedStops } from './sequential-stop.js';
 import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
-import { checkRun, comparabilityProblems, headHeldRuns, sharedDropRuns } from './validity.js';
+import { checkRun, comparabilityProblems, headHeldRuns, sharedDropLimit, sharedDropRuns } from './validity.js';
 import { round } from '../numbers.js';
 
 /**
@@ -155,7 +154,7 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     const ratios = sharedBase.map((s) => s.ratio);
     out.sharedDrops = sharedBase.map((s) => ({ pair: s.pair, dropped: s.dropped, ratio: s.ratio }));
     out.warnings.push(
-      `k6 dropped iterations in ${sharedBase.length} of ${base.length} pairs (${sharedBase.map((s) => s.dropped).join(', ')}; up to ${(100 * Math.max(...ratios)).toFixed(2)}%), on both sides alike: one load generator drives both sides of a duet, so each pair stays a fair comparison (over ${(100 * (gate.validity.maxSharedDroppedRatio ?? GATE_DEFAULTS.validity.maxSharedDroppedRatio)).toFixed(0)}% it would not)`,
+      `k6 dropped iterations in ${sharedBase.length} of ${base.length} pairs (${sharedBase.map((s) => s.dropped).join(', ')}; up to ${(100 * Math.max(...ratios)).toFixed(2)}%), on both sides alike: one load generator drives both sides of a duet, so each pair stays a fair comparison (over ${(100 * sharedDropLimit(gate.validity)).toFixed(0)}% it would not)`,
     );
   }
   const hog = crossTalk(base, head);

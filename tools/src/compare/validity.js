@@ -13,6 +13,11 @@ import { GATE_DEFAULTS } from '../config/defaults.js';
 
 const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itself is fine
 
+/** The share of a duet's shared drops that voids its pair: the rule's, else config's default. */
+export function sharedDropLimit(rule) {
+  return rule.maxSharedDroppedRatio ?? GATE_DEFAULTS.validity.maxSharedDroppedRatio;
+}
+
 /**
  * -> { problems: [...], omission: null | {dropped, ratio}, shared: null | {dropped, ratio} }
  * for one run. side: 'base' | 'head'. sharedDrops: the run is one side of a duet pair whose
@@ -32,7 +37,7 @@ export function checkRun(rep, rule, side, { sharedDrops = false, heldByHead = fa
   }
   if (sharedDrops && rep.load.droppedIterations > 0) {
     const ratio = rep.load.droppedRatio;
-    const limit = rule.maxSharedDroppedRatio ?? GATE_DEFAULTS.validity.maxSharedDroppedRatio;
+    const limit = sharedDropLimit(rule);
     const own = checkRun(rep, { ...rule, maxDroppedRatio: Math.max(rule.maxDroppedRatio, limit) }, 'base');
     const shared = { dropped: rep.load.droppedIterations, ratio, pair: rep.meta?.pair ?? null };
     return { ...own, shared: ratio <= limit ? shared : null };
