@@ -6,7 +6,8 @@ import { readJsonFile, toReps } from '../result/load.js';
 
 /** plan -> ({ base: [result files], head: [result files] }) -> interimLook's answer. */
 export function interimStage(plan) {
-  const gate = plan.matrix.gate ?? plan.gate;
+  // A PR's duet looks by its base's rules, as the gate of record judges (plan/duet.js).
+  const gate = plan.gateOfRecord ?? plan.matrix.gate ?? plan.gate;
   const family = familyBound(plan.cells, gate);
   const reps = (files) => files.flatMap((f) => toReps(readJsonFile(f), f).reps);
   return ({ base, head }) => interimLook({ base: reps(base), head: reps(head) }, gate, { family });

@@ -37,6 +37,10 @@ export function applyDuetBase(plan, baseCfg, headCfg) {
   const why = duetRefusal(baseCfg, headCfg, plan.matrixName);
   if (why) throw new InputError(`--duet-base: ${why}; run the base and head as interleaved pairs instead`);
   plan.ab = { controller: '(each cell)', tuning: '(as the PR changes it)' };
+  // The PR is judged by its base's rules (compare/base-policy.js): the runner's interim
+  // looks decide by them too, or a PR that loosens its own threshold would stop a cell the
+  // gate of record then finds undecided (compare/sequential-stop.js).
+  plan.gateOfRecord = baseCfg.matrices[plan.matrixName].gate ?? baseCfg.gate;
   const changes = workloadChanges(baseCfg, headCfg, [...new Set(plan.cells.map((c) => c.scenarioName))]);
   if (changes.length) plan.workloadChange = changes;
   for (const cell of plan.cells) {

@@ -111,6 +111,17 @@ test("duet: a PR's duet installs each cell's controller from the base checkout's
   assert.match(traefik[3], /--install traefik-b .*traefik-head\.yaml .*overlays\/tuned\.yaml/);
 });
 
+test("duet: a PR's duet looks at its pairs by the base's gate, the rules the verdict of record applies", () => {
+  const { base, head } = checkouts((t) =>
+    t.replace('compare: concurrent }', 'compare: concurrent, gate: { latency: { p99: { threshold: 50% } } } }'),
+  );
+  const h = head();
+  assert.equal(h.matrices['pr-duet'].gate.latency.p99.threshold, '50%', 'the head loosens its own line');
+  const plan = planMatrix(h, 'pr-duet', { controllers: ['traefik'], duetBase: base });
+  assert.deepEqual(plan.gateOfRecord, base.matrices['pr-duet'].gate);
+  assert.notEqual(plan.gateOfRecord.latency.p99.threshold, '50%');
+});
+
 test('duet: Ingress beside Gateway API (a migration) — each side routes its own way to the same pods, the CRDs installed, the head route Accepted before load', () => {
   const cfg = loadBench(FIXTURE);
   const argvOf = (s, re) => s.filter((x) => re.test(x.title)).map((x) => x.argv.join(' '));
