@@ -60,8 +60,17 @@ export function publicTest(t) {
     pBetter: fmtP(pBetter),
     adjustedPBetter: fmtP(adjPBetter),
   };
+  // The fresh runs' own numbers: a confirmed cell is shown by its confirmation (report/).
   if (second)
-    out.confirmation = { runs: second.n, ratio: second.ratio, p: fmtP(second.pWorse), combinedP: fmtP(overallP) };
+    out.confirmation = {
+      runs: second.n,
+      ratio: second.ratio,
+      p: fmtP(second.pWorse),
+      combinedP: fmtP(overallP),
+      ...(second.ratioLow === undefined
+        ? {}
+        : { base: second.base, head: second.head, ratioLow: second.ratioLow, ratioHigh: second.ratioHigh }),
+    };
   return out;
 }
 
@@ -91,10 +100,13 @@ function errorsMetric(p, groups, gate) {
   };
 }
 
+// "1 test", "3 tests": every count the comment and the verdict's texts print.
+export const plural = (n, what) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 const adjustedText = (t) => (t.look === 'pending' ? 'adjusted after confirmation' : `adjusted ${t.adjustedP}`);
 
 const groupText = (g) =>
-  `${g.group} ${g.base} → ${g.head} (p=${g.p}, ${adjustedText(g)} over ${g.family} tests${g.phi > 1 ? `, dispersion ${g.phi}` : ''})`;
+  `${g.group} ${g.base} → ${g.head} (p=${g.p}, ${adjustedText(g)} over ${plural(g.family, 'test')}${g.phi > 1 ? `, dispersion ${g.phi}` : ''})`;
 
 export function describe(m) {
   if (m.group) return `errors: ${groupText(m)}`;
@@ -106,9 +118,15 @@ export function describe(m) {
     return `errors: ${[...bad, ...zero].join(', ')}`;
   }
   const pct = Math.round((m.intervalLevel ?? 0.9) * 100);
+  const over = `${adjustedText(m)} over ${plural(m.family, 'test')}`;
+  // A confirmed test is told by its fresh runs (the round that decided it), the first look
+  // beside them.
+  const c = m.confirmation;
+  if (c?.ratioLow !== undefined)
+    return `${m.metric}: ${msText(c.base)} → ${msText(c.head)} ms on ${plural(c.runs, 'fresh run')} (×${sig(c.ratio)}, ${pct}% interval ×${sig(c.ratioLow)}–×${sig(c.ratioHigh)}; first look ×${sig(m.ratio)}; p=${m.p} then ${c.p}, ${over})`;
   // Three significant digits, as in the table; a test awaiting its confirmation round has
   // no adjusted p yet (its two-stage p is made with the fresh runs).
-  return `${m.metric}: ${msText(m.base)} → ${msText(m.head)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, ${adjustedText(m)} over ${m.family} tests)`;
+  return `${m.metric}: ${msText(m.base)} → ${msText(m.head)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, ${over})`;
 }
 
 export function summaryOf(reps) {

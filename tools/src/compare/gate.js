@@ -391,7 +391,8 @@ function procedureOf(tests, alpha, prepared) {
       'family-wise over every blocking test of the comparison (Holm on two-stage p-values: confirm-on-fail)',
     firstLookLevel: EARLY * alpha,
     blockingTests: family.length,
-    confirmedTests: tests.filter((t) => t.look === 'second').length,
+    // Of the blocking tests above: an advisory test's second look confirms nothing the gate fails on.
+    confirmedTests: family.filter((t) => t.look === 'second').length,
     pairedCells: prepared.filter((p) => p.out.design?.paired).length,
   };
 }

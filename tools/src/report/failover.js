@@ -3,7 +3,7 @@
 // what this cell could have seen.
 import { FAILOVER_METRIC } from '../compare/failover.js';
 import { sig } from '../numbers.js';
-import { ICON, metric, ms } from './format.js';
+import { iconOf, metric, ms } from './format.js';
 
 const times = (x) => (Number.isFinite(x) ? `×${sig(x)}` : '–');
 
@@ -21,7 +21,7 @@ export function failoverTable(cells, { code }) {
     const change = m.ratio == null ? '–' : `${times(m.ratio)} (${times(m.ratioLow)}–${times(m.ratioHigh)})`;
     const p = m.p == null ? '–' : `${m.p} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')})`;
     rows.push(
-      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${k.both ?? 0} / ${k.baseOnly ?? 0} / ${k.headOnly ?? 0} / ${k.neither ?? 0} | ${ms(m.base)} → ${ms(m.head)} | ${change} | ${p} | ${status(m)} | ${times(m.detectable?.ratio80)} |`,
+      `| ${iconOf(c)} | ${code(c.cell)} | ${k.both ?? 0} / ${k.baseOnly ?? 0} / ${k.headOnly ?? 0} / ${k.neither ?? 0} | ${ms(m.base)} → ${ms(m.head)} | ${change} | ${p} | ${status(m)} | ${times(m.detectable?.ratio80)} |`,
     );
   }
   return [
@@ -38,7 +38,8 @@ export function failoverTable(cells, { code }) {
 function status(m) {
   if (m.why && !m.reliable) return `cannot decide: ${m.why}`;
   const icon = m.status === 'regression' ? ' 🔺' : m.status === 'improvement' ? ' 🔻' : '';
-  return `${m.status}${icon}${m.blocking ? '' : ' (advisory)'}`;
+  const said = m.look === 'pending' ? 'awaiting confirmation' : m.status;
+  return `${said}${icon}${m.blocking ? '' : ' (advisory)'}`;
 }
 
 // The stall's cut, as each cell's test applied it (the rule's floor or the ingest's cut).

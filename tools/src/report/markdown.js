@@ -1,7 +1,7 @@
 // The PR comment body (and job summary): a pure function of the verdict document,
 // rendered from templates/comment.md. Everything from files is escaped: cell names
 // are restricted by the config schema, but reasons quote paths and tool output.
-import { ICON, delta, metric, ms } from './format.js';
+import { ICON, decided, deltaWithInterval, iconOf, metric, ms, plural } from './format.js';
 import { renderTemplate } from './template.js';
 import { round, sig } from '../numbers.js';
 import { code, md } from './gfm.js';
@@ -51,8 +51,8 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
   const bad = doc.cells.filter((c) => c.verdict === doc.overall).length;
   const waiting = doc.cells.filter((c) => c.awaiting === 'confirmation').length;
   const headline = doc.pending
-    ? `awaiting confirmation — ${waiting} of ${n} cell${n > 1 ? 's' : ''} run again with fresh pairs; this first look is not the verdict`
-    : `${HEADLINE[doc.overall]}${doc.overall === 'pass' || !n ? '' : ` — ${bad} of ${n} cell${n > 1 ? 's' : ''}`}`;
+    ? `awaiting confirmation — ${waiting} of ${plural(n, 'cell')} run again with fresh pairs; this first look is not the verdict`
+    : `${HEADLINE[doc.overall]}${doc.overall === 'pass' || !n ? '' : ` — ${bad} of ${plural(n, 'cell')}`}`;
   return renderTemplate('comment.md', {
     marker: markerFor(doc.matrix),
     icon: doc.pending && doc.overall !== 'regression' ? '⏳' : ICON[doc.overall],
@@ -119,11 +119,11 @@ function planLines(doc) {
   const lines = [];
   if (doc.removed?.length)
     lines.push(
-      `⚠️ **This PR removes ${doc.removed.length} cell${doc.removed.length > 1 ? 's' : ''} from the gated matrix${doc.matrix ? ` ${code(doc.matrix)}` : ''}**: ${cells(doc.removed.map((r) => r.key))} (${md(doc.removed[0].why)}${doc.removed.length > 1 ? ', …' : ''}). Nothing of them is measured from now on.`,
+      `⚠️ **This PR removes ${plural(doc.removed.length, 'cell')} from the gated matrix${doc.matrix ? ` ${code(doc.matrix)}` : ''}**: ${cells(doc.removed.map((r) => r.key))} (${md(doc.removed[0].why)}${doc.removed.length > 1 ? ', …' : ''}). Nothing of them is measured from now on.`,
     );
   if (doc.unplanned?.length)
     lines.push(
-      `ℹ️ Results arrived for ${doc.unplanned.length} cell${doc.unplanned.length > 1 ? 's' : ''} no plan names: ${cells(doc.unplanned)} — not judged.`,
+      `ℹ️ Results arrived for ${plural(doc.unplanned.length, 'cell')} no plan names: ${cells(doc.unplanned)} — not judged.`,
     );
   return lines;
 }
@@ -147,23 +147,29 @@ function context(doc) {
   if (!p) return how;
   if (!p.blockingTests)
     return `${how} No blocking test could be run: no cell had data good enough to decide (see below), so nothing was shown to be unchanged.`;
-  return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% over all ${p.blockingTests} blocking test${p.blockingTests === 1 ? '' : 's'} together${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;
+  const over =
+    p.blockingTests === 1 ? 'over its 1 blocking test' : `over all ${p.blockingTests} blocking tests together`;
+  return `${how} Chance that a PR without a real change fails: ≤ ${Math.round(p.alpha * 100)}% ${over}${p.confirmedTests ? ` (${p.confirmedTests} confirmed on fresh runs)` : ''}.`;
 }
 
 function table(cells, hidden) {
+  // The † note only when some cell has a figure to explain.
+  const seen = cells.some((c) => metric(c, 'p99')?.detectable);
   const rows = [
-    '| | cell | head p50 | head p99 | Δ p99 | sees p99 ⁽†⁾ | head p99.99 | Δ p99.99 | errors (base → head) |',
+    `| | cell | head p50 | head p99 | Δ p99 | sees p99${seen ? ' ⁽†⁾' : ''} | head p99.99 | Δ p99.99 | errors (base → head) |`,
     '|---|---|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const c of cells) {
     const h = c.head ?? {};
     const tail = h.p99_99Reliable === false ? ' ⁽*⁾' : '';
+    // A confirmed metric is shown as its fresh runs saw it: the round that decided it.
+    const head = (q) => ms(decided(metric(c, q))?.head ?? h[q]);
     rows.push(
-      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${ms(h.p50)} | ${ms(h.p99)} | ${arrow(metric(c, 'p99'))} | ${sees(metric(c, 'p99'))}${pairsUsed(c)} | ${ms(h['p99.99'])}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`,
+      `| ${iconOf(c)} | ${code(c.cell)} | ${head('p50')} | ${head('p99')} | ${arrow(metric(c, 'p99'))} | ${sees(metric(c, 'p99'))}${pairsUsed(c)} | ${head('p99.99')}${tail} | ${arrow(metric(c, 'p99.99'))} | ${c.base ? `${c.base.errors} → ` : ''}${h.errors ?? '–'} |`,
     );
   }
-  if (hidden) rows.push(`| | … ${hidden} more cell${hidden > 1 ? 's' : ''} in the artifacts | | | | | | | |`);
-  if (cells.some((c) => metric(c, 'p99')?.detectable))
+  if (hidden) rows.push(`| | … ${plural(hidden, 'more cell')} in the artifacts | | | | | | | |`);
+  if (seen)
     rows.push(
       '',
       `⁽†⁾ the p99 change this cell's noise and the gate's rule (significant, over the threshold, confirmed) catch 80% of the time${cells.some((c) => c.sequential) ? '; "4 of ≤ 8 pairs": the duet added pairs until the cell was decided, up to its budget' : ''}.`,
@@ -182,10 +188,14 @@ function sees(m) {
   return r ? `×${Number(r.toPrecision(3))}` : '–';
 }
 
-function arrow(m) {
+// A regression's interval is in its note below the table; a pass or a pending test beyond
+// the threshold carries its own, so a large Δ is never shown bare.
+function arrow(metricOf) {
+  const m = decided(metricOf);
   if (!m || m.ratio === undefined) return '–';
   const icon = m.status === 'regression' ? ' 🔺' : m.status === 'improvement' ? ' 🔻' : '';
-  return `${delta(m)}${icon}`;
+  const text = m.status === 'regression' ? deltaWithInterval({ ...m, threshold: undefined }) : deltaWithInterval(m);
+  return `${text}${icon}`;
 }
 
 function notes(cells) {
@@ -231,7 +241,7 @@ function sensitivity(cells) {
     worst.d.ratio80 === null
       ? 'no p99 change up to ×100 would be caught 80% of the time'
       : `a p99 change of about ×${Number(worst.d.ratio80.toPrecision(2))} would be caught 80% of the time`;
-  return `_Sensitivity: with this run-to-run noise ${caught} (${code(worst.c.cell)}, the noisiest cell); ×1.5 needs about ${worst.d.runsFor1_5} runs per side (repetitions), or confirmation rounds._`;
+  return `_Sensitivity: with this run-to-run noise ${caught} (${code(worst.c.cell)}, the noisiest cell); ×1.5 needs about ${plural(worst.d.runsFor1_5, 'run')} per side (repetitions), or confirmation rounds._`;
 }
 
 // Mermaid xychart-beta renders natively on GitHub: no image host needed. One bar
@@ -283,20 +293,29 @@ function details(cells) {
                   ', ',
                 )}) | ${g.base} | ${g.head} | ${g.rateRatio === null ? '–' : `×${sig3(g.rateRatio)}`} | ${g.p ?? '–'} (${g.look === 'pending' ? 'after confirmation' : (g.adjustedP ?? '–')}) | ${g.status} |`,
             );
-          if (!m.groups?.length) rows.push('| errors | 0 | 0 | | | pass |');
+          if (!m.groups?.length) rows.push(`| errors | ${m.base ?? '–'} | ${m.head ?? '–'} | | | ${m.status} |`);
         } else if (m.status === 'missing') {
           rows.push(`| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | – | – | missing |`);
         } else {
+          // Both looks of a confirmed test, each labelled; an awaited one is not a pass yet.
+          const k = m.confirmation;
+          const ratio = `×${sig3(m.ratio)} (${sig3(m.ratioLow)}–${sig3(m.ratioHigh)})`;
+          const fresh =
+            k?.ratioLow === undefined
+              ? `×${sig3(k?.ratio)}`
+              : `×${sig3(k.ratio)} (${sig3(k.ratioLow)}–${sig3(k.ratioHigh)})`;
+          const looks = k ? `first look ${ratio}; ${plural(k.runs, 'fresh run')} ${fresh}` : ratio;
+          const status = m.look === 'pending' ? 'awaiting confirmation' : m.status;
           rows.push(
-            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ×${sig3(m.ratio)} (${sig3(m.ratioLow)}–${sig3(m.ratioHigh)}) | ${m.p ?? '–'} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')}) | ${m.status}${m.blocking ? '' : ' (advisory)'}${m.confirmation ? ` · confirmed on ${m.confirmation.runs} fresh runs: ×${sig3(m.confirmation.ratio)}` : ''} |`,
+            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ${looks} | ${m.p ?? '–'} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')}) | ${status}${m.blocking ? '' : ' (advisory)'} |`,
           );
         }
       }
-      const s = (n, w) => `${n} ${w}${n === 1 ? '' : 's'}`;
       const design = c.design?.paired
-        ? s(c.design.pairs, 'pair')
-        : `${s(c.baseReps, 'base run')} vs ${s(c.headReps, 'head run')}`;
-      return `<details><summary>${ICON[c.verdict]} ${md(c.cell)}: ${c.verdict} (${design})</summary>\n\n${rows.join('\n')}\n\n</details>`;
+        ? plural(c.design.pairs, 'pair')
+        : `${plural(c.baseReps, 'base run')} vs ${plural(c.headReps, 'head run')}`;
+      const said = c.awaiting === 'confirmation' ? 'awaiting confirmation' : c.verdict;
+      return `<details><summary>${iconOf(c)} ${md(c.cell)}: ${said} (${design})</summary>\n\n${rows.join('\n')}\n\n</details>`;
     });
   return blocks.join('\n');
 }
@@ -307,7 +326,7 @@ const HOW_TO_READ = [
   '',
   "- Each row is one cell (controller / tuning / scenario); latencies are the head's, Δ is head vs base.",
   "- ❌ regression: the change is beyond noise *and* beyond the gate's threshold, decided for the whole PR at once (the chance that a PR without a real change fails is stated above).",
-  '- ✅ pass: no regression found. 🟢 improvement: better beyond noise. ⚠️ inconclusive: the load or the data was not good enough to decide (e.g. k6 could not deliver the rate). 🛑 input refused (a values file, bench.yaml): for the PR to fix. 💥 infrastructure error: nothing was measured. ❔ no baseline yet.',
+  '- ✅ pass: no regression found. 🟢 improvement: better beyond noise. ⚠️ inconclusive: the load or the data was not good enough to decide (e.g. k6 could not deliver the rate). ⏳ pending: may be a regression; a confirmation round on fresh runs decides, this first look is not the verdict. 🛑 input refused (a values file, bench.yaml): for the PR to fix. 💥 infrastructure error: nothing was measured. ❔ no baseline yet.',
   '- Intervals are for the ratio head / base; "advisory" metrics are shown, never gated on alone.',
   '',
   '</details>',

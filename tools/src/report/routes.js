@@ -4,7 +4,7 @@
 // that were neither the old nor the new behaviour.
 import { round } from '../numbers.js';
 import { metricName, PROPAGATION_QUANTILES } from '../compare/propagation.js';
-import { ICON, metric, ms as fmtMs } from './format.js';
+import { iconOf, metric, ms as fmtMs, plural } from './format.js';
 
 const ms = (v) => (Number.isFinite(v) ? `${round(v, 0)} ms` : '–');
 const VERB = { add: 'added', change: 'changed', remove: 'removed' };
@@ -40,7 +40,10 @@ export function routeLines(cells, who = '') {
         .sort((a, b) => a - b);
       const unfollowed = sum((e) => e.edits - e.settled);
       parts.push(
-        `${sum((e) => e.edits)} ${VERB[kind]}${unfollowed ? ` (${unfollowed} not followed)` : ''}: p50 ${ms(p50s.length ? p50s[(p50s.length - 1) >> 1] : null)}, max ${ms(Math.max(...of.map((e) => e.maxMs ?? -Infinity)))}, ${sum((e) => e.errors)} errors`,
+        `${sum((e) => e.edits)} ${VERB[kind]}${unfollowed ? ` (${unfollowed} not followed)` : ''}: p50 ${ms(p50s.length ? p50s[(p50s.length - 1) >> 1] : null)}, max ${ms(Math.max(...of.map((e) => e.maxMs ?? -Infinity)))}, ${plural(
+          sum((e) => e.errors),
+          'error',
+        )}`,
       );
     }
     out.push(`${c.key}${who ? ` (${who})` : ''}, ${reps.length} rep(s): ${parts.join('; ')}`);
@@ -72,7 +75,7 @@ function carriedLine(key, who, runs) {
       med((r) => r.rssMiB[k]),
       'MiB',
     );
-  return `${key}${who ? ` (${who})` : ''}, ${runs.length} rep(s): ${runs[0].routes} routes carried, all answering after ${s(med((r) => r.allAnsweredMs))} (applied in ${s(med((r) => r.appliedMs))}); controller CPU ${cpu} (${cpu100} per 100 routes), RSS ${rss('before')} before, ${rss('after')} after`;
+  return `${key}${who ? ` (${who})` : ''}, ${plural(runs.length, 'rep')}: ${runs[0].routes} routes carried, all answering after ${s(med((r) => r.allAnsweredMs))} (applied in ${s(med((r) => r.appliedMs))}); controller CPU ${cpu} (${cpu100} per 100 routes), RSS ${rss('before')} before, ${rss('after')} after`;
 }
 
 /** The block the terminal shows for those lines ('' when there are none). */
@@ -95,7 +98,7 @@ export function routesTable(cells, { code, arrow }) {
     const pair = (m) => (m ? `${fmtMs(m.base)} → ${fmtMs(m.head)}` : '–');
     const errs = metric(c, 'errors')?.classes?.find((k) => k.class === 'route');
     rows.push(
-      `| ${ICON[c.verdict]} | ${code(c.cell)} | ${pair(q('p50'))} | ${arrow(q('p50'))} | ${pair(q('p90'))} | ${arrow(q('p90'))} | ${errs ? `${errs.base} → ${errs.head}` : '0 → 0'} |`,
+      `| ${iconOf(c)} | ${code(c.cell)} | ${pair(q('p50'))} | ${arrow(q('p50'))} | ${pair(q('p90'))} | ${arrow(q('p90'))} | ${errs ? `${errs.base} → ${errs.head}` : '0 → 0'} |`,
     );
   }
   return [

@@ -87,7 +87,22 @@ test('gate: a suspicious cell exits 3 (pending, never green) with the confirmati
   assert.match(first.out, /::notice::a confirmation round with fresh runs is needed/);
   const meta = JSON.parse(readFileSync(join(first.dir, 'comment', 'meta.json'), 'utf8'));
   assert.deepEqual([meta.round, meta.pending, meta.exitCode], ['first', true, 3]);
-  assert.match(readFileSync(join(first.dir, 'comment', 'comment.md'), 'utf8'), /### tailgate ⏳ awaiting confirmation/);
+  const pending = readFileSync(join(first.dir, 'comment', 'comment.md'), 'utf8');
+  assert.match(pending, /### tailgate ⏳ awaiting confirmation/);
+  // Pending, not inconclusive: its row, its fold and the awaited test say so; the row's Δ
+  // (beyond the threshold) carries its interval; one blocking test is one.
+  assert.match(
+    pending,
+    /^\| ⏳ \| `nginx-reload\/default\/churn` \|[^|]+\|[^|]+\| \+\d+% \(90%: \+[\d.]+…\+[\d.]+%\) \|/m,
+  );
+  assert.match(
+    pending,
+    /<summary>⏳ nginx-reload\/default\/churn: awaiting confirmation \(2 base runs vs 2 head runs\)/,
+  );
+  assert.match(pending, /^\| p99 \|.*\| 0\.001 \(after confirmation\) \| awaiting confirmation \|$/m);
+  assert.match(pending, /^- ✅ pass: .* ⏳ pending: [^.]*confirmation round[^\n]*$/m);
+  assert.match(pending, /fails: ≤ 5% over its 1 blocking test\./);
+  assert.doesNotMatch(pending, /⚠️ nginx|: inconclusive \(|all 1 blocking|over 1 tests/);
   // The round: fresh runs as bad as the first make it a regression, and no further round.
   const round = join(root, 'round');
   await makeRunDir(reps(1, [11, 12]), join(round, 'base'));
@@ -96,6 +111,25 @@ test('gate: a suspicious cell exits 3 (pending, never green) with the confirmati
   const second = await gate(args, () => ({}), root);
   assert.equal(second.code, 1, second.out);
   assert.match(second.out, /^confirm=\{"include":\[\]\}$/m);
+  // Confirmed: the count is of blocking tests (the advisory quantiles' second looks are not
+  // among them), and the row and the note are the fresh runs', not the first look's.
+  const verdict = JSON.parse(readFileSync(join(second.dir, 'verdict.json'), 'utf8'));
+  assert.deepEqual([verdict.procedure.blockingTests, verdict.procedure.confirmedTests], [1, 1]);
+  const p99 = verdict.cells[0].metrics.find((m) => m.metric === 'p99');
+  const fresh = p99.confirmation;
+  assert.notEqual(fresh.ratio, p99.ratio);
+  const body = readFileSync(join(second.dir, 'comment', 'comment.md'), 'utf8');
+  assert.match(body, /over its 1 blocking test \(1 confirmed on fresh runs\)\./);
+  const row = body.split('\n').find((l) => l.startsWith('| ❌ |'));
+  assert.equal(row.split(' | ')[4], `+${((fresh.ratio - 1) * 100).toFixed(1)}% 🔺`, row);
+  assert.equal(row.split(' | ')[3], `${fresh.head.toPrecision(3)}ms`, row);
+  assert.match(
+    body,
+    new RegExp(
+      `: p99: [\\d.]+ → [\\d.]+ ms on 2 fresh runs \\(×${fresh.ratio.toPrecision(3)}, 90% interval .*; first look ×${p99.ratio.toPrecision(3)};.* over 1 test\\)`,
+    ),
+  );
+  assert.match(body, /\| p99 \|.*\| first look ×[\d.]+ \([\d.]+–[\d.]+\); 2 fresh runs ×[\d.]+ \([\d.]+–[\d.]+\) \|/);
 });
 
 test('gate: which compare each mode runs — the base commit rules a paired PR, confirmation reads base/ and head/', () => {
