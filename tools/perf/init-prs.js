@@ -62,6 +62,9 @@ export function initConfig(controller, pairs, canary = null, { rates = [], scena
   if (r.status !== 0) throw new Error(`tailgate init failed: ${r.stderr}`);
   const file = join(dir, 'bench.yaml');
   const doc = parse(readFileSync(file, 'utf8'));
+  // init's values file is the catalog's (and a comment): without it, the run's bench.yaml
+  // copied beside its results loads there too (gate, seq-prs.js).
+  delete doc.controllers[controller].values;
   const pr = doc.matrices.pr;
   if (pr.compare !== 'concurrent') throw new Error(`${controller}: init writes no duet (compare: ${pr.compare})`);
   // Offline kind here: the profile says which runner class; this machine is that size.

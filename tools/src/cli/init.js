@@ -1,8 +1,9 @@
 // A starter bench.yaml for a repository that adopts tailgate: the local matrix (real
 // nginx/HAProxy on this machine, `make bench`-style) and a `pr` matrix for one catalog
 // controller on kind — a duet where the controller's catalog entry supports one, else base
-// and head interleaved — with the gate's defaults. Never overwrites a file.
-import { existsSync, readdirSync } from 'node:fs';
+// and head interleaved — with the gate's defaults, and a copy of the controller's catalog
+// values that bench.yaml names (a PR then has a value to change). Never overwrites a file.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBench } from '../config/load.js';
 import { estimateCost } from '../plan/cost.js';
@@ -12,17 +13,19 @@ import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { workflowFiles } from './init-workflows.js';
 import { CATALOG_DIR, readCatalogFile } from '../registry/catalog.js';
 
-export const summary = 'Write a starter bench.yaml for a catalog controller (never overwrites)';
+export const summary =
+  'Write a starter bench.yaml, the controller values file it names and the PR workflows for a catalog controller (never overwrites)';
 export const usage = `Usage: tailgate init [--controller traefik] [--dir .]
 
-Writes <dir>/bench.yaml and, where absent, <dir>/.github/workflows/tailgate.yml (one
-gate per matrix: pr and pr-routes) and tailgate-comment.yml (their comments and check
-runs). bench.yaml: a local matrix (real nginx and HAProxy on this machine) and a
-"pr" matrix for the chosen controller on kind, steady + pod-kill: a duet (the base's and
-the head's configuration as two releases in one cluster, in front of the same pods, under
-one k6) where the controller supports one, else base and head interleaved; and a
-"pr-routes" matrix, the same with routes added, changed and removed under load (its own
-job: in "pr" it would take that job past 10 minutes).
+Writes <dir>/bench.yaml and, where absent, <dir>/<controller>-values.yaml (the catalog's
+values for its chart, which bench.yaml names: a PR changes a value there),
+<dir>/.github/workflows/tailgate.yml (one gate per matrix: pr, pr-failover, pr-routes)
+and tailgate-comment.yml (their comments and check runs). bench.yaml: a local matrix
+(real nginx and HAProxy on this machine) and, for the chosen controller on kind, "pr"
+(steady load), "pr-failover" (pods killed under load) and "pr-routes" (routes added,
+changed and removed under load), each its own job: a duet (the base's and the head's
+configuration as two releases in one cluster, in front of the same pods, under one k6)
+where the controller supports one, else base and head interleaved.
 Controllers: ${catalog().join(', ')} (duet: ${catalog()
   .filter((n) => duetCapable(n))
   .join(', ')})`;
@@ -50,7 +53,15 @@ export function run(opts) {
   const file = join(opts.dir, 'bench.yaml');
   if (existsSync(file))
     throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
-  const text = benchText(name, entry);
+  // The values first: bench.yaml names them, and loading it checks they are there.
+  const valuesName = `${name}-values.yaml`;
+  const values = join(opts.dir, valuesName);
+  if (existsSync(values)) console.log(`${values}: kept (exists; bench.yaml names it as ${name}'s values)`);
+  else {
+    writeTextAtomic(values, valuesText(name, entry), { root: opts.dir });
+    console.log(`${values}: written (the catalog's values for chart ${entry.chart.name} ${entry.chart.version})`);
+  }
+  const text = benchText(name, entry, valuesName);
   writeTextAtomic(file, text);
   const cfg = loadBench(file); // what init writes must validate
   const minutes = (m) => Math.round(estimateCost(planMatrix(cfg, m), { cfg, oneProcess: true }).longestJobS / 60);
@@ -70,15 +81,21 @@ export function run(opts) {
     `the gates take about ${each.join(', ')} min on a 2-core runner (plan's estimate, every optional pair run); they run side by side, so a PR waits about ${Math.max(...gates.map(minutes))} min`,
   );
   console.log(
-    `next: 1. try it here: npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml and .github/workflows/  3. make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required, then open a PR`,
+    `next: 1. try it here: npx tailgate setup, npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml, ${valuesName} and .github/workflows/  3. open a PR that changes a value in ${valuesName}: the gates run and comment  4. once they have reported, make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required`,
   );
   return 0;
 }
 
+// `values:` replaces the catalog's values.yaml, so the adopter's copy starts as that file
+// (it keeps the kind plumbing: hostPort, service, rollout), its origin said on top.
+function valuesText(name, entry) {
+  const catalogValues = readFileSync(join(CATALOG_DIR, name, 'values.yaml'), 'utf8');
+  return `# tailgate's catalog values for chart ${entry.chart.name} ${entry.chart.version} (charts/controllers/${name}/values.yaml): edit them in a PR to test a change.\n${catalogValues}`;
+}
+
 // The bench.yaml init writes: the local matrix, the pr matrix (a duet where the catalog
 // entry says how two releases coexist) and the route cell as a matrix of its own.
-function benchText(name, entry) {
-  // A controller whose catalog entry says how two releases coexist runs the PR as a duet.
+function benchText(name, entry, valuesName) {
   // A controller whose catalog entry says how two releases coexist runs the PR as a duet,
   // adding pairs while a cell is undecided (maxRepetitions); else base and head interleaved.
   const duet = (max) =>
@@ -102,6 +119,7 @@ controllers:
   ${name}:
     type: helm
     chart: { repo: ${entry.chart.repo}, name: ${entry.chart.name}, version: ${entry.chart.version} }
+    values: ${valuesName} # relative to this file; it replaces the catalog's values.yaml
 ${entry.ingressClass ? `    ingressClass: ${entry.ingressClass}\n` : ''}${entry.routing === 'gateway' ? '    routing: gateway\n' : ''}
 # vus: the VUs k6 starts with. A pod kill stalls requests for a moment and each holds a
 # VU; with too few, k6 starts more mid-run and drops iterations while it does (a 2-core

@@ -23,6 +23,9 @@ test('package: npm pack installs and runs tailgate outside this repository', { t
   const bin = join(app, 'node_modules', '.bin', 'tailgate');
   const init = spawnSync(bin, ['init', '--controller', 'traefik'], { cwd: app, encoding: 'utf8' });
   assert.equal(init.status, 0, init.stdout + init.stderr);
+  // bench.yaml names the values file init copied from the package's catalog.
+  assert.match(readFileSync(join(app, 'bench.yaml'), 'utf8'), /values: traefik-values\.yaml/);
+  assert.ok(existsSync(join(app, 'traefik-values.yaml')), 'init wrote the values file');
   const v = spawnSync(bin, ['validate'], { cwd: app, encoding: 'utf8' });
   assert.equal(v.status, 0, v.stdout + v.stderr);
   const p = spawnSync(bin, ['plan', '--matrix', 'local'], { cwd: app, encoding: 'utf8' });
@@ -66,11 +69,12 @@ test(
     const fresh = join(work, 'fresh');
     execFileSync('mkdir', ['-p', fresh]);
     assert.equal(run(['init', '--controller', 'traefik', '--dir', fresh]).status, 0);
-    assert.equal(
-      readFileSync(join(repo, 'bench.yaml'), 'utf8'),
-      readFileSync(join(fresh, 'bench.yaml'), 'utf8'),
-      'examples/adopter/bench.yaml is what tailgate init writes',
-    );
+    for (const f of ['bench.yaml', 'traefik-values.yaml'])
+      assert.equal(
+        readFileSync(join(repo, f), 'utf8'),
+        readFileSync(join(fresh, f), 'utf8'),
+        `examples/adopter/${f} is what tailgate init writes`,
+      );
     const v = run(['validate']);
     assert.equal(v.status, 0, v.stdout + v.stderr);
     const cell = ['--matrix', 'local', '--controllers', 'nginx-reload', '--scenarios', 'steady', '--rate', '200'];
