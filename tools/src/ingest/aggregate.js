@@ -254,8 +254,17 @@ class Bucket {
       requests: this.requests,
       errors: { total: this.errorsTotal(), byClass: { ...this.errors } },
       dropped,
-      latency: summarize(this.hist, confidence),
+      latency: this.latency(confidence),
     };
+  }
+
+  // Once the samples are in: the measured phase's is read twice (the result's latency and
+  // its phase), and each is a score of passes over the histogram. A copy each time, so no
+  // two places of a result share an object.
+  latency(confidence) {
+    if (this.summarized?.confidence !== confidence)
+      this.summarized = { confidence, value: summarize(this.hist, confidence) };
+    return structuredClone(this.summarized.value);
   }
 }
 

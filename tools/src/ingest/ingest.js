@@ -5,7 +5,6 @@ import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
 import { carriedCost, routeCost } from './route-cost.js';
 import { encode } from '../result/histogram.js';
-import { summarize } from '../result/quantiles.js';
 import { machineInfo } from '../result/machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 import { round } from '../numbers.js';
@@ -40,7 +39,7 @@ export async function ingest({
   meta = { ...read.meta, ...meta };
   if (format !== 'k6') meta.workload = { ...meta.workload, tool: format };
   const measured = agg.measured();
-  const summary = summarize(measured.hist, confidence);
+  const summary = measured.latency(confidence);
   const timeline = agg.timeline();
   const events = eventsFile ? placeEvents(readEvents(eventsFile), timeline, agg, eventsFile) : [];
   const dropped = agg.dropped.get('measure') ?? [...agg.dropped.values()].reduce((a, b) => a + b, 0);

@@ -1,10 +1,12 @@
 // Streams k6's `--out json` (optionally gzipped) and hands each request sample to a
-// callback. Lines are filtered by prefix before any parsing: a run writes ~9 lines
+// callback. Lines are filtered by prefix before any parsing: a run writes 13 lines
 // per request and only one (http_req_duration) carries what tailgate needs; that
-// line is picked apart with indexOf instead of JSON.parse.
+// line is read from its bytes (k6-line.js), or, when it is not in k6's own shape,
+// picked apart as text with indexOf instead of JSON.parse.
 import { InputError } from '../errors.js';
 import { chunksOf } from './open.js';
 import { Clock } from './clock.js';
+import { K6LineReader } from './k6-line.js';
 
 const DURATION = '{"metric":"http_req_duration","type":"Point","data":{"time":"';
 const DROPPED = '{"metric":"dropped_iterations","type":"Point","data":{"time":"';
@@ -23,6 +25,7 @@ const MAX_BLANK_LINES = 1000;
  */
 export async function readK6Output(file, { onRequest, onDropped }) {
   const clock = new Clock();
+  const byBytes = new K6LineReader(clock);
   let rest = null; // bytes of an unfinished line from the previous chunk
   let lineNo = 0;
   let k6Lines = 0;
@@ -39,7 +42,7 @@ export async function readK6Output(file, { onRequest, onDropped }) {
     if (e - s > MAX_LINE) throw new InputError(`${file}:${lineNo}: line longer than ${MAX_LINE} bytes: not k6 output`);
     if (startsWith(buf, s, e, DURATION_BYTES)) {
       k6Lines++;
-      onRequest(parseRequest(buf.toString('utf8', s, e), clock, file, lineNo));
+      onRequest(byBytes.request(buf, s, e) ?? parseRequest(buf.toString('utf8', s, e), clock, file, lineNo));
     } else if (startsWith(buf, s, e, DROPPED_BYTES)) {
       k6Lines++;
       onDropped(parseDropped(buf.toString('utf8', s, e), clock, file, lineNo));
@@ -55,13 +58,22 @@ export async function readK6Output(file, { onRequest, onDropped }) {
   };
   try {
     for await (const chunk of chunksOf(file, 'k6 output')) {
-      const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
       let s = 0;
-      for (let e = buf.indexOf(10, s); e >= 0; e = buf.indexOf(10, s)) {
-        handle(buf, s, e);
+      if (rest) {
+        // Only the line that spans the chunks is copied together, not the whole chunk.
+        const nl = chunk.indexOf(10);
+        if (nl >= 0) {
+          const line = Buffer.concat([rest, chunk.subarray(0, nl)]);
+          handle(line, 0, line.length);
+          s = nl + 1;
+        }
+      }
+      for (let e = chunk.indexOf(10, s); e >= 0; e = chunk.indexOf(10, s)) {
+        handle(chunk, s, e);
         s = e + 1;
       }
-      rest = s < buf.length ? buf.subarray(s) : null;
+      if (rest && s === 0) rest = Buffer.concat([rest, chunk]);
+      else rest = s < chunk.length ? chunk.subarray(s) : null;
       if (rest && rest.length > MAX_LINE)
         throw new InputError(`${file}:${lineNo + 1}: line longer than ${MAX_LINE} bytes: not k6 output`);
     }
@@ -96,7 +108,7 @@ function startsWith(buf, s, e, prefix) {
   return true;
 }
 
-function parseRequest(line, clock, file, lineNo) {
+export function parseRequest(line, clock, file, lineNo) {
   const timeEnd = line.indexOf('"', DURATION.length);
   const valueAt = line.indexOf('"value":', timeEnd);
   const valueEnd = line.indexOf(',', valueAt);
