@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../src/exec/tools.js';
 import { generate } from './generate.js';
-import { ingestBench } from './ingest-bench.js';
+import { cliIngestBench, ingestBench } from './ingest-bench.js';
 import { k6Bench } from './k6-bench.js';
 import { gateBench } from './gate-bench.js';
 import { concurrentBench } from './concurrent-bench.js';
@@ -35,6 +35,8 @@ const dataDir = join(ROOT, '.tools', 'perf');
 mkdirSync(dataDir, { recursive: true });
 const figures = { date: new Date().toISOString(), machine: (await import('../src/result/machine.js')).machineInfo() };
 const lines = [];
+// Limits a figure broke: make perf still writes every figure, then fails naming them.
+const failed = [];
 const say = (s) => {
   console.log(s);
   lines.push(s);
@@ -68,6 +70,17 @@ if (only.includes('ingest')) {
     );
   }
   say('');
+  // The limit make perf keeps (issue 54, item 6): reading one PR cell's k6 file (each side
+  // of a duet reads all of it), the CLI's start-up and the events included.
+  const duet = join(dataDir, 'k6-100k-duet.json.gz');
+  const events = join(dataDir, 'k6-100k-duet.events.jsonl');
+  if (!existsSync(duet) || !existsSync(events)) await generate(duet, 100_000, { tags: 'duet', events });
+  const c = (figures.ingestCli = cliIngestBench(duet, 100_000, { events }));
+  say(
+    `**\`tailgate ingest\`** of a pod-kill duet's 100k-request file (${c.fileMB.toFixed(1)} MB gz, both sides, the kills' events), median of ${c.reps} runs alternated with zcat: ${(c.ingestCpuMs / 1000).toFixed(2)} CPU-s against ${(c.zcatMs / 1000).toFixed(2)} s — **${c.ratio.toFixed(2)}× zcat** (limit ${c.limit}×${c.over ? ': **over it**' : ''}).`,
+  );
+  say('');
+  if (c.over) failed.push(`ingest: ${c.ratio.toFixed(2)}× zcat's CPU on 100k requests, over the ${c.limit}× limit`);
 }
 
 if (only.includes('k6')) {
@@ -302,4 +315,8 @@ if (only.length === ALL.length) {
   const block = `<!-- perf:begin -->\nMeasured by \`make perf\` on ${figures.date.slice(0, 10)} (${figures.machine.cpus} × ${figures.machine.cpuModel}); raw figures in \`${out.slice(ROOT.length)}\` of that run.\n\n${lines.join('\n')}\n<!-- perf:end -->`;
   writeFileSync(readme, text.replace(/<!-- perf:begin -->[\s\S]*<!-- perf:end -->/, block));
   console.log(`docs/performance.md updated; figures in ${out}`);
+}
+if (failed.length) {
+  for (const f of failed) console.error(`perf: ${f}`);
+  process.exitCode = 1;
 }
