@@ -15,7 +15,7 @@
 //                    not fail it;
 //   continue         otherwise, up to maxRepetitions.
 import { ruleNumbers } from '../config/normalise.js';
-import { ROUTE_FAULTS } from '../faults/schedule.js';
+import { KILL_FAULTS, ROUTE_FAULTS } from '../faults/schedule.js';
 import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { failoverTests } from './failover.js';
 import { floorMs, LATENCY, latencyEvidence, latencyNoise } from './latency.js';
@@ -152,7 +152,7 @@ function errorLooks(base, head, gate) {
 export function familyBound(cells, gate) {
   const blocking = (rules) => Object.values(rules ?? {}).filter((r) => r.blocking).length;
   const routed = (s) => Boolean(s?.routes) || (s?.faults ?? []).some((f) => ROUTE_FAULTS.includes(f.type));
-  const killed = (s) => (s?.faults ?? []).some((f) => f.type === 'pod-kill');
+  const killed = (s) => (s?.faults ?? []).some((f) => KILL_FAULTS.includes(f.type));
   const seen = new Map(cells.map((c) => [c.key, c]));
   let m = 0;
   for (const c of seen.values())

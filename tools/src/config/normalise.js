@@ -9,7 +9,7 @@
 // object made elsewhere (a test, a scenario read back from a result) gets the same numbers
 // on its first use.
 import { parseDuration, parsePercent } from '../units.js';
-import { faultModule } from '../faults/schedule.js';
+import { FAULT_DURATIONS, faultModule } from '../faults/schedule.js';
 import { LOCAL_CONTROLLER_DEFAULTS as CONTROLLER, SCENARIO_DEFAULTS as SCENARIO, scenarioAsRun } from './defaults.js';
 
 const ms = (text, fallback) => parseDuration(text ?? fallback);
@@ -61,7 +61,7 @@ export const nodeLatencyMs = once((m) => ms(m.nodeLatency, '0ms'));
 // A fault's durations: bench.yaml writes them as people read them ("5s"), results keep that
 // written form, and every fault acts on the milliseconds made here (`ms`), its type's
 // defaults (each fault file's `defaults`) filled in — the fault as written, plus them.
-const FAULT_DURATIONS = ['every', 'startAfter', 'replaceAfter', 'pause', 'timeout'];
+// Which fields are durations is the fault registry's (faults/schedule.js FAULT_DURATIONS).
 export const faultTiming = once((f) => {
   const full = { startAfter: '0s', ...faultModule(f.type).defaults, ...f };
   const times = FAULT_DURATIONS.filter((k) => full[k] !== undefined).map((k) => [k, parseDuration(full[k])]);

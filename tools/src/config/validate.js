@@ -4,9 +4,8 @@ import { MAX_RUN_MS, parseDuration } from '../units.js';
 import { TARGET_RULES as TARGETS } from '../registry/target-rules.js';
 import { samplesNeeded } from '../result/quantiles.js';
 import { matrixSizeProblems, SEQUENTIAL_LOOK_P } from './matrix-limits.js';
-import { ROUTE_FAULTS } from '../faults/schedule.js';
+import { faultModule } from '../faults/schedule.js';
 import { faultTiming } from './normalise.js';
-import { editCount } from '../faults/route-edits.js';
 import { GATE_DEFAULTS, scenarioAsRun } from './defaults.js';
 import { k6Load, oneK6BothSides } from './duet-load.js';
 
@@ -74,25 +73,15 @@ function scenarioProblems(name, s, add) {
   if (s.headDelay && parseDuration(s.headDelay) % 1 !== 0)
     add(['scenarios', name, 'headDelay'], 'must be whole milliseconds (the backend sleeps with nginx timers)');
   if (s.headDelayShare && !s.headDelay) add(['scenarios', name, 'headDelayShare'], 'needs headDelay');
+  // What a fault's type refuses is its module's (faults/<type>.js problems): the fault and
+  // the scenario with their milliseconds.
+  const timed = { ...s, ms: { duration: parseDuration(s.duration) } };
   s.faults.forEach((f, i) => {
-    if (f.type === 'churn' && f.between[0] === f.between[1])
-      add(['scenarios', name, 'faults', i, 'between'], 'the two replica counts must differ');
-    if (f.type === 'kill-pause' && s.script !== 'sequential')
-      add(['scenarios', name, 'faults', i, 'type'], 'kill-pause (the AKS test 3) pairs with script "sequential"');
     const t = faultTiming(f);
+    for (const p of faultModule(f.type).problems?.(t, timed) ?? [])
+      add(['scenarios', name, 'faults', i, p.field], p.message);
     if (t.ms.every !== undefined && t.ms.every < 100)
       add(['scenarios', name, 'faults', i, 'every'], 'must be at least 100ms');
-    // Every edit must be made while the load runs, or the later ones are never measured.
-    if (ROUTE_FAULTS.includes(f.type)) {
-      const n = editCount(f);
-      const field = f.type === 'route-change' ? 'changes' : 'routes';
-      const spanMs = (n - 1) * t.ms.every + t.ms.startAfter;
-      if (spanMs >= parseDuration(s.duration))
-        add(
-          ['scenarios', name, 'faults', i, field],
-          `${n} ${field} every ${t.every} take ${spanMs / 1000}s to make, not less than the scenario's duration ${s.duration}: fewer ${field}, a shorter every, or a longer duration`,
-        );
-    }
   });
 }
 

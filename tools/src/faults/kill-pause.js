@@ -3,6 +3,13 @@
 // delete pod); the replacement starts at once, as a ReplicaSet would.
 export const defaults = Object.freeze({ pause: '500ms', replaceAfter: '0s' });
 
+/** What config/validate.js refuses of this fault beyond the schema: [{field, message}]. */
+export function problems(f, scenario) {
+  return scenario.script === 'sequential'
+    ? []
+    : [{ field: 'type', message: 'kill-pause (the AKS test 3) pairs with script "sequential"' }];
+}
+
 export function kubeCommand(f, kubectl) {
   return { every: f.pause, argv: kubectl('delete', 'pod', '<random backend pod>', '--wait=false') };
 }

@@ -3,6 +3,10 @@
 // Durations as written; the schedule adds their milliseconds (config/normalise.js faultTiming).
 export const defaults = Object.freeze({ replaceAfter: '1s' });
 
+// Its actions are pod-killed events, each hitting both sides of a duet at once: the gate
+// tests such a cell's failover kill by kill (compare/failover.js).
+export const killsPods = true;
+
 export function kubeCommand(f, kubectl) {
   return { every: f.every, argv: kubectl('delete', 'pod', '<random backend pod>', '--grace-period=0', '--force') };
 }

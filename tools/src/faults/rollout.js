@@ -2,6 +2,11 @@
 // maxUnavailable old ones ahead of the new (Shopify's report: deploys under load).
 export const defaults = Object.freeze({ maxSurge: 1, maxUnavailable: 0 });
 
+/** On a cluster the backend Deployment's own strategy does the rollout (targets/kube/steps/cell.js). */
+export function deploymentStrategy(f) {
+  return { maxSurge: f.maxSurge ?? defaults.maxSurge, maxUnavailable: f.maxUnavailable ?? defaults.maxUnavailable };
+}
+
 export function kubeCommand(f, kubectl) {
   return { every: f.every ?? 'once', argv: kubectl('rollout', 'restart', 'deployment/backend') };
 }

@@ -5,9 +5,16 @@
 // edit at the same moment (one apply per side, issued together) and are probed alike.
 // Names and hosts carry the fault's place and the measurement's tag: every route it adds
 // is new, whatever other route-add faults the scenario has (targets/kube/routes.js).
-import { kubeCommand as command, runEdits } from './route-edits.js';
+import { kubeCommand as command, runEdits, spanProblems } from './route-edits.js';
 
-export { defaults } from './route-edits.js';
+export { defaults, editsRoutes } from './route-edits.js';
+
+// The field that counts its edits (the schema's, checked by tools/test/unit/adding-things.test.js).
+export const countField = 'routes';
+
+export function problems(f, scenario) {
+  return spanProblems(f, scenario, countField);
+}
 
 export function kubeCommand(f, kubectl) {
   return command(f, kubectl, [
@@ -18,5 +25,5 @@ export function kubeCommand(f, kubectl) {
 }
 
 export function run(f, ctx) {
-  return runEdits(f, 'add', ctx);
+  return runEdits(f, 'add', countField, ctx);
 }

@@ -6,9 +6,20 @@
 // than a 200 on the way is an error of that change. The changes of several route-change
 // faults take turns, and each starts once every side shows where it starts from (a side
 // that never followed the last one would "follow" a switch back at once).
-import { kubeCommand as command, runEdits } from './route-edits.js';
+import { kubeCommand as command, runEdits, spanProblems } from './route-edits.js';
 
-export { defaults } from './route-edits.js';
+export { defaults, editsRoutes } from './route-edits.js';
+
+// The field that counts its edits (the schema's, checked by tools/test/unit/adding-things.test.js).
+export const countField = 'changes';
+
+// Switches to the backend's second Service: the backend chart installs it where a cell has
+// this fault (targets/kube/steps/backend.js altService).
+export const usesBackendAlt = true;
+
+export function problems(f, scenario) {
+  return spanProblems(f, scenario, countField);
+}
 
 export function kubeCommand(f, kubectl) {
   return command(f, kubectl, [
@@ -20,5 +31,5 @@ export function kubeCommand(f, kubectl) {
 }
 
 export function run(f, ctx) {
-  return runEdits(f, 'change', ctx);
+  return runEdits(f, 'change', countField, ctx);
 }

@@ -5,14 +5,21 @@
 // route's first 404; an answer other than 200 or 404 on the way is an error of that
 // removal. That the other routes do not notice is the load's own errors and latency,
 // gated as ever.
-import { kubeCommand as command, runEdits } from './route-edits.js';
+import { kubeCommand as command, runEdits, spanProblems } from './route-edits.js';
 
-export { defaults } from './route-edits.js';
+export { defaults, editsRoutes } from './route-edits.js';
+
+// The field that counts its edits (the schema's, checked by tools/test/unit/adding-things.test.js).
+export const countField = 'routes';
+
+export function problems(f, scenario) {
+  return spanProblems(f, scenario, countField);
+}
 
 export function kubeCommand(f, kubectl) {
   return command(f, kubectl, ['delete', `<route-remove-f<n>-<0..${f.routes - 1}>-<tag>, each after it answered>`]);
 }
 
 export function run(f, ctx) {
-  return runEdits(f, 'remove', ctx);
+  return runEdits(f, 'remove', countField, ctx);
 }

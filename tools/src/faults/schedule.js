@@ -9,11 +9,19 @@ import * as routeAdd from './route-add.js';
 import * as routeChange from './route-change.js';
 import * as routeRemove from './route-remove.js';
 
-// Each fault module exports run(f, {pods, routes, events, signal, pause, fault}) and
-// kubeCommand(f, kubectl) — what one action looks like on a cluster, for the dry run.
-// Route faults act on `routes` (the configuration plane), the others on `pods`; `fault` is
-// the fault's place in the scenario's list, which keeps two faults of one kind off each
-// other's objects (targets/kube/routes.js).
+// The registry: a fault type is its file and its line here (and its type and fields in
+// schemas/bench.schema.json: tools/test/unit/adding-things.test.js holds the two together).
+// Each fault module exports run(f, {pods, routes, events, signal, pause, fault}),
+// kubeCommand(f, kubectl) — what one action looks like on a cluster, for the dry run — and
+// its `defaults`. Route faults act on `routes` (the configuration plane), the others on
+// `pods`; `fault` is the fault's place in the scenario's list, which keeps two faults of
+// one kind off each other's objects (targets/kube/routes.js). What other stages need of a
+// fault is its module's too, read from here, never a switch on its type elsewhere:
+//   problems(f, scenario)   what config/validate.js refuses beyond the schema (both with ms)
+//   editsRoutes             acts on `routes`: kind or a cluster, not an alternate duet
+//   killsPods               its actions are pod-killed events (a duet's failover test)
+//   usesBackendAlt          switches to the backend's second Service (kind installs it)
+//   deploymentStrategy(f)   the backend Deployment's strategy on a cluster
 export const FAULTS = Object.freeze({
   'pod-kill': podKill,
   churn,
@@ -24,8 +32,18 @@ export const FAULTS = Object.freeze({
   'route-remove': routeRemove,
 });
 
+const typesWith = (prop) => Object.freeze(Object.keys(FAULTS).filter((t) => FAULTS[t][prop]));
+
 /** Faults that edit routes: they need a target whose driver gives `routes` (kind, a cluster). */
-export const ROUTE_FAULTS = Object.freeze(['route-add', 'route-change', 'route-remove']);
+export const ROUTE_FAULTS = typesWith('editsRoutes');
+
+/** Faults whose actions are pod kills, gated kill by kill in a duet (compare/failover.js). */
+export const KILL_FAULTS = typesWith('killsPods');
+
+// The fault fields that are durations: config/normalise.js faultTiming makes their
+// milliseconds (`f.ms`), the only form a fault acts on. A fault with a new duration field
+// adds it here (the registry test compares this list with the schema's fault fields).
+export const FAULT_DURATIONS = Object.freeze(['every', 'startAfter', 'replaceAfter', 'pause', 'timeout']);
 
 // The events that are a fault's action on the backend (what a kill, a scale step or a
 // rollout costs is counted per action: ingest/fault-cost.js).

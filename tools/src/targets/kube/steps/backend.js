@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { scenarioMs, scenarioShares } from '../../../config/normalise.js';
 import { ROOT } from '../../../exec/tools.js';
+import { faultModule } from '../../../faults/schedule.js';
 import { INGRESS_NAMESPACE, NAMESPACE, rel } from '../context.js';
 
 export const BACKEND_CHART = rel(join(ROOT, 'charts', 'backend'));
@@ -37,9 +38,10 @@ export function backendStep(u) {
   };
 }
 
-// route-change's second Service, only where a cell switches routes to it.
+// The second Service (backend-alt), only where a cell's fault switches routes to it
+// (route-change: its module's usesBackendAlt).
 export function altService(cells) {
-  const used = cells.some((c) => (c.scenario.faults ?? []).some((f) => f.type === 'route-change'));
+  const used = cells.some((c) => (c.scenario.faults ?? []).some((f) => faultModule(f.type).usesBackendAlt));
   return used ? ['--set', 'altService.enabled=true'] : [];
 }
 

@@ -14,9 +14,10 @@ export function cellSteps(u, cell) {
     title: `${cell.id}: backend replicas = ${s.replicas}`,
     argv: kubectl('-n', NAMESPACE, 'scale', 'deployment/backend', `--replicas=${s.replicas}`),
   });
-  // A rollout fault means the same surge/unavailability as on the local target.
-  const rollout = s.faults.find((x) => x.type === 'rollout');
-  const strategy = { maxSurge: rollout?.maxSurge ?? 1, maxUnavailable: rollout?.maxUnavailable ?? 0 };
+  // A rollout fault means the same surge/unavailability as on the local target (its
+  // module's deploymentStrategy); without one, one pod ahead and none missing.
+  const rollout = s.faults.map((x) => faultModule(x.type).deploymentStrategy?.(x)).find(Boolean);
+  const strategy = rollout ?? { maxSurge: 1, maxUnavailable: 0 };
   add({
     title: `${cell.id}: backend rollout strategy maxSurge ${strategy.maxSurge}, maxUnavailable ${strategy.maxUnavailable}`,
     argv: kubectl(
