@@ -7,9 +7,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { GFM_PYTHON as PYTHON, renderGfm } from '../helpers/gfm.js';
+import { goldenVerdict } from '../helpers/golden-verdict.js';
 
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
-const verdict = JSON.parse(readFileSync(new URL('verdict.json', GOLDEN), 'utf8'));
+// Made by `tailgate compare` on fixture runs, not kept by hand (helpers/golden-verdict.js).
+const verdict = await goldenVerdict();
 
 const render = renderGfm;
 

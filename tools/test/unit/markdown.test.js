@@ -4,9 +4,11 @@ import { test } from 'node:test';
 import { GITHUB_COMMENT_LIMIT, MARKER, renderMarkdown } from '../../src/report/markdown.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { describe } from '../../src/compare/cell-verdict.js';
+import { goldenVerdict } from '../helpers/golden-verdict.js';
 
 const GOLDEN = new URL('../fixtures/golden/', import.meta.url);
-const verdict = JSON.parse(readFileSync(new URL('verdict.json', GOLDEN), 'utf8'));
+// Made by `tailgate compare` on fixture runs, not kept by hand (helpers/golden-verdict.js).
+const verdict = await goldenVerdict();
 
 // UPDATE_GOLDEN=1 make test regenerates; review the diff like code.
 function golden(name, actual) {
@@ -167,7 +169,14 @@ test('markdown: a confirmed cell is shown by its fresh runs; the fold labels bot
 });
 
 test('markdown: the fold shows the real error counts; no † mark without its note', () => {
-  const body = renderMarkdown(verdict);
+  const errors = { metric: 'errors', blocking: true, status: 'regression', groups: [], classes: [], base: 0, head: 55 };
+  const cell = p99Cell(
+    { base: 10, head: 10, ratio: 1, ratioLow: 0.9, ratioHigh: 1.1, status: 'pass' },
+    { verdict: 'regression' },
+  );
+  cell.metrics.push(errors);
+  const body = renderMarkdown(doc([cell]));
   assert.match(body, /^\| errors \| 0 \| 55 \| \| \| regression \|$/m);
-  assert.doesNotMatch(body, /⁽†⁾/);
+  assert.doesNotMatch(body, /⁽†⁾/, 'no cell has a "sees" figure');
+  assert.match(renderMarkdown(verdict), /sees p99 ⁽†⁾[\s\S]*\n⁽†⁾ the p99 change/);
 });
