@@ -1,6 +1,7 @@
 // The adopter repository and its PRs for make test-workflows: what `tailgate init`
-// writes plus the example workflows, a PR branch on it, and tailgate.yml run by act on
-// the pull_request payload (the comment artifacts of each gate read back).
+// writes plus the example workflows (or the README's commands from a packed release), a
+// PR branch on it, tailgate.yml run by act on the pull_request payload (the comment
+// artifacts of each gate read back), and tailgate-comment.yml publishing them.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,22 +26,85 @@ export function adopter(controller, { withBench = true, gates = ['pr'] } = {}) {
     encoding: 'utf8',
   });
   assert.equal(init.status, 0, init.stderr);
-  // init wrote the gates pr and pr-routes; a case gates pr alone unless it says otherwise
-  // (each kind gate is minutes of CI).
+  forTheCase(dir, { withBench, gates });
+  if (!withBench) rmSync(join(dir, 'bench.yaml'));
+  gitInit(dir);
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'tailgate');
+  return { dir, base: git(dir, 'rev-parse', 'HEAD') };
+}
+
+// What a case changes in init's output, for CI minutes only: init wrote the gates pr,
+// pr-failover and pr-routes; a case gates pr alone unless it says otherwise (each kind
+// gate is minutes of CI). The steady duet adds pairs while undecided (up to 10 of 45 s);
+// the cases' 15 s runs are noisier, so a no-op would take all 10: 4 keep a case's minutes
+// (what it checks is the workflow, not the gate's power — make perf measures that).
+function forTheCase(dir, { withBench = true, gates = ['pr'] } = {}) {
   for (const [f, text] of Object.entries(workflowFiles(gates)))
     writeFileSync(join(dir, '.github', 'workflows', f), text);
-  // The steady duet adds pairs while undecided (up to 10 of 45 s); the cases' 15 s runs are
-  // noisier, so a no-op would take all 10: 4 keep a case's minutes (what it checks is the
-  // workflow, not the gate's power — make perf measures that).
   if (withBench) edit(dir, 'bench.yaml', '    maxRepetitions: 10\n', '    maxRepetitions: 4\n');
-  if (!withBench) rmSync(join(dir, 'bench.yaml'));
+}
+
+function gitInit(dir) {
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'config', 'user.email', 'dev@example.com');
   git(dir, 'config', 'user.name', 'dev');
   git(dir, 'remote', 'add', 'origin', 'https://github.com/acme/ingress.git');
-  git(dir, 'add', '-A');
+}
+
+let tarball;
+/** tailgate packed the release's way (release.yml's `pack` step), once per test file. */
+export function releaseTarball() {
+  if (tarball) return tarball;
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const out = scratchDir('tg-wf-pack-');
+  const r = spawnSync(join(ROOT, 'tools', 'ci', 'release.sh'), ['pack'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, TAG: `v${version}`, RELEASE_OUT: out },
+  });
+  assert.equal(r.status, 0, `release.sh pack: ${r.stdout}${r.stderr}`);
+  tarball = join(out, `tailgate-${version}.tgz`);
+  return tarball;
+}
+
+/**
+ * An adopter repository made by README's "Adopting" commands, in order: the packed
+ * release installed (npm, from its cache: no registry here), `npx tailgate init`, the
+ * files init wrote committed — `tailgate setup` left out (it installs local tools; the
+ * gate's jobs install their own). Returns the repository and what each step took.
+ */
+export function readmeAdopter(controller) {
+  const dir = scratchDir(`tg-wf-readme-${controller}-`);
+  gitInit(dir);
+  const took = {};
+  const step = (name, cmd, args) => {
+    const t0 = Date.now();
+    const r = spawnSync(cmd, args, {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    took[name] = Math.round((Date.now() - t0) / 100) / 10;
+    assert.equal(r.status, 0, `${cmd} ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    return r.stdout;
+  };
+  const tgz = releaseTarball();
+  step('install', 'npm', [
+    'install',
+    '--save-dev',
+    '--prefer-offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    tgz,
+  ]);
+  const said = step('init', 'npx', ['tailgate', 'init', '--controller', controller]);
+  forTheCase(dir);
+  const values = `${controller}-values.yaml`;
+  git(dir, 'add', 'package.json', 'package-lock.json', 'bench.yaml', values, '.github');
   git(dir, 'commit', '-qm', 'tailgate');
-  return { dir, base: git(dir, 'rev-parse', 'HEAD') };
+  return { dir, base: git(dir, 'rev-parse', 'HEAD'), values, said, took };
 }
 
 /** What the repository has committed so far becomes the PR's base. */
@@ -63,24 +127,6 @@ export function edit(dir, file, from, to) {
   const text = readFileSync(join(dir, file), 'utf8');
   assert.ok(text.includes(from), `${file} has no ${JSON.stringify(from)}`);
   writeFileSync(join(dir, file), text.replace(from, to));
-}
-
-export const catalogValues = (controller) =>
-  readFileSync(join(ROOT, 'charts', 'controllers', controller, 'values.yaml'), 'utf8');
-
-/** The adopter's own values file for its one helm controller, named in bench.yaml. */
-export function useValues(dir, controller, values) {
-  writeFileSync(join(dir, `${controller}-values.yaml`), values);
-  edit(dir, 'bench.yaml', '    ingressClass: ', `    values: ${controller}-values.yaml\n    ingressClass: `);
-}
-
-/** An adopter whose base commit already has its own copy of the catalog's values. */
-export function adopterWithValues(controller) {
-  const repo = adopter(controller);
-  useValues(repo.dir, controller, catalogValues(controller));
-  git(repo.dir, 'add', '-A');
-  git(repo.dir, 'commit', '-qm', 'own values');
-  return { ...repo, base: git(repo.dir, 'rev-parse', 'HEAD') };
 }
 
 function payload(pr, { fork = false } = {}) {
@@ -141,6 +187,54 @@ export async function gatePr(pr, { api, kind, fork = false, duration = '15s', en
     artifacts: names,
     logFile: join(artifacts, 'act.log'),
     why: `${join(artifacts, 'act.log')}\n${failureExcerpt(r.log)}\n${firstFailure(r.log)}`,
+  };
+}
+
+/**
+ * The adopter's tailgate-comment.yml on the workflow_run of gatePr's run `r`: GitHub serves
+ * that run's comment artifacts (zipped, through the REST stand-in) and knows PR 7 with the
+ * PR's head and changed files; the comment and check run land in api.state.
+ */
+export async function publishPr(pr, r, { api, runId = 9001 }) {
+  api.state.artifacts[runId] = Object.entries(r.gates).map(([gate, g], i) => {
+    const zip = join(mkdtempSync(join(tmpdir(), 'tg-wf-zip-')), 'a.zip');
+    const z = spawnSync('zip', ['-r', '-q', zip, '.'], { cwd: g.dir, encoding: 'utf8' });
+    assert.equal(z.status, 0, z.stderr);
+    return { id: runId * 10 + i, name: `tailgate-comment-${gate}`, zip: readFileSync(zip) };
+  });
+  const owner = { login: 'acme' };
+  api.state.pulls.push({
+    number: 7,
+    state: 'open',
+    head: { sha: pr.head, ref: 'pr', repo: { owner } },
+    base: { repo: { full_name: 'acme/ingress' } },
+  });
+  api.state.files[7] = git(pr.dir, 'diff', '--name-only', pr.base, pr.head)
+    .split('\n')
+    .map((filename) => ({ filename, status: 'modified' }));
+  const c = await runAct({
+    repo: pr.dir,
+    workflow: '.github/workflows/tailgate-comment.yml',
+    event: 'workflow_run',
+    payload: {
+      action: 'completed',
+      workflow_run: {
+        id: runId,
+        name: 'tailgate',
+        event: 'pull_request',
+        conclusion: r.code === 0 ? 'success' : 'failure',
+        head_sha: pr.head,
+        head_branch: 'pr',
+        head_repository: { owner, full_name: 'acme/ingress' },
+      },
+      repository: { full_name: 'acme/ingress', name: 'ingress', owner },
+    },
+    apiUrl: api.url,
+  });
+  return {
+    ...c,
+    comments: api.state.comments.filter((x) => x.issue === 7),
+    checks: api.state.checkRuns.filter((x) => x.head_sha === pr.head),
   };
 }
 

@@ -9,17 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { actMissing, kindEnvironment } from './act.js';
 import { startRestStandin } from './rest-standin.js';
-import {
-  CLI,
-  adopter,
-  adopterWithValues,
-  catalogValues,
-  commitBase,
-  edit,
-  gatePr as gateWith,
-  openPr,
-  useValues,
-} from './adopter.js';
+import { CLI, adopter, commitBase, edit, gatePr as gateWith, openPr, publishPr, readmeAdopter } from './adopter.js';
 
 const skip = actMissing() || false;
 let api;
@@ -38,7 +28,7 @@ test(
     const pr = openPr(
       adopter('traefik'),
       // Traefik 41 wants deployment.podAnnotations; top-level podAnnotations is refused.
-      (dir) => useValues(dir, 'traefik', `${catalogValues('traefik')}\npodAnnotations: { team: edge }\n`),
+      (dir) => edit(dir, 'traefik-values.yaml', '\nimage:\n', '\npodAnnotations: { team: edge }\nimage:\n'),
       'annotate the ingress pods',
     );
     const r = await gatePr(pr);
@@ -91,13 +81,19 @@ test(
 
 // The cases below bench on offline kind: one cluster at a time, so they run in order.
 
+// The repository is made the README's way (its "Adopting" commands: the packed release
+// installed, init, commit, a PR that edits the values file init wrote), and the verdict is
+// published by the adopter's own commenter: the sticky comment and the check run.
 test(
-  'workflows: a no-op PR on offline kind — plan, a duet job, gate: green, the comment says the data plane did not change',
+  "workflows: a no-op PR on offline kind, in a repository made by the README's commands — plan, a duet job, gate: green, the comment says the data plane did not change; comment and check run published",
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
+    const repo = readmeAdopter('haproxy-ingress');
+    console.log(`# README's commands: npm install ${repo.took.install} s, npx tailgate init ${repo.took.init} s`);
+    assert.match(repo.said, /open a PR that changes a value in haproxy-ingress-values\.yaml/);
     const pr = openPr(
-      adopterWithValues('haproxy-ingress'),
-      (dir) => edit(dir, 'haproxy-ingress-values.yaml', 'controller:\n', '# reviewed by the edge team\ncontroller:\n'),
+      repo,
+      (dir) => edit(dir, repo.values, '\ncontroller:\n', '\n# reviewed by the edge team\ncontroller:\n'),
       'a comment in the values',
     );
     const r = await gatePr(pr);
@@ -117,6 +113,17 @@ test(
       r.artifacts.some((a) => a.startsWith('tailgate-charts-')),
       r.artifacts.join(', '),
     );
+    const t0 = Date.now();
+    const p = await publishPr(pr, r, { api });
+    console.log(`# tailgate-comment.yml under act: ${Math.round((Date.now() - t0) / 1000)} s`);
+    assert.equal(p.code, 0, p.log.slice(-3000));
+    assert.equal(p.comments.length, 1, p.log.slice(-3000));
+    assert.match(p.comments[0].body, /^<!-- tailgate:sticky-comment/);
+    assert.match(p.comments[0].body, /\*\*nothing\*\*/);
+    assert.deepEqual(
+      p.checks.map((c) => [c.name, c.conclusion]),
+      [['tailgate', 'success']],
+    );
   },
 );
 
@@ -125,13 +132,13 @@ test(
   { skip: kind.skip, timeout: 40 * 60_000 },
   async () => {
     const pr = openPr(
-      adopterWithValues('haproxy-ingress'),
+      adopter('haproxy-ingress'),
       (dir) =>
         edit(
           dir,
           'haproxy-ingress-values.yaml',
-          'controller:\n',
-          'controller:\n  resources: { requests: { cpu: 50m }, limits: { cpu: 50m } }\n',
+          '\ncontroller:\n',
+          '\ncontroller:\n  resources: { requests: { cpu: 50m }, limits: { cpu: 50m } }\n',
         ),
       'right-size the ingress',
     );
@@ -141,10 +148,11 @@ test(
     assert.match(r.comment, /❌ regression/, r.why);
     assert.match(r.comment.split('\n').slice(0, 6).join('\n'), /cpu|resources/i, 'the change leads');
     assert.equal(r.meta?.exitCode, 1);
-    // The check run's annotation: the one line of the PR that set the CPU limit.
+    // The check run's annotation: the one line of the PR that set the CPU limit (below
+    // init's comment line and `controller:`).
     assert.deepEqual(
       r.meta?.annotations?.map((a) => `${a.path}:${a.line}`),
-      ['haproxy-ingress-values.yaml:2'],
+      ['haproxy-ingress-values.yaml:3'],
       JSON.stringify(r.meta),
     );
     assert.match(r.meta.annotations[0].message, /limits\.cpu \(not set\) → 50m/);
