@@ -5,8 +5,10 @@ import Ajv from 'ajv';
 
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
 // verbose: a pattern error carries its schema, whose patternErrorMessage (the keyword
-// editors show) says the rule in words instead of the regular expression.
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
+// editors show) says the rule in words instead of the regular expression. No optimising
+// pass over the generated code: it checks the same, and compiling result.schema.json took
+// ~0.1 s less of every `tailgate ingest` (~0.2 s with the pass).
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { optimize: false } });
 const cache = new Map();
 
 export function schemaValidator(name) {
