@@ -11,12 +11,20 @@ const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { optimize: false } });
 const cache = new Map();
 
+const readSchema = (name) => JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8'));
+
 export function schemaValidator(name) {
-  if (!cache.has(name)) {
-    const schema = JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8'));
-    cache.set(name, ajv.compile(schema));
-  }
+  if (!cache.has(name)) cache.set(name, ajv.compile(readSchema(name)));
   return cache.get(name);
+}
+
+/** A number's { min, max } as the schema writes them ('definitions/scenario/properties/rate'):
+ *  a flag accepts what the file does. */
+export function schemaBounds(name, pointer) {
+  const node = pointer.split('/').reduce((o, k) => o?.[k], readSchema(name));
+  if (!Number.isFinite(node?.minimum) || !Number.isFinite(node?.maximum))
+    throw new Error(`schemas/${name}.schema.json has no minimum and maximum at ${pointer}`);
+  return { min: node.minimum, max: node.maximum };
 }
 
 /** Ajv errors -> [{path: [...], message, keyOf}] without the if/then noise. */

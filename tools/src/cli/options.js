@@ -1,13 +1,17 @@
 // Flags shared by several commands; every flag can also come from TAILGATE_* env.
 import { InputError } from '../errors.js';
+import { schemaBounds } from '../schema.js';
 import { loadBench } from '../config/load.js';
 import { isDuration, MAX_RUN_MS, parseDuration } from '../units.js';
 
 export const configOption = { config: { type: 'string', default: process.env.TAILGATE_CONFIG ?? 'bench.yaml' } };
 
-// The ranges a run accepts, in one place: `run`, `plan` and the dispatch workflow's
-// check (tools/ci/check-dispatch.sh calls `plan` with the inputs) all use these.
-export const LIMITS = Object.freeze({ rate: { min: 1, max: 1_000_000 }, repetitions: { min: 1, max: 50 } });
+// The ranges a run accepts are the file's (schemas/bench.schema.json): `run`, `plan` and the
+// dispatch workflow's check (tools/ci/check-dispatch.sh calls `plan` with the inputs) use them.
+export const LIMITS = Object.freeze({
+  rate: schemaBounds('bench', 'definitions/scenario/properties/rate'),
+  repetitions: schemaBounds('bench', 'definitions/matrix/properties/repetitions'),
+});
 
 /** --controllers/--tunings/--scenarios/--rate/--duration/--repetitions, and a duet's
  *  --ab-head / --duet-base (the base checkout's bench.yaml, loaded) -> planMatrix overrides. */

@@ -5,9 +5,10 @@
 // over each cell after all of that: k6 ran 5000/s with VUs sized for 500, on a runner
 // whose profile carries 1000.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { LIMITS } from '../../src/cli/options.js';
 import { loadBench, parseBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
 import { runCli } from '../helpers/cli.js';
@@ -146,4 +147,12 @@ test('overrides: tailgate migrate checks --duration as the file would, before an
   ]);
   assert.equal(r.code, 2, r.out);
   assert.match(r.out, /with --duration 8s.*: matrices\.many\.gate\.latency\.p99\.9\.blocking: .* 8000 samples/);
+});
+
+test("overrides: --rate and --repetitions accept the file's bounds, read from the schema (one coding)", () => {
+  const schema = JSON.parse(readFileSync(new URL('../../../schemas/bench.schema.json', import.meta.url), 'utf8'));
+  const { rate } = schema.definitions.scenario.properties;
+  assert.deepEqual(LIMITS.rate, { min: rate.minimum, max: rate.maximum });
+  const { repetitions } = schema.definitions.matrix.properties;
+  assert.deepEqual(LIMITS.repetitions, { min: repetitions.minimum, max: repetitions.maximum });
 });
