@@ -1,4 +1,4 @@
-import { DEPENDENCIES, K6_VERSION, probe } from '../deps.js';
+import { DEPENDENCIES, K6_VERSION, probe } from '../exec/deps.js';
 import { EXIT } from '../errors.js';
 import { sweepDeadRuns } from '../exec/registry.js';
 import { deleteStaleClusters } from '../targets/kube/builtins.js';

@@ -4,7 +4,7 @@
 // own .tools/bin, where tailgate looks after PATH (exec/tools.js). Idempotent: the
 // scripts check before they install.
 import { join } from 'node:path';
-import { DEPENDENCIES, K6_VERSION, probe } from '../deps.js';
+import { DEPENDENCIES, K6_VERSION, probe } from '../exec/deps.js';
 import { EXIT, InputError } from '../errors.js';
 import { runAttached } from '../exec/run.js';
 import { ROOT } from '../exec/tools.js';

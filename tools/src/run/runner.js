@@ -7,7 +7,7 @@ import { scenarioMs } from '../config/normalise.js';
 import { InfraError, TailgateError } from '../errors.js';
 import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
-import { probe, DEPENDENCIES } from '../deps.js';
+import { probe, DEPENDENCIES } from '../exec/deps.js';
 import { cellDir as makeCellDir } from './results-dir.js';
 import { gitSha } from './git.js';
 import { duetSides } from './k6.js';

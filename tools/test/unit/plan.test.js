@@ -53,7 +53,7 @@ test('pins: one place (tools/versions.json); clusters/images.yaml names the same
     'tools/ci/install-kube-tools.sh',
     'tools/scripts/build-k6-image.sh',
     'tools/scripts/test-kind.sh',
-    'tools/src/deps.js',
+    'tools/src/exec/deps.js',
     'tools/src/targets/kube/k6-job.js',
   ]) {
     const text = readFileSync(new URL(`../../../${f}`, import.meta.url), 'utf8');

@@ -1,8 +1,8 @@
 // The external tools tailgate runs, how to read their versions and how to install
-// them (doctor and the run preflight); where they are found is exec/tools.js.
-import { runSync } from './exec/run.js';
-import { which } from './exec/tools.js';
-import { PINS } from './version.js';
+// them (doctor and the run preflight); where they are found is tools.js.
+import { runSync } from './run.js';
+import { which } from './tools.js';
+import { PINS } from '../version.js';
 
 export const K6_VERSION = PINS.k6;
 
