@@ -7,7 +7,8 @@ export function renderTerminal(doc) {
     const h = c.head ?? {};
     rows.push([
       c.cell,
-      c.verdict,
+      // A first look awaiting its round is inconclusive in the verdict, pending to a reader.
+      c.awaiting === 'confirmation' ? 'pending' : c.verdict,
       ms(h.p50),
       ms(h.p99),
       delta(metric(c, 'p99')),
@@ -33,11 +34,14 @@ export function renderTerminal(doc) {
   if (doc.refused) out.push('', `  nothing gated: ${doc.refused}`);
   if (doc.cells.some((c) => c.head?.p99_99Reliable === false))
     out.push('', '  * fewer than 10 samples beyond p99.99: shown, never gated on alone');
+  const awaiting = doc.cells.filter((c) => c.awaiting === 'confirmation').length;
   out.push(
     '',
     `verdict: ${doc.overall.toUpperCase()} (${Object.entries(doc.counts)
       .map(([k, v]) => `${v} ${k}`)
-      .join(', ')}) — exit ${doc.exitCode}`,
+      .join(
+        ', ',
+      )}${awaiting ? `; ${awaiting} of them awaiting a confirmation round, not the verdict yet` : ''}) — exit ${doc.exitCode}`,
   );
   return out.join('\n');
 }

@@ -137,6 +137,13 @@ test('markdown: a cell awaiting its round is pending (⏳), never inconclusive o
   assert.match(body, /<summary>⏳ nginx-reload\/default\/churn: awaiting confirmation \(2 base runs vs 2 head runs\)/);
   assert.match(body, /^\| p99 \|.*\| 0\.5 \(after confirmation\) \| awaiting confirmation \|$/m);
   assert.match(body, /⏳ pending: may be a regression; a confirmation round on fresh runs decides/);
+  // The terminal says so too: its row pending, its verdict line not yet the verdict.
+  const term = renderTerminal({ ...doc([cell]), counts: { inconclusive: 1 }, overall: 'inconclusive', exitCode: 3 });
+  assert.match(term, /^nginx-reload\/default\/churn +pending /m);
+  assert.match(
+    term,
+    /verdict: INCONCLUSIVE \(1 inconclusive; 1 of them awaiting a confirmation round, not the verdict yet\) — exit 3/,
+  );
 });
 
 test('markdown: a confirmed cell is shown by its fresh runs; the fold labels both looks', () => {
