@@ -14,6 +14,7 @@ import { planMatrix } from '../../src/plan/plan.js';
 import { planOfRecord } from '../../src/plan/of-record.js';
 import { SRC, modules } from '../helpers/stages.js';
 import { scratchDir } from '../helpers/scratch.js';
+import { localBench } from '../helpers/local-bench.js';
 
 const RUNS = new URL('../fixtures/runs/', import.meta.url).pathname;
 
@@ -95,16 +96,7 @@ test('--json: lines for people go to err, the document once to log; no document,
 });
 
 test("the plan of record takes the head's plan made once (compare plans the matrix once)", () => {
-  const cfg = parseBench(`apiVersion: tailgate/v1
-kind: Bench
-controllers:
-  nginx-reload: { type: local, variant: nginx-reload }
-scenarios:
-  steady: { script: steady, rate: 300, duration: 5s }
-  pod-kill: { script: steady, rate: 300, duration: 5s }
-matrices:
-  pr: { target: local, controllers: [nginx-reload], scenarios: [steady], repetitions: 2, compare: paired }
-`);
+  const cfg = parseBench(localBench('steady'));
   const plan = planMatrix(cfg, 'pr');
   assert.equal(planOfRecord(cfg, 'pr', { plan }).cells, plan.cells, 'no base: the plan given, not a new one');
   const baseRaw = { matrices: { pr: { controllers: ['nginx-reload'], scenarios: ['steady', 'pod-kill'] } } };

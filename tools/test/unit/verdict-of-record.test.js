@@ -18,17 +18,7 @@ import { publish } from '../helpers/fake-github.js';
 import { migrationDoc, migrationFromCells } from '../../src/compare/migration.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { collectRun } from '../../src/result/run-dir.js';
-
-const bench = (scenarios, { more = '' } = {}) => `apiVersion: tailgate/v1
-kind: Bench
-controllers:
-  nginx-reload: { type: local, variant: nginx-reload }
-scenarios:
-  steady: { script: steady, rate: 300, duration: 5s }
-  pod-kill: { script: steady, rate: 300, duration: 5s }
-${more}matrices:
-  pr: { target: local, controllers: [nginx-reload], scenarios: [${scenarios}], repetitions: 2, compare: paired }
-`;
+import { localBench as bench } from '../helpers/local-bench.js';
 
 const repo = (baseBench) => committedRepo('tg-record-', { 'bench.yaml': baseBench });
 
