@@ -2,7 +2,7 @@
 // distribution-free interval, and the tail rule — how many samples a quantile needs
 // before a gate may rest on it (config checks a scenario can reach it, compare applies it).
 import { zFor } from '../normal.js';
-import { valueAtMs } from './histogram.js';
+import { meanUs, valueAtMs } from './histogram.js';
 
 export const QUANTILES = Object.freeze({
   p50: 50,
@@ -63,5 +63,5 @@ export function summarize(h, confidence = 0.95) {
   // The highest equivalent value, as every other quantile and the .hgrm export report it
   // (the raw maximum can sit below p99.99's bucket bound).
   percentiles.max = h.totalCount ? h.getValueAtPercentile(100) / 1000 : null;
-  return { count: h.totalCount, percentiles, intervals, mean: h.totalCount ? h.mean / 1000 : null };
+  return { count: h.totalCount, percentiles, intervals, mean: h.totalCount ? meanUs(h) / 1000 : null };
 }
