@@ -1,27 +1,92 @@
 // The JSON Schemas in schemas/ are the contract; code validates against the same
 // files editors use for completion, so they cannot drift apart.
-import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
+const require = createRequire(import.meta.url);
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
 // verbose: a pattern error carries its schema, whose patternErrorMessage (the keyword
 // editors show) says the rule in words instead of the regular expression. No optimising
 // pass over the generated code: it checks the same, and compiling result.schema.json took
 // ~0.1 s less of every `tailgate ingest` (~0.2 s with the pass).
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, code: { optimize: false } });
+const OPTIONS = { allErrors: true, strict: false, verbose: true, code: { optimize: false, source: true } };
+// Loading ajv and compiling a schema cost ~0.25 s of CPU, every `tailgate ingest` (which
+// checks the result it writes) and every command that reads a file. So the first compile
+// of a schema writes ajv's standalone code of it here, named by a digest of the schema
+// text, ajv's version and the options; later runs load that (~20 ms) and never ajv.
+// Stale files are never read (another digest); a folder tailgate cannot write just means
+// compiling each time.
+const CACHE_DIR = new URL('../../.tools/cache/schemas/', import.meta.url);
 const cache = new Map();
+let ajv;
 
 // Each file read and parsed once: cli/options.js takes two bounds from bench's at start-up,
 // and validation compiles the same file.
+const texts = new Map();
 const parsed = new Map();
+const readText = (name) => {
+  if (!texts.has(name)) texts.set(name, readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8'));
+  return texts.get(name);
+};
 const readSchema = (name) => {
-  if (!parsed.has(name)) parsed.set(name, JSON.parse(readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8')));
+  if (!parsed.has(name)) parsed.set(name, JSON.parse(readText(name)));
   return parsed.get(name);
 };
 
 export function schemaValidator(name) {
-  if (!cache.has(name)) cache.set(name, ajv.compile(readSchema(name)));
+  if (!cache.has(name)) cache.set(name, cachedValidator(name) ?? compileValidator(name, { keep: true }));
   return cache.get(name);
+}
+
+function cacheFile(name) {
+  const digest = createHash('sha256')
+    .update(`${require('ajv/package.json').version}\0${JSON.stringify(OPTIONS)}\0${readText(name)}`)
+    .digest('hex')
+    .slice(0, 16);
+  return fileURLToPath(new URL(`${name}-${digest}.cjs`, CACHE_DIR));
+}
+
+/** The validator kept in the cache for the schema as it is now, or null. */
+export function cachedValidator(name) {
+  try {
+    return require(cacheFile(name));
+  } catch {
+    return null;
+  }
+}
+
+/** ajv's validator of schemas/<name>.schema.json; keep: and write its code to the cache. */
+export function compileValidator(name, { keep = false } = {}) {
+  ajv ??= new (require('ajv'))(OPTIONS);
+  const validate = ajv.compile(readSchema(name));
+  if (keep) {
+    try {
+      keepCode(cacheFile(name), require('ajv/dist/standalone').default(ajv, validate));
+    } catch {
+      /* not kept: compiled again next time */
+    }
+  }
+  return validate;
+}
+
+// Whole or not at all: a temporary name, then a rename, so a run beside this one reads
+// either no file or this one.
+function keepCode(file, code) {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, code);
+    renameSync(tmp, file);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* never written */
+    }
+    throw err;
+  }
 }
 
 /** A number's { min, max } as the schema writes them ('definitions/scenario/properties/rate'):
