@@ -9,7 +9,7 @@ import { machineInfo } from '../result/machine.js';
 import { RESULT_SCHEMA_VERSION, TAILGATE_VERSION } from '../version.js';
 import { round } from '../numbers.js';
 import { InputError } from '../errors.js';
-import { resultRep } from '../result/load.js';
+import { checkResult } from '../result/load.js';
 import { MAX_JSON_BYTES } from '../result/read.js';
 
 // side: of a concurrent A/B run, only the requests k6 tagged side=<side> ("a" base,
@@ -135,7 +135,7 @@ function readable(result, file) {
   if (bytes > MAX_JSON_BYTES)
     throw new InputError(`${file}: the result would be ${bytes} bytes, over the ${MAX_JSON_BYTES} readers accept`);
   try {
-    resultRep(result, 'the result');
+    checkResult(result, 'the result');
   } catch (err) {
     throw new InputError(`${file}: would make a result compare refuses (${err.message})`, { details: err.details });
   }

@@ -45,17 +45,7 @@ function nonFinite(doc) {
 }
 
 export function resultRep(doc, file) {
-  checkSchema('result', doc, file, 1);
-  const hist = decodeOrThrow(doc.latency.histogram, file, 'latency.histogram');
-  if (hist.totalCount !== doc.latency.count || doc.latency.count !== doc.requests.total) {
-    throw new InputError(
-      `${file}: inconsistent counts: histogram holds ${hist.totalCount} samples, latency.count ${doc.latency.count}, requests.total ${doc.requests.total} (edited by hand?)`,
-    );
-  }
-  const byClass = Object.values(doc.errors.byClass).reduce((a, b) => a + b, 0);
-  if (byClass !== doc.errors.total)
-    throw new InputError(`${file}: errors.total ${doc.errors.total} is not the sum of errors.byClass (${byClass})`);
-  checkPercentiles(hist, doc.latency.percentiles, file);
+  const hist = checked(doc, file);
   // Quantiles and their intervals come from the histogram, never from the fields a
   // file claims: an edited interval or `reliable` flag cannot move the verdict.
   const derived = summarize(hist, 0.95);
@@ -76,6 +66,30 @@ export function resultRep(doc, file) {
     routes: doc.routes ? routesRep(doc.routes, file) : null,
     carried: doc.carried ?? null,
   };
+}
+
+/** resultRep's refusals, in its order, without the summary it derives: ingest's check of
+ *  the result it is about to write, whose summary it has just made. */
+export function checkResult(doc, file) {
+  checked(doc, file);
+  if (doc.routes) routesRep(doc.routes, file);
+}
+
+// The result's schema, then its histogram against its counts and percentiles; the
+// decoded histogram.
+function checked(doc, file) {
+  checkSchema('result', doc, file, 1);
+  const hist = decodeOrThrow(doc.latency.histogram, file, 'latency.histogram');
+  if (hist.totalCount !== doc.latency.count || doc.latency.count !== doc.requests.total) {
+    throw new InputError(
+      `${file}: inconsistent counts: histogram holds ${hist.totalCount} samples, latency.count ${doc.latency.count}, requests.total ${doc.requests.total} (edited by hand?)`,
+    );
+  }
+  const byClass = Object.values(doc.errors.byClass).reduce((a, b) => a + b, 0);
+  if (byClass !== doc.errors.total)
+    throw new InputError(`${file}: errors.total ${doc.errors.total} is not the sum of errors.byClass (${byClass})`);
+  checkPercentiles(hist, doc.latency.percentiles, file);
+  return hist;
 }
 
 function baselineReps(doc, file) {
