@@ -1,7 +1,8 @@
 // One http_req_duration line of k6's --out json, read from its bytes where it has the
 // shape k6 writes: no string of the whole line, the time's second parsed once per
-// second, the latency and the time's fraction read as digits, each tag found in one pass
-// and a tag value like the last one (phase, side, status) not decoded again. Anything
+// second, the latency and the time's fraction read as digits, and the tags — all that
+// follows the latency — found in one pass, or, when those bytes are a recent line's
+// (a run has a handful of tag sets: phase × side × status), taken from it. Anything
 // else — another shape, a non-ASCII byte, an out-of-range value — returns null, and
 // k6-stream.js reads the line as text (its checks and errors). Both give the same sample:
 // a decimal of at most 15 digits is an exact integer over an exact power of ten, and
@@ -18,6 +19,9 @@ const BACKSLASH = 0x5c;
 const KEYS = ['status', 'error_code', 'error', 'phase', 'step', 'side'].map((k) => Buffer.from(`${k}":"`));
 const [STATUS, ERROR_CODE, ERROR, PHASE, STEP, SIDE] = [0, 1, 2, 3, 4, 5];
 const isDigit = (c) => c >= 0x30 && c <= 0x39;
+// A run's tag sets: warm-up and measure, two sides of a duet, a few statuses and errors.
+const SEEN = 8;
+const MAX_SEEN_BYTES = 512;
 
 // k6-stream.js's rule for the status tag: at most three digits.
 function httpCode(text) {
@@ -34,7 +38,9 @@ export class K6LineReader {
     this.zoneLength = 0;
     this.base = 0;
     this.at = new Int32Array(KEYS.length);
-    this.last = KEYS.map(() => ({ bytes: Buffer.alloc(32), length: -1, text: '' }));
+    // Recent tag bytes and what they read as, replaced in turn.
+    this.seen = Array.from({ length: SEEN }, () => ({ bytes: Buffer.alloc(MAX_SEEN_BYTES), length: -1, tags: null }));
+    this.next = 0;
   }
 
   /** The sample of the line buf[s, e), or null: read it as text. */
@@ -63,7 +69,37 @@ export class K6LineReader {
     if (p >= e || buf[p] !== 0x2c || digits === 0 || digits > MAX_DIGITS || fraction === 0) return null;
     const ms = fraction > 0 ? n / POW10[fraction] : n;
     if (ms > 3_600_000) return null; // the text path refuses it
-    this.findTags(buf, p, e);
+    const t = this.tags(buf, p, e);
+    if (t === null) return null;
+    const { status, errorCode, error, phase, step, side } = t;
+    return { ts, ms, status, errorCode, error, phase, step, side };
+  }
+
+  // The tags of buf[from, e) (null: read the line as text): a recent line's when its bytes
+  // are these.
+  tags(buf, from, e) {
+    const n = e - from;
+    for (let k = 0; k < SEEN; k++) {
+      const seen = this.seen[k];
+      if (seen.length !== n) continue;
+      const bytes = seen.bytes;
+      let i = 0;
+      while (i < n && buf[from + i] === bytes[i]) i++;
+      if (i === n) return seen.tags;
+    }
+    const tags = this.readTags(buf, from, e);
+    if (tags !== null && n <= MAX_SEEN_BYTES) {
+      const seen = this.seen[this.next];
+      this.next = (this.next + 1) % SEEN;
+      buf.copy(seen.bytes, 0, from, e);
+      seen.length = n;
+      seen.tags = tags;
+    }
+    return tags;
+  }
+
+  readTags(buf, from, e) {
+    this.findTags(buf, from, e);
     const status = this.value(buf, STATUS, e);
     if (status === null || (status !== undefined && !httpCode(status))) return null; // refused as text
     const errorCode = this.value(buf, ERROR_CODE, e);
@@ -72,7 +108,7 @@ export class K6LineReader {
     const step = this.value(buf, STEP, e);
     const side = this.value(buf, SIDE, e);
     if (errorCode === null || error === null || phase === null || step === null || side === null) return null;
-    return { ts, ms, status, errorCode, error, phase, step, side };
+    return { status, errorCode, error, phase, step, side };
   }
 
   // Epoch ms of the time buf[t0, end): RFC 3339 with a fraction of at most 15 digits.
@@ -140,21 +176,8 @@ export class K6LineReader {
       if (end === start || buf[end - 1] !== BACKSLASH) break;
       end++;
     }
-    const last = this.last[k];
-    const length = end - start;
-    if (length === last.length) {
-      let i = 0;
-      while (i < length && buf[start + i] === last.bytes[i]) i++;
-      if (i === length) return last.text;
-    }
     let ascii = true;
     for (let i = start; i < end; i++) if (buf[i] > 0x7f) ascii = false;
-    const text = buf.toString(ascii ? 'latin1' : 'utf8', start, end);
-    if (length <= last.bytes.length) {
-      buf.copy(last.bytes, 0, start, end);
-      last.length = length;
-      last.text = text;
-    }
-    return text;
+    return buf.toString(ascii ? 'latin1' : 'utf8', start, end);
   }
 }
