@@ -202,7 +202,7 @@ export function verdict(opts, positionals, { log, err: warn }) {
       : fromFiles(opts, positionals, gate);
   // With the matrix known, the verdict is over the plan of record: the base's cells and
   // the head's, each accounted for (compare/accounting.js) — in every mode.
-  if (cfg && folders) doc = accountFor(doc, planOfRecord(cfg, opts.matrix, { baseRaw: fromBase?.raw, plan }));
+  if (cfg && folders) doc = accountFor(doc, planOfRecord(cfg, opts.matrix, { base: fromBase?.base, plan }));
   // Which gate this is: a workflow may run several, each with its own comment and check.
   if (opts.matrix) doc.matrix = opts.matrix;
   if (fromBase) {

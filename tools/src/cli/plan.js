@@ -87,7 +87,7 @@ export function run(opts) {
       ? planMatrix(cfg, opts.matrix, overrides)
       : planOfRecord(cfg, opts.matrix, {
           overrides,
-          baseRaw: benchAtRef({ ref: opts['base-ref'], configFile: opts.config }).raw,
+          base: benchAtRef({ ref: opts['base-ref'], configFile: opts.config, matrix: opts.matrix }).cfg,
         });
   // One entry per job (plan/cost.js jobsOf): a cell, repetitions inside it; a duet's
   // controller, its tunings and scenarios as lists (one cluster runs them all).

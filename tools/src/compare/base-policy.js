@@ -1,23 +1,25 @@
 // The gate's rules come from the PR's base commit, as its baselines do: a PR that raises
 // its own p99 threshold to 1000% is still judged by the rules it is asked to change. What
 // it changes is shown (the comment's first lines) and applies once it merges.
-import { gateOf } from '../config/defaults.js';
+import { defaultGate } from '../config/defaults.js';
 import { benchAtRef } from '../config/base-ref.js';
+import { ruleNumbers } from '../config/normalise.js';
 
 /**
- * The gate at `ref`: { gate, changes: ["p99 threshold 10% → 50%", …], note, raw } —
+ * The gate at `ref`: { gate, changes: ["p99 threshold 10% → 50%", …], note, base } —
  * `changes` against the working tree's gate `headGate`; `note` when the base has no
- * bench.yaml (the defaults apply) or no such matrix (its top-level gate applies); `raw`
- * the base's bench.yaml as written (its matrix is the plan the PR answers for).
+ * bench.yaml (the defaults apply) or no such matrix (its top-level gate applies); `base`
+ * the base's bench.yaml, loaded as the head's is (its matrix is the plan the PR answers for).
  */
 export function baseGate({ ref, configFile, matrix, headGate, flag = '--gate-ref' }) {
-  const { raw, note: missing } = benchAtRef({ ref, configFile, flag });
+  const { cfg: base, note: missing } = benchAtRef({ ref, configFile, matrix, flag });
   let note = missing && `${missing}: tailgate's default gate applies to this PR`;
-  if (raw && matrix && !raw.matrices?.[matrix]) note = `the base has no matrix "${matrix}": its top-level gate applies`;
-  const gate = gateOf(raw ?? {}, matrix);
+  const own = matrix && base ? base.matrices[matrix] : null;
+  if (base && matrix && !own) note = `the base has no matrix "${matrix}": its top-level gate applies`;
+  const gate = own?.gate ?? base?.gate ?? defaultGate();
   // No base bench.yaml: the defaults apply, said once by the note — listing every rule
   // the PR's new bench.yaml sets as a "change" would be noise.
-  return { gate, changes: headGate && raw ? gateChanges(gate, headGate) : [], note, raw };
+  return { gate, changes: headGate && base ? gateChanges(gate, headGate) : [], note, base };
 }
 
 /** What a head's gate changes against the base's, one phrase per rule. */
@@ -26,12 +28,23 @@ export function gateChanges(base, head) {
   const walk = (a, b, path) => {
     for (const k of [...new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])].sort()) {
       const [x, y] = [a?.[k], b?.[k]];
-      if (x && typeof x === 'object' && y && typeof y === 'object') walk(x, y, [...path, k]);
-      else if (JSON.stringify(x) !== JSON.stringify(y)) out.push(`${[...path, k].join(' ')} ${show(x)} → ${show(y)}`);
+      if (x && typeof x === 'object' && y && typeof y === 'object') {
+        if (sameNumbers(x, y)) continue;
+        walk(x, y, [...path, k]);
+      } else if (JSON.stringify(x) !== JSON.stringify(y)) out.push(`${[...path, k].join(' ')} ${show(x)} → ${show(y)}`);
     }
   };
   walk(base, head, []);
   return out;
+}
+
+// A rule written another way ("10%" and "10.0%", "1s" and "1000ms") is the same rule: its
+// numbers and the rest of it are equal.
+function sameNumbers(x, y) {
+  if (typeof x.threshold !== 'string' || typeof y.threshold !== 'string') return false;
+  const strip = ({ threshold, floor, ...rest }) => JSON.stringify(rest);
+  const n = (r) => JSON.stringify(ruleNumbers(r));
+  return strip(x) === strip(y) && n(x) === n(y);
 }
 
 function show(v) {

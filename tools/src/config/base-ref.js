@@ -1,20 +1,21 @@
 // The PR's base commit's bench.yaml, read from git (never the working tree): the rules a
 // PR is judged by and the cells it must answer for come from there (compare/base-policy.js,
-// plan/of-record.js). One reader, so the gate and the plan see the same file the same way.
+// plan/of-record.js). One reader, and the one path every bench.yaml takes (config/load.js:
+// schema, defaults, checks, numbers), so the gate and the plan see the same file the same
+// way as the head's own.
 import { relative } from 'node:path';
-import { parse } from 'yaml';
-import { schemaProblems } from '../schema.js';
 import { InputError } from '../errors.js';
 import { runSync } from '../exec/run.js';
+import { parseBench } from './load.js';
 
 const MAX_CONFIG_BYTES = 1 << 20;
 
 /**
- * { raw, rel, note }: the base's bench.yaml as written (schema-checked), or raw null with
- * a note when the base commit has none. Refuses (exit 2) a ref that is not one, a base
- * that cannot be read, or one that does not validate.
+ * { cfg, rel, note }: the base's bench.yaml loaded as the head's is (for `matrix`), or cfg
+ * null with a note when the base commit has none. Refuses (exit 2) a ref that is not one, a
+ * base that cannot be read, or one that does not validate.
  */
-export function benchAtRef({ ref, configFile, flag = '--base-ref' }) {
+export function benchAtRef({ ref, configFile, matrix, flag = '--base-ref' }) {
   if (!ref)
     throw new InputError(`${flag} is empty: name the base commit (an empty ref would apply the PR's own rules)`);
   if (!/^[\w./-]{1,200}$/.test(ref) || ref.startsWith('-'))
@@ -26,18 +27,16 @@ export function benchAtRef({ ref, configFile, flag = '--base-ref' }) {
       throw new InputError(
         `${flag} ${ref}: cannot read ${rel} (${r.stderr.trim().split('\n')[0]}); is the base commit fetched? (actions/checkout fetch-depth: 0)`,
       );
-    return { raw: null, rel, note: `the base commit has no ${rel}` };
+    return { cfg: null, rel, note: `the base commit has no ${rel}` };
   }
-  let raw;
+  const file = `${ref}:${rel}`;
   try {
-    raw = parse(r.stdout, { maxAliasCount: 100 });
+    // Files it names (a values file) are the base commit's, not on this disk.
+    return { cfg: parseBench(r.stdout, file, { matrix, onDisk: false }), rel, note: null };
   } catch (err) {
-    throw new InputError(`${ref}:${rel}: not YAML (${err.message.split('\n')[0]})`);
-  }
-  const problems = schemaProblems('bench', raw);
-  if (problems.length)
-    throw new InputError(`${ref}:${rel}: the base's bench.yaml does not validate, so its rules cannot apply`, {
-      details: problems.slice(0, 20).map((p) => `${p.path.join('.') || '(top)'}: ${p.message}`),
+    if (!(err instanceof InputError)) throw err;
+    throw new InputError(`${file}: the base's bench.yaml does not validate, so its rules cannot apply`, {
+      details: err.details.length ? err.details : [err.message],
     });
-  return { raw, rel, note: null };
+  }
 }

@@ -120,12 +120,8 @@ export function scenarioAsRun(cfg, m, name) {
   return made.get(name);
 }
 
-/** The gate a bench.yaml (as written, before defaults) sets for a matrix, or its top-level one. */
-export function gateOf(raw, matrix) {
-  const top = raw.gate ?? {};
-  const own = matrix ? raw.matrices?.[matrix]?.gate : null;
-  return mergeGate(own ? layer(top, own) : top);
-}
+/** The gate of a repository without bench.yaml: tailgate's defaults, every rule present. */
+export const defaultGate = () => mergeGate({});
 
 function layer(top, over) {
   const rules = (key) => {

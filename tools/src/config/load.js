@@ -35,8 +35,16 @@ export function loadBench(file, { matrix, overrides } = {}) {
   return parseBench(text, file, { matrix, overrides });
 }
 
-/** checks: the cross-reference rules (a test passes one that throws). */
-export function parseBench(text, file = 'bench.yaml', { checks = semanticProblems, matrix, overrides } = {}) {
+/**
+ * checks: the cross-reference rules (a test passes one that throws). onDisk false: the text
+ * is not from a file on this disk (a base commit's, config/base-ref.js), so the files it
+ * names are not resolved or read: the rules about them are the base commit's own business.
+ */
+export function parseBench(
+  text,
+  file = 'bench.yaml',
+  { checks = semanticProblems, matrix, overrides, onDisk = true } = {},
+) {
   const { doc, lineCounter } = parseWithPositions(text);
   if (doc.errors.length) {
     const found = doc.errors.map((e) => {
@@ -71,7 +79,7 @@ export function parseBench(text, file = 'bench.yaml', { checks = semanticProblem
   if (tooMany.length)
     throw located(new InputError(`${file}: too large to be a bench config`, { details: tooMany.map(where) }), tooMany);
   const problems = schemaProblems('bench', raw);
-  const { config, semantic } = defaultAndCheck(overriddenRaw, file, { schemaValid: !problems.length, checks });
+  const { config, semantic } = defaultAndCheck(overriddenRaw, file, { schemaValid: !problems.length, checks, onDisk });
   problems.push(...semantic);
   if (problems.length) {
     const more = problems.length - MAX_SHOWN;
@@ -90,7 +98,7 @@ export function parseBench(text, file = 'bench.yaml', { checks = semanticProblem
   LOADED.set(loaded, {
     matrix,
     applied: overridden.length ? valueOverrides(overrides) : {},
-    again: (m, o) => parseBench(text, file, { checks, matrix: m, overrides: o }),
+    again: (m, o) => parseBench(text, file, { checks, matrix: m, overrides: o, onDisk }),
   });
   return loaded;
 }
@@ -149,7 +157,7 @@ function resolveFiles(config, file) {
 // problem at once; a config too broken to default is reported by the schema alone.
 // Files are resolved first: the catalog rules read a controller's values file. On a
 // schema-valid file a check that throws is tailgate's bug, never a pass: exit 4, naming it.
-function defaultAndCheck(raw, file, { schemaValid, checks }) {
+function defaultAndCheck(raw, file, { schemaValid, checks, onDisk }) {
   let config;
   try {
     config = applyDefaults(raw);
@@ -157,7 +165,7 @@ function defaultAndCheck(raw, file, { schemaValid, checks }) {
     if (schemaValid) throw crashed('applying the defaults', file, err);
     return { config: undefined, semantic: [] };
   }
-  const files = resolveFiles(config, file);
+  const files = onDisk ? resolveFiles(config, file) : [];
   try {
     return { config, semantic: [...files, ...checks(config)] };
   } catch (err) {

@@ -9,14 +9,15 @@ import { targetRules as target } from '../registry/target-rules.js';
 
 /**
  * -> the head's plan of `matrixName` with the base's cells added (cells re-indexed), and
- * `removed`: [{ key, why }] — base cells the head no longer defines. Without a base
- * matrix (no base bench.yaml, or no such matrix there) the head's plan alone, removed [].
+ * `removed`: [{ key, why }] — base cells the head no longer defines. `base`: the base's
+ * bench.yaml as loaded (config/base-ref.js). Without a base matrix (no base bench.yaml, or
+ * no such matrix there) the head's plan alone, removed [].
  * Command-line cell picks (--controllers …) narrow a run on purpose: no widening then.
  * plan: planMatrix(cfg, matrixName, overrides) when the caller has it (made once).
  */
-export function planOfRecord(cfg, matrixName, { baseRaw = null, overrides = {}, plan = null } = {}) {
+export function planOfRecord(cfg, matrixName, { base = null, overrides = {}, plan = null } = {}) {
   plan ??= planMatrix(cfg, matrixName, overrides);
-  const baseMatrix = baseRaw?.matrices?.[matrixName];
+  const baseMatrix = base?.matrices?.[matrixName];
   const picked = ['controllers', 'tunings', 'scenarios'].some((k) => overrides[k] !== undefined);
   if (!baseMatrix || picked) return { ...plan, removed: [] };
   const type = target(plan.matrix.target).controllerType;

@@ -99,11 +99,11 @@ test("the plan of record takes the head's plan made once (compare plans the matr
   const cfg = parseBench(localBench('steady'));
   const plan = planMatrix(cfg, 'pr');
   assert.equal(planOfRecord(cfg, 'pr', { plan }).cells, plan.cells, 'no base: the plan given, not a new one');
-  const baseRaw = { matrices: { pr: { controllers: ['nginx-reload'], scenarios: ['steady', 'pod-kill'] } } };
-  const record = planOfRecord(cfg, 'pr', { baseRaw, plan });
+  const base = { matrices: { pr: { controllers: ['nginx-reload'], scenarios: ['steady', 'pod-kill'] } } };
+  const record = planOfRecord(cfg, 'pr', { base, plan });
   assert.deepEqual(
     record.cells.map((c) => c.id),
-    planOfRecord(cfg, 'pr', { baseRaw }).cells.map((c) => c.id),
+    planOfRecord(cfg, 'pr', { base }).cells.map((c) => c.id),
   );
   assert.equal(record.cells[0].scenario, plan.cells[0].scenario, "the head's cells are the plan's");
 });

@@ -84,8 +84,8 @@ test("a PR that drops a cell from its own matrix still answers for it: the base'
   const { dir, base } = repo(bench('steady, pod-kill'));
   writeFileSync(join(dir, 'bench.yaml'), bench('steady')); // the PR's matrix leaves pod-kill out
   const cfg = parseBench(bench('steady'));
-  const baseRaw = { matrices: { pr: { controllers: ['nginx-reload'], scenarios: ['steady', 'pod-kill'] } } };
-  const plan = planOfRecord(cfg, 'pr', { baseRaw });
+  const baseCfg = { matrices: { pr: { controllers: ['nginx-reload'], scenarios: ['steady', 'pod-kill'] } } };
+  const plan = planOfRecord(cfg, 'pr', { base: baseCfg });
   assert.deepEqual([...new Set(plan.cells.map((c) => c.key))], [STEADY, KILL], 'the plan job runs pod-kill too');
   assert.deepEqual(plan.removed, []);
   // The PR's own plan (no base) would not run it, and its gate would not miss it.
