@@ -1,11 +1,10 @@
 // k6's own end-of-test summary, kept as JSON next to the raw output: tailgate's
 // agreement test checks its HDR percentiles against these exact values.
-import { env } from './env.js';
+import { need } from './env.js';
 
 export function handleSummary(data) {
   const out = {};
-  const path = env('TG_SUMMARY', '');
-  if (path) out[path] = JSON.stringify(data, null, 1);
+  out[need('TG_SUMMARY')] = JSON.stringify(data, null, 1);
   const d = data.metrics.http_req_duration?.values ?? {};
   const reqs = data.metrics.http_reqs?.values?.count ?? 0;
   const failed = data.metrics.http_req_failed?.values?.passes ?? 0;

@@ -1,22 +1,22 @@
-// The system under test, from the environment: URL, Host header, TLS, payload size.
+// The system under test, from the run (lib/env.js): URL, Host header, payload size, timeout.
 import http from 'k6/http';
 import exec from 'k6/execution';
-import { env } from './env.js';
+import { need, optional } from './env.js';
 
-const base = env('TG_TARGET_URL', 'http://127.0.0.1:8080').replace(/\/$/, '');
-const payload = env('TG_PAYLOAD', '0KiB');
+const base = need('TG_TARGET_URL').replace(/\/$/, '');
+const payload = need('TG_PAYLOAD');
 if (!['0KiB', '1KiB'].includes(payload))
   throw new Error(`TG_PAYLOAD must be 0KiB or 1KiB, got ${JSON.stringify(payload)}`);
 
-const baseB = env('TG_TARGET_URL_B', '').replace(/\/$/, '');
+const baseB = (optional('TG_TARGET_URL_B') ?? '').replace(/\/$/, '');
 
 export const target = {
   url: `${base}/${payload}`,
   // Concurrent A/B: a second data plane; iterations alternate a, b, a, b … so both
   // see the same machine at the same moments (tailgate splits the output by side).
   urlB: baseB ? `${baseB}/${payload}` : null,
-  host: env('TG_HOST', 'bench.local'),
-  timeout: env('TG_TIMEOUT', '10s'),
+  host: need('TG_HOST'),
+  timeout: need('TG_TIMEOUT'),
 };
 
 const params = { headers: { Host: target.host }, timeout: target.timeout };

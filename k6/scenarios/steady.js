@@ -1,10 +1,12 @@
 // Constant arrival rate: the OpenShift report's 1000 RPS x 60 s, the default shape
 // for every fault scenario (pod-kill, churn, rollout run beside it, not in it).
-import { load } from '../lib/env.js';
+import { loadFor } from '../lib/env.js';
 import { baseOptions, withWarmup } from '../lib/options.js';
 import { hit, preflight } from '../lib/target.js';
 
 export { handleSummary } from '../lib/summary.js';
+
+const load = loadFor('steady');
 
 export const options = baseOptions(
   withWarmup(load.warmup, {

@@ -1,11 +1,13 @@
 // A grid of rate x connections (the tuning guide's 100..1000 step 100), one
 // constant-arrival-rate step after another, each tagged step=r<rate>-c<conns>.
 // Connections are VUs: with keep-alive each VU holds one connection.
-import { load } from '../lib/env.js';
+import { loadFor } from '../lib/env.js';
 import { baseOptions, parseSeconds } from '../lib/options.js';
 import { hit, preflight } from '../lib/target.js';
 
 export { handleSummary } from '../lib/summary.js';
+
+const load = loadFor('sweep');
 
 const stepSeconds = parseSeconds(load.duration);
 const scenarios = {};
