@@ -45,9 +45,8 @@ export const KILL_FAULTS = typesWith('killsPods');
 // adds it here (the registry test compares this list with the schema's fault fields).
 export const FAULT_DURATIONS = Object.freeze(['every', 'startAfter', 'replaceAfter', 'pause', 'timeout']);
 
-// The events that are a fault's action on the backend (what a kill, a scale step or a
-// rollout costs is counted per action: ingest/fault-cost.js).
-export const FAULT_ACTIONS = Object.freeze(['pod-killed', 'pod-terminating', 'scale', 'rollout-restart']);
+// The events that are a fault's action on the backend: faults/actions.js.
+export { FAULT_ACTIONS } from './actions.js';
 
 export function faultModule(type) {
   if (!Object.hasOwn(FAULTS, type))

@@ -23,7 +23,7 @@
 // shorter than the bump would cut a failover that got slower off at the window — short
 // of what the test is for — and one longer than the kills' spacing changes nothing, the
 // next kill owns what follows it.
-import { FAULT_ACTIONS } from '../faults/schedule.js';
+import { FAULT_ACTIONS } from '../faults/actions.js';
 import { round } from '../numbers.js';
 import { AGGREGATE_LIMITS } from './aggregate.js';
 
