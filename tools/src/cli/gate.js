@@ -176,7 +176,7 @@ function confirmMatrix(m) {
 
 /**
  * The compare the mode asks for, as compare's options (values, its flags' defaults
- * included): what `tailgate compare` would parse from the command line compareArgs shows.
+ * included): what `tailgate compare` would parse from its command line.
  */
 export function compareRequest(opts, verdictFile) {
   const request = (picked) => {
@@ -202,15 +202,4 @@ export function compareRequest(opts, verdictFile) {
     'head-results': head,
     ...(c ? { 'confirm-base-results': join(c, 'base'), 'confirm-head-results': join(c, 'head') } : {}),
   });
-}
-
-/** The same compare as a command line, to run it by hand: the request's flags that are not defaults. */
-export function compareArgs(opts, verdictFile) {
-  const argv = ['compare'];
-  for (const [k, v] of Object.entries(compareRequest(opts, verdictFile))) {
-    if (v === compareOptions[k]?.default) continue;
-    if (v === true) argv.push(`--${k}`);
-    else if (v !== false && v !== undefined) argv.push(`--${k}`, String(v));
-  }
-  return argv;
 }

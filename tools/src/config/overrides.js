@@ -5,8 +5,8 @@
 // the tail-sample checks) is derived from the value that runs, and a value the file would
 // be refused for is refused from the command line alike.
 //
-// They land on the matrix the run names, as its `duration` (a field bench.yaml has) and
-// `rate` and `duet` (fields only flags set), never on a scenario: other matrices share
+// They land on the matrix the run names, as its `duration` and `alternate` (fields
+// bench.yaml has) and `rate` and `duet` (fields only flags set), never on a scenario: other matrices share
 // the scenario, and `--rate 100` for `local` must not make `nightly`'s p99.99 unreachable.
 // Which cells run (--controllers, --tunings, --scenarios, --repetitions, --pair) is the
 // plan's selection and stays there: a job that runs one repetition of three is still
@@ -19,6 +19,9 @@ export function valueOverrides(o = {}) {
   if (o.duration !== undefined) out.duration = o.duration;
   // One k6 alternates between both sides of a duet, as with compare: concurrent.
   if (o.abHead || o.duetBase) out.duet = true;
+  // Sides loaded one at a time, a k6 run each at the rate per side: a fixed number of pairs,
+  // so the matrix's sequential pairs (maxRepetitions) are off for this run.
+  if (o.alternate) Object.assign(out, { alternate: true, maxRepetitions: undefined });
   return out;
 }
 
@@ -37,5 +40,6 @@ export function applyOverrides(raw, matrix, overrides) {
   if (values.duration !== undefined) flags.push({ path: at('duration'), flag: `--duration ${values.duration}` });
   if (values.duet)
     flags.push({ path: at('duet'), flag: overrides.abHead ? `--ab-head ${overrides.abHead}` : '--duet-base' });
+  if (values.alternate) flags.push({ path: at('alternate'), flag: '--alternate' });
   return { raw: { ...raw, matrices: { ...matrices, [matrix]: { ...m, ...values } } }, flags };
 }

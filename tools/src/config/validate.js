@@ -5,7 +5,7 @@ import { TARGET_RULES as TARGETS } from '../registry/target-rules.js';
 import { samplesNeeded } from '../result/quantiles.js';
 import { matrixSizeProblems, SEQUENTIAL_LOOK_P } from './matrix-limits.js';
 import { faultModule } from '../faults/schedule.js';
-import { faultTiming } from './normalise.js';
+import { faultTiming, scenarioMs } from './normalise.js';
 import { GATE_DEFAULTS, scenarioAsRun } from './defaults.js';
 import { k6Load, oneK6BothSides } from './duet-load.js';
 
@@ -65,17 +65,19 @@ function scenarioProblems(name, s, add) {
       ['scenarios', name, 'faults'],
       `${s.faults.length} faults, over the limit of ${SCENARIO_LIMITS.faults} per scenario`,
     );
-  if (parseDuration(s.duration) < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
-  if (parseDuration(s.duration) > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
-  if (parseDuration(s.warmup) > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
+  // The scenario's numbers, made once (normalise.js keeps them for every later stage).
+  const ms = scenarioMs(s);
+  if (ms.duration < 1000) add(['scenarios', name, 'duration'], 'must be at least 1s');
+  if (ms.duration > MAX_RUN_MS) add(['scenarios', name, 'duration'], 'must be at most 24h');
+  if (ms.warmup > MAX_RUN_MS) add(['scenarios', name, 'warmup'], 'must be at most 24h');
   // nginx's timers count whole milliseconds: ngx.sleep(0.0007) is a yield (+0.3 ms at
   // p50 here), not 0.7 ms.
-  if (s.headDelay && parseDuration(s.headDelay) % 1 !== 0)
+  if (s.headDelay && ms.headDelay % 1 !== 0)
     add(['scenarios', name, 'headDelay'], 'must be whole milliseconds (the backend sleeps with nginx timers)');
   if (s.headDelayShare && !s.headDelay) add(['scenarios', name, 'headDelayShare'], 'needs headDelay');
   // What a fault's type refuses is its module's (faults/<type>.js problems): the fault and
   // the scenario with their milliseconds.
-  const timed = { ...s, ms: { duration: parseDuration(s.duration) } };
+  const timed = { ...s, ms: { duration: ms.duration } };
   s.faults.forEach((f, i) => {
     const t = faultTiming(f);
     for (const p of faultModule(f.type).problems?.(t, timed) ?? [])
@@ -130,7 +132,7 @@ function matrixProblems(cfg, mname, m, add) {
         add(
           ['scenarios', sname, 'rate'],
           `${s.rate}/s${both ? ' per side is ' + perRunner + '/s for the one k6 of a duet' : ''}, over profile "${m.profile}"'s maxRate ${cap} (what its runner carries; matrix "${mname}"): lower the rate, or raise maxRate after measuring (docs/duet.md)`,
-          fromMatrix(mname, m, ['rate', 'duet']),
+          fromMatrix(mname, m, ['rate', 'duet', 'alternate']),
         );
     }
   tailFeasibility(cfg, mname, m, add);
@@ -160,8 +162,13 @@ function compareProblems(cfg, mname, m, add) {
       if (own(cfg.scenarios, sname)?.[key] && !duetOnKind)
         add(['scenarios', sname, key], `a duet canary: matrix "${mname}" must be target kind with compare: concurrent`);
   if (duetOnKind) canaryProblems(cfg, mname, m, add);
-  if (m.alternate && !duetOnKind)
-    add(['matrices', mname, 'alternate'], 'alternates the sides of a duet: needs target kind and compare: concurrent');
+  // A duet's sides: the matrix's (compare: concurrent) or the flags' (--ab-head, --duet-base).
+  if (m.alternate && !(t?.canaries && (m.compare === 'concurrent' || m.duet)))
+    add(
+      ['matrices', mname, 'alternate'],
+      'alternates the sides of a duet: needs target kind and a duet (compare: concurrent, --ab-head or --duet-base)',
+      fromMatrix(mname, m, ['alternate', 'duet']),
+    );
   sequentialProblems(mname, m, add);
 }
 
@@ -217,7 +224,7 @@ function tailFeasibility(cfg, mname, m, add) {
     for (const sname of m.scenarios) {
       const s = asRun(cfg, m, sname);
       if (!s || s.script !== 'steady' || !s.rate) continue;
-      const seconds = parseDuration(s.duration) / 1000;
+      const seconds = scenarioMs(s).duration / 1000;
       const have = Math.floor(s.rate * seconds * reps);
       // A rate or duration the schema already refused is one problem, said there.
       if (!Number.isFinite(have) || have >= need) continue;

@@ -45,9 +45,9 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
   const repetitions = overrides.repetitions ?? matrix.repetitions;
   // Sequential pairs (a duet's maxRepetitions): repetitions beyond `repetitions` are optional,
   // run only while the runner's look at the cell's pairs cannot decide it. --repetitions and
-  // --alternate ask for a fixed number of pairs.
+  // alternate (--alternate lands on the matrix: config/overrides.js) ask for a fixed number.
   const maxRepetitions =
-    matrix.compare === 'concurrent' && overrides.repetitions === undefined && !overrides.alternate && !matrix.alternate
+    matrix.compare === 'concurrent' && overrides.repetitions === undefined && !matrix.alternate
       ? Math.max(matrix.maxRepetitions ?? repetitions, repetitions)
       : repetitions;
   const size = matrixSizeProblems({ controllers, tunings, scenarios, repetitions: maxRepetitions });
@@ -55,7 +55,9 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
   const cells = [];
   const add = (c, t, s, repetition) => {
     // The matrix's duration (a duet PR matrix runs longer than the local one) and --rate.
-    const scenario = { ...scenarioAsRun(cfg, matrix, s) };
+    // One object for every cell of the scenario, not a copy each: its numbers
+    // (config/normalise.js, made once per object) are made once, at load.
+    const scenario = scenarioAsRun(cfg, matrix, s);
     cells.push({
       index: cells.length,
       key: `${c}/${t}/${s}`,
@@ -102,8 +104,7 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
   const head = overrides.abHead ?? (matrix.compare === 'concurrent' ? matrix.head : undefined);
   if (head) concurrentHead(cfg, plan, head, overrides.abHead ? '--ab-head' : `matrix "${matrixName}": head`);
   else if (overrides.duetBase) applyDuetBase(plan, overrides.duetBase, cfg);
-  if (overrides.alternate || matrix.alternate)
-    alternateSides(plan, overrides.alternate ? '--alternate' : `matrix "${matrixName}": alternate`);
+  if (matrix.alternate) alternateSides(plan, overrides.alternate ? '--alternate' : `matrix "${matrixName}": alternate`);
   return plan;
 }
 

@@ -44,6 +44,8 @@ const CASES = [
   ['compare: concurrent on local', 'local-duet', {}, 2],
   ['compare: concurrent on kind', 'kind-duet', {}, 2],
   ['alternate: one side at a time', 'kind-alternate', {}, 1],
+  // The flag lands on the matrix before validation (config/overrides.js); it was checked at twice.
+  ['--alternate from the command line', 'kind-duet', { alternate: true }, 1],
 ];
 
 /** Does validation refuse this matrix's rate against the profile's maxRate? */

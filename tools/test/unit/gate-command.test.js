@@ -4,10 +4,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { compareArgs } from '../../src/cli/gate.js';
+import { compareRequest } from '../../src/cli/gate.js';
+import { options as compareOptions } from '../../src/cli/compare.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
 import { scratchDir } from '../helpers/scratch.js';
+
+// A compare request's options that are not compare's defaults: the flags a person would type.
+const typed = (req) =>
+  Object.fromEntries(Object.entries(req).filter(([k, v]) => v !== compareOptions[k]?.default && v !== undefined));
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const RUNS = join(ROOT, 'tools/test/fixtures/runs');
@@ -133,31 +138,23 @@ test('gate: a suspicious cell exits 3 (pending, never green) with the confirmati
 });
 
 test('gate: which compare each mode runs — the base commit rules a paired PR, confirmation reads base/ and head/', () => {
-  assert.deepEqual(compareArgs({ mode: 'baseline', results: 'r', 'base-ref': 'abc' }, 'v.json'), [
-    'compare',
-    '--results',
-    'r',
-    '--base-ref',
-    'abc',
-    '--out',
-    'v.json',
-    '--force',
-  ]);
-  assert.deepEqual(compareArgs({ mode: 'concurrent', results: 'r', 'base-ref': 'abc', 'confirm-results': 'c' }, 'v'), [
-    'compare',
-    '--gate-ref',
-    'abc',
-    '--paired',
-    '--base-results',
-    'r/base',
-    '--head-results',
-    'r/head',
-    '--confirm-base-results',
-    'c/base',
-    '--confirm-head-results',
-    'c/head',
-    '--out',
-    'v',
-    '--force',
-  ]);
+  assert.deepEqual(typed(compareRequest({ mode: 'baseline', results: 'r', 'base-ref': 'abc' }, 'v.json')), {
+    results: 'r',
+    'base-ref': 'abc',
+    out: 'v.json',
+    force: true,
+  });
+  assert.deepEqual(
+    typed(compareRequest({ mode: 'concurrent', results: 'r', 'base-ref': 'abc', 'confirm-results': 'c' }, 'v')),
+    {
+      'gate-ref': 'abc',
+      paired: true,
+      'base-results': 'r/base',
+      'head-results': 'r/head',
+      'confirm-base-results': 'c/base',
+      'confirm-head-results': 'c/head',
+      out: 'v',
+      force: true,
+    },
+  );
 });

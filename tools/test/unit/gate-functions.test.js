@@ -7,7 +7,8 @@ import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { verdict } from '../../src/cli/compare.js';
 import { reportVerdict } from '../../src/cli/report.js';
-import { compareArgs, compareRequest } from '../../src/cli/gate.js';
+import { compareRequest } from '../../src/cli/gate.js';
+import { options as compareOptions } from '../../src/cli/compare.js';
 import { withJson } from '../../src/cli/json-out.js';
 import { parseBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
@@ -15,6 +16,10 @@ import { planOfRecord } from '../../src/plan/of-record.js';
 import { SRC, modules } from '../helpers/stages.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { localBench } from '../helpers/local-bench.js';
+
+// A compare request's options that are not compare's defaults: the flags a person would type.
+const typed = (req) =>
+  Object.fromEntries(Object.entries(req).filter(([k, v]) => v !== compareOptions[k]?.default && v !== undefined));
 
 const RUNS = new URL('../fixtures/runs/', import.meta.url).pathname;
 
@@ -65,18 +70,14 @@ test('compare → report as functions: the verdict passes as a value, every line
   assert.deepEqual(compared.report.confirm, { include: [] });
   assert.equal(compared.report.comment, null, 'no markdown asked, none made');
   assert.ok(lines.some((l) => l.startsWith('report ')));
-  // The same request as a command line, to run it by hand: flags only where not defaults.
-  assert.deepEqual(compareArgs({ mode: 'paired', results: 'r', 'base-results': 'b' }, 'v'), [
-    'compare',
-    '--paired',
-    '--base-results',
-    'b',
-    '--head-results',
-    'r',
-    '--out',
-    'v',
-    '--force',
-  ]);
+  // The request, where it is not compare's defaults: the flags a person would type.
+  assert.deepEqual(typed(compareRequest({ mode: 'paired', results: 'r', 'base-results': 'b' }, 'v')), {
+    paired: true,
+    'base-results': 'b',
+    'head-results': 'r',
+    out: 'v',
+    force: true,
+  });
 });
 
 test('--json: lines for people go to err, the document once to log; no document, nothing on log', async () => {

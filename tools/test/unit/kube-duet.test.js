@@ -246,9 +246,13 @@ test("alternate: the duet's two releases in one cluster, loaded one side at a ti
     assert.match(m.title, m.cell.repetition % 2 ? /base then head/ : /head then base/);
   }
   // Where alternate cannot run: no duet, another target, route edits under load.
+  // The flag lands on the matrix before validation (config/overrides.js), which names it.
   assert.throws(
     () => planMatrix(cfg, 'e2e-migration', { alternate: true }),
-    /--alternate: alternates the two sides of a duet/,
+    (err) =>
+      err.details.some((d) =>
+        / with --alternate: matrices\.e2e-migration\.alternate: alternates the sides of a duet/.test(d),
+      ),
   );
   assert.throws(
     () => planMatrix(cfg, 'e2e', { abHead: 'haproxy-ingress', alternate: true, scenarios: ['routes'] }),
