@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { EXIT, TailgateError } from '../errors.js';
 import { neutralizeCommands } from '../github-output.js';
 import { EXIT_CODES_LINE, helpText } from './exit-codes.js';
-import * as ingest from './ingest.js';
 
-export const COMMANDS = { ingest };
+// Loaded as asked for (loadCommands); the usage lists them in NAMES's order.
+export const COMMANDS = {};
 
 const USAGE = `tailgate — regression gates for ingress tail latency
 
@@ -20,7 +20,7 @@ ${EXIT_CODES_LINE}`;
 // make a document print it once at this edge (json-out.js), never by swapping the console.
 export async function main(argv, io = {}) {
   const [name, ...rest] = argv;
-  await loadLateCommands(name);
+  await loadCommands(name);
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
     return name ? EXIT.OK : EXIT.BAD_INPUT;
@@ -32,10 +32,10 @@ export async function main(argv, io = {}) {
   }
   const cmd = COMMANDS[name];
   if (!cmd) {
-    const near = closest(name, Object.keys(COMMANDS));
+    const near = closest(name, NAMES);
     console.error(
       neutralizeCommands(
-        `tailgate: unknown command "${String(name).slice(0, 40)}"${near ? ` — did you mean "${near}"?` : ''}; expected one of: ${Object.keys(COMMANDS).join(', ')}`,
+        `tailgate: unknown command "${String(name).slice(0, 40)}"${near ? ` — did you mean "${near}"?` : ''}; expected one of: ${NAMES.join(', ')}`,
       ),
     );
     return EXIT.BAD_INPUT;
@@ -101,19 +101,16 @@ export function closest(word, names) {
 }
 
 function usage() {
-  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  const lines = Object.entries(COMMANDS)
-    .map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`)
-    .join('\n');
+  const width = Math.max(...NAMES.map((n) => n.length));
+  const lines = NAMES.map((n) => `  ${n.padEnd(width)}  ${COMMANDS[n].summary}`).join('\n');
   return USAGE.replace('{commands}', `${lines}\n`);
 }
 
-// Commands that pull in heavy modules are imported lazily, only the one asked for: all of
-// them cost `tailgate ingest` (once per cell) ~0.45 s of CPU, init's usage alone reading
-// the controller catalog; doctor and validate (bench.yaml's loader, YAML, the kube
-// helpers) ~75 ms. The usage, or a name to correct, loads every one, in the order the
-// usage lists them.
-const USAGE_ORDER = [
+// Commands are imported lazily, only the one asked for: all of them cost `tailgate ingest`
+// (once per cell) ~0.5 s of CPU — init's usage alone reads the controller catalog, doctor
+// and validate bring bench.yaml's loader, YAML and the kube helpers. The usage, or a name
+// to correct, loads every one. The order is the usage's.
+const NAMES = [
   'doctor',
   'validate',
   'ingest',
@@ -128,18 +125,6 @@ const USAGE_ORDER = [
   'baseline',
   'history',
 ];
-const LATE = USAGE_ORDER.filter((n) => n !== 'ingest');
-async function loadLateCommands(name) {
-  if (LATE.includes(name)) {
-    COMMANDS[name] ??= await import(`./${name}.js`);
-    return;
-  }
-  if (Object.hasOwn(COMMANDS, name ?? '')) return;
-  for (const n of LATE) COMMANDS[n] ??= await import(`./${n}.js`);
-  // Keys in the usage's order, whichever were loaded first.
-  for (const n of USAGE_ORDER) {
-    const cmd = COMMANDS[n];
-    delete COMMANDS[n];
-    COMMANDS[n] = cmd;
-  }
+async function loadCommands(name) {
+  for (const n of NAMES.includes(name) ? [name] : NAMES) COMMANDS[n] ??= await import(`./${n}.js`);
 }
