@@ -5,14 +5,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { compareRequest } from '../../src/cli/gate.js';
-import { options as compareOptions } from '../../src/cli/compare.js';
+import { typed } from '../helpers/compare-request.js';
 import { runCli } from '../helpers/cli.js';
 import { makeRunDir } from '../helpers/run-dir.js';
 import { scratchDir } from '../helpers/scratch.js';
-
-// A compare request's options that are not compare's defaults: the flags a person would type.
-const typed = (req) =>
-  Object.fromEntries(Object.entries(req).filter(([k, v]) => v !== compareOptions[k]?.default && v !== undefined));
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const RUNS = join(ROOT, 'tools/test/fixtures/runs');

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { verdict } from '../../src/cli/compare.js';
 import { reportVerdict } from '../../src/cli/report.js';
 import { compareRequest } from '../../src/cli/gate.js';
-import { options as compareOptions } from '../../src/cli/compare.js';
+import { typed } from '../helpers/compare-request.js';
 import { withJson } from '../../src/cli/json-out.js';
 import { parseBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
@@ -16,10 +16,6 @@ import { planOfRecord } from '../../src/plan/of-record.js';
 import { SRC, modules } from '../helpers/stages.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { localBench } from '../helpers/local-bench.js';
-
-// A compare request's options that are not compare's defaults: the flags a person would type.
-const typed = (req) =>
-  Object.fromEntries(Object.entries(req).filter(([k, v]) => v !== compareOptions[k]?.default && v !== undefined));
 
 const RUNS = new URL('../fixtures/runs/', import.meta.url).pathname;
 
