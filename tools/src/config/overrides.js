@@ -6,8 +6,9 @@
 // be refused for is refused from the command line alike.
 //
 // They land on the matrix the run names, as its `duration` and `alternate` (fields
-// bench.yaml has) and `rate` and `duet` (fields only flags set), never on a scenario: other matrices share
-// the scenario, and `--rate 100` for `local` must not make `nightly`'s p99.99 unreachable.
+// bench.yaml has) and `rate` and `duet` (fields only flags set), never on a scenario:
+// other matrices share the scenario, and `--rate 100` for `local` must not make
+// `nightly`'s p99.99 unreachable.
 // Which cells run (--controllers, --tunings, --scenarios, --repetitions, --pair) is the
 // plan's selection and stays there: a job that runs one repetition of three is still
 // gated on all three.
