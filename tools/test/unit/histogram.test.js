@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decode, encode, merge, newHistogram, recordMs, valueAtMs } from '../../src/result/histogram.js';
+import { decode, encode, meanUs, merge, newHistogram, recordMs, valueAtMs } from '../../src/result/histogram.js';
 import { quantileInterval, summarize } from '../../src/result/quantiles.js';
 
 test('histogram: counts past 32767 in one bucket do not overflow (no 16-bit buckets)', () => {
@@ -62,4 +62,25 @@ test('histogram: an empty histogram has no percentiles (never 0)', () => {
   const s = summarize(newHistogram());
   assert.equal(s.count, 0);
   assert.equal(s.percentiles.p99, null);
+});
+
+// meanUs walks the counts itself (the package's mean builds a record per bucket): it must be
+// the package's number, bit for bit, or summaries drift from what older results recorded.
+test("histogram: meanUs is the package's mean, the same double", () => {
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  for (const [n, spread] of [
+    [1, 1],
+    [50, 5],
+    [10_000, 40],
+    [100_000, 10_000],
+  ]) {
+    const h = newHistogram();
+    for (let i = 0; i < n; i++) recordMs(h, 0.05 + rand() ** 3 * spread);
+    assert.equal(meanUs(h), h.mean, `${n} samples up to ${spread} ms`);
+    const low = newHistogram(2);
+    for (let i = 0; i < n; i++) recordMs(low, rand() * spread);
+    assert.equal(meanUs(low), low.mean, `2 digits, ${n} samples`);
+  }
+  assert.equal(meanUs(newHistogram()), 0);
 });
