@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# get-k6.sh <bin-dir>: the pinned k6 where it is fastest to get. The release binary,
-# checked against the release's published sha256 checksums, where GitHub's releases can
-# be downloaded (hosted runners, laptops); else built from source with `go install`
-# through the Go module proxy (machines that reach only package registries). Either way
-# `k6 version` must print the pin. A checksum that does not match is an error, never a
-# reason to fall back. K6_SOURCE=release|source forces one way (default: auto).
+# get-k6.sh <bin-dir>: the pinned k6 from its official release only, checked against the
+# release's published sha256 checksums (hosted runners, laptops that reach GitHub). k6 is
+# never built from its Go module: that module is under the AGPL and the package registries
+# this project builds from mark it not to be used. Where the release cannot be downloaded
+# tailgate runs its other engine, Vegeta (docs/engines.md): exit 3, one line, no error.
+# A checksum that does not match is an error (exit 4), never a reason to fall back.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=pin.sh
@@ -33,23 +33,11 @@ release() { # 0 installed · 1 could not download · 2 checksum mismatch
   install -m 0755 "$tmp/$name/k6" "$dest/k6"
 }
 
-source_build() {
-  command -v go >/dev/null || { echo "get-k6: no release download and no Go to build k6 ${version} (apt-get install golang)" >&2; exit 4; }
-  GOBIN="$dest" GOFLAGS=-mod=mod go install "go.k6.io/k6@${version}"
-}
-
-how=${K6_SOURCE:-auto}
-case "$how" in
-  release) release || { rc=$?; [ $rc = 2 ] && exit 4; echo "get-k6: cannot download $base/$name.tar.gz" >&2; exit 4; } ;;
-  source) source_build ;;
-  auto)
-    if release; then how=release
-    else
-      rc=$?
-      [ $rc = 2 ] && exit 4
-      how=source; source_build
-    fi ;;
-  *) echo "get-k6: K6_SOURCE must be auto, release or source, got '$how'" >&2; exit 2 ;;
-esac
+rc=0; release || rc=$?
+if [ $rc != 0 ]; then
+  [ $rc = 2 ] && exit 4
+  echo "get-k6: k6 ${version}'s release cannot be downloaded here; tailgate uses Vegeta (engine: auto)" >&2
+  exit 3
+fi
 "$dest/k6" version 2>/dev/null | grep -q "k6 ${version} " || { echo "get-k6: $dest/k6 does not report ${version}" >&2; exit 4; }
-if [ "$how" = release ]; then echo "k6 ${version}: release binary, checksum verified"; else echo "k6 ${version}: built from source (go install)"; fi
+echo "k6 ${version}: release binary, checksum verified"

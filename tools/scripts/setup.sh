@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up in layers, on a fresh Debian/Ubuntu machine:
 #   setup.sh report  what the gate job needs: gnuplot and the run-time npm dependencies
-#   setup.sh bench   what `make bench` needs: OS packages, the pinned k6, npm dependencies
+#   setup.sh bench   what `make bench` needs: OS packages, the load engines (Vegeta; k6's
+#                    release where it downloads), npm dependencies
 #   setup.sh package the same without npm (`tailgate setup` in an installed package: the
 #                    package manager brought its dependencies, and no lock file ships)
 #   setup.sh         (or `test`) adds what only the tests use: workflow linters, helm and
@@ -65,15 +66,37 @@ fi
 
 if [ "$LAYER" = report ]; then npm_deps bench; step "report layer ready"; exit 0; fi
 
+# Two load engines (docs/engines.md). k6 only as its official release binary, checksum
+# verified, where GitHub's releases download; never built from its Go module (AGPL, marked
+# not to use by the registries this builds from). Vegeta (MIT) always: it is what runs where
+# k6's release cannot be had (engine: auto), and a small Go build through the module proxy.
 have_k6() { "$1" version 2>/dev/null | grep -q "k6 ${K6_VERSION} "; }
 if have_k6 "$LOCAL_BIN/k6"; then
   step "k6 ${K6_VERSION} present (.tools/bin/k6)"
 elif command -v k6 >/dev/null && have_k6 "$(command -v k6)"; then
   step "k6 ${K6_VERSION} present on PATH"
+elif [ -f "$LOCAL_BIN/.k6-unavailable-${K6_VERSION}" ] && [ "${TAILGATE_RETRY_K6:-0}" != 1 ]; then
+  step "k6 ${K6_VERSION}: no release download here (checked before; TAILGATE_RETRY_K6=1 tries again): Vegeta runs"
 else
-  # The release binary (checksum verified) where it can be downloaded, else a source build.
-  step "getting k6 ${K6_VERSION} (release binary, or go install where downloads fail: a few minutes)"
-  tools/scripts/get-k6.sh "$LOCAL_BIN"
+  step "getting k6 ${K6_VERSION} (its release binary, checksum verified)"
+  rc=0; tools/scripts/get-k6.sh "$LOCAL_BIN" || rc=$?
+  case $rc in
+    0) rm -f "$LOCAL_BIN/.k6-unavailable-${K6_VERSION}" ;;
+    3) touch "$LOCAL_BIN/.k6-unavailable-${K6_VERSION}" ;;
+    *) exit $rc ;;
+  esac
+fi
+VEGETA_VERSION=$(pin vegeta)
+vegeta_ok() { [ -x "$LOCAL_BIN/vegeta" ] && [ -f "$LOCAL_BIN/.vegeta-$VEGETA_VERSION" ]; }
+if vegeta_ok; then
+  step "vegeta $VEGETA_VERSION present"
+elif command -v go >/dev/null; then
+  step "building vegeta $VEGETA_VERSION with go install (MIT; the Go module proxy)"
+  GOBIN="$LOCAL_BIN" GOFLAGS=-mod=mod go install "github.com/tsenart/vegeta/v12@$VEGETA_VERSION"
+  touch "$LOCAL_BIN/.vegeta-$VEGETA_VERSION"
+elif ! have_k6 "$LOCAL_BIN/k6"; then
+  echo "setup: no k6 release download and no Go to build Vegeta: install Go (apt-get install golang) or k6 ${K6_VERSION}'s release binary" >&2
+  exit 4
 fi
 
 if [ "$LAYER" = package ]; then step "package layer ready"; exit 0; fi
@@ -102,10 +125,9 @@ if command -v go >/dev/null; then
   go_tool kubeconform github.com/yannh/kubeconform/cmd/kubeconform "$KUBECONFORM_VERSION"
   # act runs the real workflow files in make test-workflows (jobs on this host).
   go_tool act github.com/nektos/act "$ACT_VERSION"
-  # Other load tools whose output `tailgate ingest --format` reads, run against the local
-  # nginx by ingest-tools.test.js. fortio: its pin is the newest release whose dependencies
-  # the Go module registry serves here (from 1.69 on it needs grol.io/grol).
-  go_tool vegeta github.com/tsenart/vegeta/v12 "$(pin vegeta)"
+  # fortio, whose output `tailgate ingest --format fortio` reads, run against the local
+  # nginx by ingest-tools.test.js: its pin is the newest release whose dependencies the Go
+  # module registry serves here (from 1.69 on it needs grol.io/grol).
   go_tool fortio fortio.org/fortio "$(pin fortio)"
   # Kubernetes JSON schemas for kubeconform, from the OpenAPI spec inside the
   # k8s.io/kubernetes module (fetched through the Go module proxy: works offline).

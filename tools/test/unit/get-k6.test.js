@@ -1,7 +1,8 @@
 // Where k6 comes from (tools/scripts/get-k6.sh), with fake curl and go on PATH (the
-// process orchestration is what is tested; the real download needs GitHub, the real
-// build minutes): release binary when it downloads and its checksum matches, a source
-// build when it cannot be downloaded, a hard error when the checksum does not match.
+// process orchestration is what is tested; the real download needs GitHub): the release
+// binary when it downloads and its checksum matches; never a build from the AGPL module
+// (a fake go records any call); exit 3 (Vegeta runs instead) when it cannot be downloaded;
+// a hard error when the checksum does not match.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
@@ -57,12 +58,13 @@ test('get-k6: the release binary when it downloads and its checksum matches; no 
   assert.ok(!w.goCalled());
 });
 
-test('get-k6: no download (offline machine) -> built from source through the Go module proxy', () => {
+test('get-k6: no download (offline machine) -> exit 3 naming Vegeta; the Go module is never built', () => {
   const w = world({ release: false });
   const r = w.run();
-  assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /built from source \(go install\)/);
-  assert.match(readFileSync(join(w.root, 'go.log'), 'utf8'), new RegExp(`install go.k6.io/k6@${V}`));
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stderr, /cannot be downloaded here; tailgate uses Vegeta/);
+  assert.ok(!w.goCalled(), 'go install of the AGPL module');
+  assert.ok(!existsSync(join(w.root, 'out', 'k6')));
 });
 
 test('get-k6: a checksum that does not match is refused (exit 4), never a fallback', () => {
@@ -74,13 +76,12 @@ test('get-k6: a checksum that does not match is refused (exit 4), never a fallba
   assert.ok(!existsSync(join(w.root, 'out', 'k6')));
 });
 
-test('get-k6: the same version check either way, and K6_SOURCE forces one path', () => {
+test('get-k6: the release must report the pin; K6_SOURCE=source builds nothing', () => {
   const wrong = world({ version: 'v0.0.1' });
   const r = wrong.run();
   assert.equal(r.status, 4);
   assert.match(r.stderr, /does not report/);
   const forced = world();
   assert.equal(forced.run({ K6_SOURCE: 'source' }).status, 0);
-  assert.ok(forced.goCalled(), 'K6_SOURCE=source builds even where the release downloads');
-  assert.equal(world({ release: false }).run({ K6_SOURCE: 'release' }).status, 4);
+  assert.ok(!forced.goCalled(), 'no path builds k6 from its module');
 });
