@@ -8,7 +8,7 @@
 // Both can be re-run. A pre-release never moves the major tag, and neither does a release
 // older than one already under it (a patch to an earlier minor).
 import { readFileSync } from 'node:fs';
-import { parseTag } from './release-notes.js';
+import { majorTag, parseTag } from '../src/release-ref.js';
 
 async function api(method, path, body) {
   const base = process.env.GITHUB_API_URL || 'https://api.github.com';
@@ -55,8 +55,9 @@ export async function release(tag, notesFile) {
 
 export async function moveMajorTag(tag, sha) {
   const t = parseTag(tag);
-  const major = `v${t.major}`;
-  if (t.prerelease) return `${major}: not moved (${tag} is a pre-release)`;
+  // The tag `tailgate init` of this version writes into callers' workflows (release-ref.js).
+  const major = majorTag(tag);
+  if (!major) return `v${t.major}: not moved (${tag} is a pre-release)`;
   const refs = must(await api('GET', `/git/matching-refs/tags/${major}.`), `listing tags ${major}.*`) ?? [];
   const newer = refs
     .map((r) => parseTag(r.ref.replace('refs/tags/', '')))

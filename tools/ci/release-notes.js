@@ -7,22 +7,11 @@
 // brackets, with or without a leading v: "## 1.2.0 — 2026-12-01", "## [1.2.0]".
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseTag } from '../src/release-ref.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const SEMVER = /^v(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
-
-/** "v1.2.0" -> { version: "1.2.0", major: 1, prerelease: false }; null when not a version tag. */
-export function parseTag(tag) {
-  const m = SEMVER.exec(String(tag));
-  if (!m) return null;
-  return {
-    version: String(tag).slice(1),
-    major: Number(m[1]),
-    minor: Number(m[2]),
-    patch: Number(m[3]),
-    prerelease: Boolean(m[4]),
-  };
-}
+// Tags are parsed where init reads them too (tools/src/release-ref.js): one semver rule.
+export { parseTag };
 
 /** The body of `version`'s section of a changelog text (trimmed), or null. */
 export function changelogSection(text, version) {

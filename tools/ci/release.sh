@@ -9,7 +9,8 @@
 #                   version the registry already has is skipped, so a re-run is safe
 #   notes           the CHANGELOG section, into $RELEASE_OUT/notes.md
 #   github-release  the GitHub release with those notes (tools/ci/release-github.js)
-#   move-major-tag  v<major> to the tag's commit, for `uses: …@v1`
+#   move-major-tag  v<major> (v0 for 0.x) to the tag's commit: the ref `tailgate init` of this
+#                   version writes into `uses: …@v0` (tools/src/release-ref.js decides both)
 # Stand-ins (make test-workflows, tools/test/workflows/release.test.js): RELEASE_NPM_DRY_RUN=1
 # makes publish `npm publish --dry-run --offline` (the registry is an outside service);
 # RELEASE_UNIT_TESTS names the test files `test` runs instead of the whole suite.

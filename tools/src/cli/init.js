@@ -11,11 +11,12 @@ import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { workflowFiles } from './init-workflows.js';
+import { packageSource } from '../release-ref.js';
 import { CATALOG_DIR, readCatalogFile } from '../registry/catalog.js';
 
 export const summary =
   'Write a starter bench.yaml, the controller values file it names and the PR workflows for a catalog controller (never overwrites)';
-export const usage = `Usage: tailgate init [--controller traefik] [--dir .]
+export const usage = `Usage: tailgate init [--controller traefik] [--dir .] [--repository owner/name] [--ref v0]
 
 Writes <dir>/bench.yaml and, where absent, <dir>/<controller>-values.yaml (the catalog's
 values for its chart, which bench.yaml names: a PR changes a value there),
@@ -26,12 +27,17 @@ and tailgate-comment.yml (their comments and check runs). bench.yaml: a local ma
 changed and removed under load), each its own job: a duet (the base's and the head's
 configuration as two releases in one cluster, in front of the same pods, under one k6)
 where the controller supports one, else base and head interleaved.
+The workflows call tailgate's reusable workflows at the repository and ref of the package
+this runs from: package.json's repository, and the tag its release moves (v0 for 0.x,
+v1 for 1.x). --repository (a fork) and --ref (a commit SHA, to pin one) override them.
 Controllers: ${catalog().join(', ')} (duet: ${catalog()
   .filter((n) => duetCapable(n))
   .join(', ')})`;
 export const options = {
   controller: { type: 'string', default: 'traefik' },
   dir: { type: 'string', default: '.' },
+  repository: { type: 'string' },
+  ref: { type: 'string' },
 };
 
 function duetCapable(name) {
@@ -50,6 +56,7 @@ export function run(opts) {
   if (!catalog().includes(name))
     throw new InputError(`--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}`);
   const entry = readCatalogFile(join(CATALOG_DIR, name, 'controller.yaml'));
+  const source = callSource(opts);
   const file = join(opts.dir, 'bench.yaml');
   if (existsSync(file))
     throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
@@ -69,10 +76,13 @@ export function run(opts) {
   // The wiring the verdict of record makes safe: each matrix its own gate (docs/workflows.md).
   const gates = ['pr', 'pr-failover', 'pr-routes'];
   const wf = makeDirIn(opts.dir, join(opts.dir, '.github', 'workflows'));
-  for (const [f, text] of Object.entries(workflowFiles(gates))) {
+  for (const [f, text] of Object.entries(workflowFiles(gates, source))) {
     const path = join(wf, f);
     if (existsSync(path)) console.log(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`);
-    else (writeTextAtomic(path, text, { root: opts.dir }), console.log(`${path}: written`));
+    else {
+      writeTextAtomic(path, text, { root: opts.dir });
+      console.log(`${path}: written (calls ${source.repository}@${source.ref})`);
+    }
   }
   // Each gate its own job: side by side, the PR waits for the longest (plan's estimate,
   // with every optional pair run).
@@ -84,6 +94,22 @@ export function run(opts) {
     `next: 1. try it here: npx tailgate setup, npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml, ${valuesName} and .github/workflows/  3. open a PR that changes a value in ${valuesName}: the gates run and comment  4. once they have reported, make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required`,
   );
   return 0;
+}
+
+// Where the written workflows call tailgate: this package's repository at the tag its
+// release moved (release-ref.js), unless the flags say otherwise. Checked before any file
+// is written: a `uses:` that cannot parse fails only on the adopter's first PR.
+function callSource(opts) {
+  const own = packageSource();
+  const repository = opts.repository ?? own.repository;
+  if (!repository)
+    throw new InputError('--repository: this package.json names no GitHub repository; pass --repository owner/name');
+  if (!/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(repository))
+    throw new InputError(`--repository: "${repository}" is not owner/name (tailgate-dev/tailgate)`);
+  const ref = opts.ref ?? own.ref;
+  if (!/^[A-Za-z0-9._/-]+$/.test(ref) || ref.startsWith('-') || ref.includes('..'))
+    throw new InputError(`--ref: "${ref}" is not a tag, branch or commit SHA (v0, a 40-hex SHA)`);
+  return { repository, ref };
 }
 
 // `values:` replaces the catalog's values.yaml, so the adopter's copy starts as that file

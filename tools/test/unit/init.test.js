@@ -8,6 +8,9 @@ import { test } from 'node:test';
 import { runCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { loadBench } from '../../src/config/load.js';
+import { callerRef, githubRepository, packageSource } from '../../src/release-ref.js';
+import { moveMajorTag } from '../../ci/release-github.js';
+import { startRestStandin } from '../workflows/rest-standin.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const catalogValues = (c) => readFileSync(join(ROOT, 'charts', 'controllers', c, 'values.yaml'), 'utf8');
@@ -60,4 +63,101 @@ test('examples/adopter holds what init --controller traefik writes (bench.yaml, 
   ];
   for (const f of written)
     assert.equal(readFileSync(join(example, f), 'utf8'), readFileSync(join(dir, f), 'utf8'), `examples/adopter/${f}`);
+});
+
+// The `uses:` lines init writes must name what a release of this version publishes: the
+// tag is derived here the way the release derives it — release.sh's move-major-tag step is
+// release-github.js's moveMajorTag, run against the REST stand-in — and the repository
+// from package.json read here, not through init's own helper.
+async function tagTheReleaseMoves(version) {
+  const api = await startRestStandin({ refs: [] });
+  const saved = { ...process.env };
+  Object.assign(process.env, { GITHUB_API_URL: api.url, GITHUB_REPOSITORY: 'o/r', GITHUB_TOKEN: 't' });
+  try {
+    await moveMajorTag(`v${version}`, 'a'.repeat(40));
+    return api.state.refs.map((r) => r.ref.replace('refs/tags/', ''));
+  } finally {
+    process.env = saved;
+    api.close();
+  }
+}
+
+const callsIn = (text) => ({
+  uses: [...text.matchAll(/^\s+uses: (\S+)$/gm)].map((m) => m[1]),
+  refs: [...text.matchAll(/^\s+tailgate-ref: (\S+)$/gm)].map((m) => m[1]),
+  repos: [...text.matchAll(/^\s+tailgate-repository: (\S+)$/gm)].map((m) => m[1]),
+});
+
+test("init's workflows call package.json's repository at exactly the tag release.sh moves for package.json's version", async () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  assert.match(
+    readFileSync(join(ROOT, 'tools', 'ci', 'release.sh'), 'utf8'),
+    /move-major-tag\)\n\s+node tools\/ci\/release-github\.js move-major-tag "\$TAG"/,
+    'release.sh moves the major tag through release-github.js',
+  );
+  const moved = await tagTheReleaseMoves(pkg.version);
+  assert.equal(moved.length, 1, `a release of ${pkg.version} moves one tag: ${moved}`);
+  const [tag] = moved;
+  const repo = /github\.com\/([\w.-]+\/[\w.-]+?)(?:\.git)?$/.exec(pkg.repository.url)[1];
+  const dir = scratchDir('tg-init-ref-');
+  const r = await runCli(['init', '--controller', 'traefik', '--dir', dir]);
+  assert.equal(r.code, 0, r.out);
+  for (const f of ['tailgate.yml', 'tailgate-comment.yml']) {
+    const text = readFileSync(join(dir, '.github', 'workflows', f), 'utf8');
+    const { uses, refs, repos } = callsIn(text);
+    assert.ok(uses.length > 0 && refs.length === uses.length && repos.length === uses.length, f);
+    for (const u of uses) assert.match(u, new RegExp(`^${repo}/\\.github/workflows/(gate|comment)\\.yml@${tag}$`), f);
+    assert.deepEqual(new Set(refs), new Set([tag]), `${f}: tailgate-ref is the uses ref`);
+    assert.deepEqual(new Set(repos), new Set([repo]), `${f}: tailgate-repository is the uses repository`);
+    assert.match(text, /To pin a commit, put its 40-hex SHA in both/, `${f} says how to pin a SHA`);
+  }
+  assert.match(r.out, new RegExp(`tailgate\\.yml: written \\(calls ${repo}@${tag}\\)`));
+});
+
+test('the ref scheme: v0 for 0.x, v1 for 1.x, a pre-release its own tag; repository forms npm accepts', () => {
+  assert.equal(callerRef('0.1.0'), 'v0');
+  assert.equal(callerRef('0.12.3'), 'v0');
+  assert.equal(callerRef('1.4.2'), 'v1');
+  assert.equal(callerRef('2.0.0-rc.1'), 'v2.0.0-rc.1');
+  assert.throws(() => callerRef('next'), /not semver/);
+  for (const form of [
+    'https://github.com/o/r',
+    'git+https://github.com/o/r.git',
+    'git@github.com:o/r.git',
+    'github:o/r',
+    'o/r',
+    { type: 'git', url: 'git+ssh://git@github.com/o/r.git' },
+  ])
+    assert.equal(githubRepository(form), 'o/r', JSON.stringify(form));
+  assert.equal(githubRepository('https://gitlab.com/o/r'), null);
+  assert.equal(githubRepository(undefined), null);
+  // A package root other than this checkout's (an unpacked tarball of another version).
+  const root = scratchDir('tg-init-pkg-');
+  writeFileSync(join(root, 'package.json'), JSON.stringify({ version: '1.3.0', repository: 'github:fork/tg' }));
+  assert.deepEqual(packageSource(root), { repository: 'fork/tg', ref: 'v1', version: '1.3.0' });
+});
+
+test('init --repository / --ref override where the workflows call tailgate; a value that is no repository or ref is refused before anything is written', async () => {
+  const dir = scratchDir('tg-init-override-');
+  const sha = '0123456789abcdef0123456789abcdef01234567';
+  const r = await runCli(['init', '--dir', dir, '--repository', 'acme/tailgate', '--ref', sha]);
+  assert.equal(r.code, 0, r.out);
+  const { uses, refs, repos } = callsIn(readFileSync(join(dir, '.github', 'workflows', 'tailgate.yml'), 'utf8'));
+  assert.ok(
+    uses.every((u) => u === `acme/tailgate/.github/workflows/gate.yml@${sha}`),
+    uses.join('\n'),
+  );
+  assert.ok(refs.every((x) => x === sha) && repos.every((x) => x === 'acme/tailgate'));
+  for (const [flag, value] of [
+    ['--repository', 'https://github.com/acme/tailgate'],
+    ['--repository', 'acme'],
+    ['--ref', 'v0 # x'],
+    ['--ref', '-v0'],
+  ]) {
+    const empty = scratchDir('tg-init-bad-');
+    const bad = await runCli(['init', '--dir', empty, `${flag}=${value}`]);
+    assert.equal(bad.code, 2, `${flag} ${value}: ${bad.out}`);
+    assert.match(bad.out, new RegExp(`${flag}: "`));
+    assert.deepEqual(readdirSync(empty), [], 'nothing written');
+  }
 });

@@ -6,9 +6,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../helpers/scratch.js';
+import { packageSource } from '../../src/release-ref.js';
 
 export const ROOT = new URL('../../../', import.meta.url).pathname;
 export const ACT = join(ROOT, '.tools', 'bin', 'act');
+/** Where init's workflows call tailgate: { repository, ref } of this checkout's package. */
+export const TAILGATE = packageSource(ROOT);
 const PINS = JSON.parse(readFileSync(join(ROOT, 'tools', 'ci', 'action-pins.json'), 'utf8'));
 const STANDINS = {
   'actions/cache': 'cache',
@@ -106,7 +109,8 @@ export async function runAct({
   writeFileSync(eventFile, JSON.stringify(payload));
   const maps = [
     ...Object.entries(STANDINS).map(([a, d]) => `${a}@${PINS[a].sha}=${join(dir, 'standins', d)}`),
-    `tailgate-dev/tailgate@v1=${tree}`,
+    // The ref init writes into callers (release-ref.js): this checkout stands in for it.
+    `${TAILGATE.repository}@${TAILGATE.ref}=${tree}`,
   ];
   const args = [
     event,

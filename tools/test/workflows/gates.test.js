@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { actMissing, kindEnvironment } from './act.js';
+import { actMissing, kindEnvironment, TAILGATE } from './act.js';
 import { startRestStandin } from './rest-standin.js';
 import { adopter, commitBase, edit, gatePr, openPr } from './adopter.js';
 import { publish } from '../helpers/fake-github.js';
@@ -29,11 +29,11 @@ permissions:
   contents: read
 jobs:
   gate-a:
-    uses: tailgate-dev/tailgate/.github/workflows/gate.yml@v1
-    with: { matrix: gate-a, max-parallel: 1, tailgate-ref: v1 }
+    uses: ${TAILGATE.repository}/.github/workflows/gate.yml@${TAILGATE.ref}
+    with: { matrix: gate-a, max-parallel: 1, tailgate-ref: ${TAILGATE.ref} }
   gate-b:
-    uses: tailgate-dev/tailgate/.github/workflows/gate.yml@v1
-    with: { matrix: gate-b, max-parallel: 1, tailgate-ref: v1 }
+    uses: ${TAILGATE.repository}/.github/workflows/gate.yml@${TAILGATE.ref}
+    with: { matrix: gate-b, max-parallel: 1, tailgate-ref: ${TAILGATE.ref} }
 `;
 
 const MATRICES = `  gate-a: { target: local, controllers: [nginx-reload], scenarios: [steady], repetitions: 2, compare: paired }

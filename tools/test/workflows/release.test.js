@@ -142,6 +142,18 @@ test(
     assert.ok(
       api.state.calls.some((c) => c.method === 'PATCH' && c.path.endsWith('/git/refs/tags/v0') && c.body.force),
     );
+    // What the tarball's init wrote calls exactly that: the repository the release ran in
+    // (package.json's) at the tag it just moved — nothing else, in any `uses:`.
+    const moved = api.state.calls.find((c) => c.method === 'PATCH' && c.path.includes('/git/refs/tags/'));
+    const tag = moved.path.split('/git/refs/tags/')[1];
+    for (const f of ['tailgate.yml', 'tailgate-comment.yml']) {
+      const text = readFileSync(join(adopter, '.github', 'workflows', f), 'utf8');
+      const uses = [...text.matchAll(/^\s+uses: (\S+)$/gm)].map((m) => m[1]);
+      assert.ok(uses.length > 0, f);
+      for (const u of uses)
+        assert.match(u, new RegExp(`^tailgate-dev/tailgate/\\.github/workflows/\\w+\\.yml@${tag}$`), f);
+      for (const [, ref] of text.matchAll(/^\s+tailgate-ref: (\S+)$/gm)) assert.equal(ref, tag, f);
+    }
   },
 );
 
