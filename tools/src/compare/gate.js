@@ -144,6 +144,13 @@ function prepare(input, gate, mode, allowMachineMismatch) {
     return { input, out, valid: false };
   }
   const match = mode === 'paired' ? matchPairs(base, head) : { pairs: null, why: 'baseline mode: independent runs' };
+  // Every pair whole (pairs.js): a pair missing a side, or a pair number used twice, is
+  // no evidence to analyse another way — the cell is inconclusive, naming the pair.
+  if (match.broken) {
+    out.verdict = 'inconclusive';
+    out.reasons.push(`not whole pairs: ${match.why} — re-run the cell (a side's results missing or mis-ingested)`);
+    return { input, out, valid: false };
+  }
   out.design = match.pairs
     ? { paired: true, pairs: match.pairs.length, matchedBy: match.by, order: match.pairs.map((p) => p.order) }
     : { paired: false, why: match.why };

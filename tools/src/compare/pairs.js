@@ -5,13 +5,20 @@
 //
 // Pairs are matched by the pair index the paired runner records (`meta.pair`), or,
 // for results written without it, by run order (`meta.startedAt`) when the runs are
-// visibly interleaved. Anything else is analysed as two independent samples.
+// visibly interleaved. Equal counts without either are analysed as two independent
+// samples.
+//
+// Every pair whole: a pair is one run of each side. A pair that lost a side, a pair
+// number that repeats on a side, or numbers on some runs only are refused (`broken`):
+// the gate makes the cell inconclusive, naming the pair and side (gate.js). Read as
+// independent samples instead, such a cell passed — its one-sided pair also counted
+// towards "ran to its budget" (sequential-gate.js).
 
-/** -> { pairs: [{base, head, pair, order}], by } or { pairs: null, why } */
+/** -> { pairs: [{base, head, pair, order}], by } or { pairs: null, why, broken? } */
 export function matchPairs(base, head) {
-  if (!base.length || base.length !== head.length) {
-    return { pairs: null, why: `${base.length} base vs ${head.length} head runs` };
-  }
+  if (!base.length && !head.length) return { pairs: null, why: 'no runs on either side' };
+  const broken = brokenPairs(base, head);
+  if (broken) return { pairs: null, why: broken, broken: true };
   const byIndex = matchByIndex(base, head);
   if (byIndex) return { pairs: byIndex, by: 'pair index' };
   const byOrder = matchByOrder(base, head);
@@ -19,17 +26,44 @@ export function matchPairs(base, head) {
   return { pairs: null, why: 'runs carry no pair index and were not run interleaved' };
 }
 
-function matchByIndex(base, head) {
-  const index = (r) => r.meta?.pair;
-  if (![...base, ...head].every((r) => Number.isInteger(index(r)))) return null;
-  const b = new Map(base.map((r) => [index(r), r]));
-  if (b.size !== base.length) return null;
-  const pairs = [];
-  for (const h of head) {
-    const mate = b.get(index(h));
-    if (!mate) return null;
-    pairs.push({ base: mate, head: h, pair: index(h), order: orderOf(mate, h) });
+const index = (r) => r.meta?.pair;
+
+// Why these runs cannot be whole pairs, or null.
+function brokenPairs(base, head) {
+  const sides = { base, head };
+  const numbered = [...base, ...head].filter((r) => Number.isInteger(index(r))).length;
+  if (!numbered) {
+    if (base.length === head.length) return null;
+    return `${base.length} base vs ${head.length} head runs and no pair numbers: a pair lost a side, and which one is not recorded`;
   }
+  for (const [side, runs] of Object.entries(sides)) {
+    const i = runs.findIndex((r) => !Number.isInteger(index(r)));
+    if (i >= 0)
+      return `the ${side}'s run ${i + 1} of ${runs.length} carries no pair number while others do: its pair cannot be known`;
+  }
+  const problems = [];
+  const seen = {};
+  for (const [side, runs] of Object.entries(sides)) {
+    seen[side] = new Map();
+    for (const r of runs) seen[side].set(index(r), (seen[side].get(index(r)) ?? 0) + 1);
+    for (const [n, k] of [...seen[side]].sort((a, b) => a[0] - b[0]))
+      if (k > 1) problems.push(`pair ${n} appears ${k} times on the ${side} side`);
+  }
+  const all = [...new Set([...seen.base.keys(), ...seen.head.keys()])].sort((a, b) => a - b);
+  for (const n of all)
+    for (const side of ['base', 'head'])
+      if (!seen[side].has(n)) problems.push(`pair ${n}: its ${side} side never arrived`);
+  return problems.length ? problems.join('; ') : null;
+}
+
+// Pair numbers are whole and unique here (brokenPairs): each head run has one base mate.
+function matchByIndex(base, head) {
+  if (!base.every((r) => Number.isInteger(index(r)))) return null;
+  const b = new Map(base.map((r) => [index(r), r]));
+  const pairs = head.map((h) => {
+    const mate = b.get(index(h));
+    return { base: mate, head: h, pair: index(h), order: orderOf(mate, h) };
+  });
   return pairs.sort((x, y) => x.pair - y.pair);
 }
 

@@ -32,9 +32,10 @@ export function sequentialDesign(base, head, pairs, alpha) {
   const n = pairs?.length ?? Math.min(base.length, head.length);
   const looks = maxPairs - minPairs;
   const spent = looks * LOOK_P;
-  // Runs up to the budget's last repetition ran to budget, whatever pairs were lost on
+  // Runs up to the budget's last pair ran to budget, whatever pairs were lost whole on
   // the way; fewer stopped at an interim look — or lost a pair undecided (sequential-stop.js).
-  const last = Math.max(0, ...[...head, ...base].map((r) => r.meta?.repetition ?? 0));
+  // Whole pairs only (pairs.js refuses one side of a pair): one side's run is no pair run.
+  const last = Math.max(0, ...(pairs ? pairs.map((p) => p.pair) : head.map((r) => r.meta?.repetition ?? 0)));
   const stopped = n < maxPairs && last < maxPairs;
   // validate.js keeps spent ≤ α/2; the floor only guards a hand-made meta.
   const share = stopped ? LOOK_P : Math.max(alpha - spent, LOOK_P);
