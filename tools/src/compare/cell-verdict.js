@@ -123,10 +123,10 @@ export function describe(m) {
   // beside them.
   const c = m.confirmation;
   if (c?.ratioLow !== undefined)
-    return `${m.metric}: ${msText(c.base)} → ${msText(c.head)} ms on ${plural(c.runs, 'fresh run')} (×${sig(c.ratio)}, ${pct}% interval ×${sig(c.ratioLow)}–×${sig(c.ratioHigh)}; first look ×${sig(m.ratio)}; p=${m.p} then ${c.p}, ${over})`;
+    return `${m.metric}: ${msText(c.base)} → ${msText(c.head)} ${m.unit ?? 'ms'} on ${plural(c.runs, 'fresh run')} (×${sig(c.ratio)}, ${pct}% interval ×${sig(c.ratioLow)}–×${sig(c.ratioHigh)}; first look ×${sig(m.ratio)}; p=${m.p} then ${c.p}, ${over})`;
   // Three significant digits, as in the table; a test awaiting its confirmation round has
   // no adjusted p yet (its two-stage p is made with the fresh runs).
-  return `${m.metric}: ${msText(m.base)} → ${msText(m.head)} ms (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, ${over})`;
+  return `${m.metric}: ${msText(m.base)} → ${msText(m.head)} ${m.unit ?? 'ms'} (×${sig(m.ratio)}, ${pct}% interval ×${sig(m.ratioLow)}–×${sig(m.ratioHigh)}; p=${m.p}, ${over})`;
 }
 
 export function summaryOf(reps) {

@@ -14,10 +14,11 @@ import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
 import { floorMs, LATENCY, latencyEvidence, latencyNoise } from './latency.js';
 import { hasPropagation, PROPAGATION } from './propagation.js';
-import { failoverTests } from './failover.js';
+import { failoverClosed, failoverTests } from './failover.js';
 import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
+import { CPU, CPU_METRIC, cpuNoiseRules, hasCpu, withCpuUnit } from './cpu.js';
 import { decisionRule, ratioCaught } from './power.js';
 import { attachSequential, sequentialLook, sequentialRuleOf } from './sequential-gate.js';
 import { undecidedClosed, undecidedStops } from './sequential-stop.js';
@@ -70,6 +71,7 @@ export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatc
     const own = tests.filter((t) => t.owner === p);
     finish(p, own, gate);
     failClosed(p, own);
+    failoverClosed(p, own);
     unconfirmedClosed(p, own, unconfirmed.get(p));
     undecidedClosed(p, undecided.get(p));
   }
@@ -110,6 +112,9 @@ function evaluate(prepared, gate) {
   for (const [q, rule] of Object.entries(gate.propagation ?? {}))
     tests.push(...latencyTests(routed, q, rule, gate, PROPAGATION));
   tests.push(...failoverTests(live, gate));
+  // CPU per 1,000 requests (gate.cpu, cpu.js): paired like p99, with its own assumed noise.
+  if (gate.cpu?.threshold)
+    tests.push(...withCpuUnit(latencyTests(live.filter(hasCpu), CPU_METRIC, gate.cpu, cpuNoiseRules(gate), CPU)));
   tests.push(...errorTests(live, gate));
   return tests;
 }

@@ -39,6 +39,10 @@ export const GATE_DEFAULTS = {
   // below the floor is no stall ("auto": 100ms); haproxy-ingress's stalls are its 5 s
   // connect timeout to within a few percent, so 15% is well above their noise.
   failover: { threshold: '15%', floor: '100ms', blocking: true },
+  // The data plane's CPU per 1,000 requests, each side's own cgroups (compare/cpu.js):
+  // advisory unless a team asks to gate its cost. No absolute floor: CPU has no timer
+  // resolution, the relative threshold decides.
+  cpu: { threshold: '10%', floor: '0ms', blocking: false },
   errors: { blocking: true, zeroStaysZero: false, minExtra: 2 },
   // maxSharedDroppedRatio: a duet's two sides share one k6, so the iterations it drops
   // are both sides' alike (validity.js); they void the pair only beyond this share.
@@ -77,6 +81,8 @@ export function applyDefaults(raw) {
   }
   for (const s of Object.values(cfg.scenarios)) {
     Object.assign(s, { ...SCENARIO_DEFAULTS, ...s });
+    // The file's engine for every scenario that names none (the run resolves auto).
+    if (s.engine === undefined && cfg.engine !== undefined) s.engine = cfg.engine;
     if (s.maxVus === undefined) {
       s.maxVus = littleVus(s);
       derivedVus.add(s);
@@ -135,6 +141,7 @@ function layer(top, over) {
     latency: rules('latency'),
     propagation: rules('propagation'),
     failover: { ...top.failover, ...over.failover },
+    cpu: { ...top.cpu, ...over.cpu },
     errors: { ...top.errors, ...over.errors },
     validity: { ...top.validity, ...over.validity },
   };
@@ -166,6 +173,7 @@ function mergeGate(gate) {
     latency: rules('latency'),
     propagation: rules('propagation'),
     failover: { ...GATE_DEFAULTS.failover, ...gate.failover },
+    cpu: { ...GATE_DEFAULTS.cpu, ...gate.cpu },
     errors: { ...GATE_DEFAULTS.errors, ...gate.errors },
     validity: { ...GATE_DEFAULTS.validity, ...gate.validity },
   };

@@ -97,6 +97,7 @@ export function normalise(cfg) {
       ...Object.values(g.latency ?? {}),
       ...Object.values(g.propagation ?? {}),
       ...(g.failover ? [g.failover] : []),
+      ...(g.cpu ? [g.cpu] : []),
     ])
       ruleNumbers(rule);
   return cfg;

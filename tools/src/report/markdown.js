@@ -7,6 +7,7 @@ import { round, sig } from '../numbers.js';
 import { code, md } from './gfm.js';
 import { routesTable } from './routes.js';
 import { failoverTable } from './failover.js';
+import { cpuLine, inUnit } from './cpu.js';
 
 export { code, md };
 
@@ -58,7 +59,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
     icon: doc.pending && doc.overall !== 'regression' ? '⏳' : ICON[doc.overall],
     headline,
     next: nextStep(doc, runUrl),
-    lead: [gateLead(doc), lead]
+    lead: [gateLead(doc), lead, cpuLine(cells)]
       .filter(Boolean)
       .map((x) => `${x}\n\n`)
       .join(''),
@@ -307,7 +308,7 @@ function details(cells) {
           const looks = k ? `first look ${ratio}; ${plural(k.runs, 'fresh run')} ${fresh}` : ratio;
           const status = m.look === 'pending' ? 'awaiting confirmation' : m.status;
           rows.push(
-            `| ${m.metric} | ${ms(m.base)} | ${ms(m.head)} | ${looks} | ${m.p ?? '–'} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')}) | ${status}${m.blocking ? '' : ' (advisory)'} |`,
+            `| ${m.metric} | ${inUnit(m, m.base)} | ${inUnit(m, m.head)} | ${looks} | ${m.p ?? '–'} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')}) | ${status}${m.blocking ? '' : ' (advisory)'} |`,
           );
         }
       }
