@@ -1,4 +1,4 @@
-import { DEPENDENCIES, K6_VERSION, probe } from '../exec/deps.js';
+import { DEPENDENCIES, probe } from '../exec/deps.js';
 import { EXIT } from '../errors.js';
 import { sweepDeadRuns } from '../exec/registry.js';
 import { deleteStaleClusters } from '../targets/kube/builtins.js';
@@ -8,7 +8,9 @@ import { daemonTmpdirs } from '../targets/kube/dockerd-tmpdir.js';
 export const summary = 'List every external tool tailgate uses, its version, or how to install it';
 export const usage = `Usage: tailgate doctor [--clean]
 
-Exit code 0 when the local target can run (k6, nginx, haproxy present), 4 otherwise.
+Exit code 0 when the local target can run (k6, nginx, haproxy present), 4 otherwise. A
+pinned tool (k6, kind, helm) at another version than its pin is refused, naming both; a
+version probe that does not answer in 10 s is stopped (SIGTERM, then SIGKILL) and named.
 --clean: instead, remove what tailgate runs that have ended left on this machine — their
 processes and network namespaces, and kind clusters named tailgate-* that no run still
 alive here created (a CI job's teardown: it must not delete a concurrent job's cluster).
@@ -17,23 +19,22 @@ export const options = { clean: { type: 'boolean', default: false } };
 
 const LOCAL_NEEDS = ['k6', 'nginx', 'haproxy'];
 
-export async function run(opts = {}) {
+export async function run(opts = {}, _positionals = [], { probeDep = probe } = {}) {
   if (opts.clean) {
     const swept = sweepDeadRuns();
     if (swept) console.log(swept);
     await deleteStaleClusters('tailgate-', console.log);
     return EXIT.OK;
   }
-  const rows = DEPENDENCIES.map(probe);
+  const rows = await Promise.all(DEPENDENCIES.map((d) => probeDep(d)));
   const w = Math.max(...rows.map((r) => r.name.length));
   for (const r of rows) {
     let status;
     if (!r.path) status = `missing — ${r.install}`;
     else if (!r.version) status = `found at ${r.path} but not working: ${r.problem}`;
+    else if (!r.ok) status = `${r.path} is ${r.problem} (PATH is searched before .tools/bin; run make setup)`;
     else status = `${r.version}  (${r.path})`;
-    if (r.name === 'k6' && r.version && r.version !== K6_VERSION)
-      status += `  [tailgate pins ${K6_VERSION}; run make setup]`;
-    console.log(`${r.path && r.version ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`);
+    console.log(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`);
   }
   // kind publishes a duet's two ingresses here; a run moves past busy ones (host-ports.js).
   const hp = await freeHostPorts(2);
@@ -46,10 +47,10 @@ export async function run(opts = {}) {
     console.log(
       `! ${d.name} (pid ${d.pid}) was started with TMPDIR=${d.dir}, which is gone: kind nodes cannot start (a kind run makes it again)`,
     );
-  const missing = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.version);
-  if (missing.length) {
-    console.log(`\nThe local target cannot run: missing ${missing.map((r) => r.name).join(', ')}. Run: make setup`);
-    return EXIT.INFRA;
-  }
-  return EXIT.OK;
+  const local = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.ok).map((r) => r.name);
+  if (local.length) console.log(`\nThe local target cannot run: ${local.join(', ')} (see above). Run: make setup`);
+  // A pinned tool at another version is refused whatever target needs it: it is what runs.
+  const offPin = rows.filter((r) => r.pin && r.version && !r.ok && !LOCAL_NEEDS.includes(r.name)).map((r) => r.name);
+  if (offPin.length) console.log(`\nRefused at another version than tailgate's pin: ${offPin.join(', ')} (see above).`);
+  return local.length || offPin.length ? EXIT.INFRA : EXIT.OK;
 }

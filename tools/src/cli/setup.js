@@ -22,8 +22,13 @@ scripts, then lists each tool found (version and path) or missing:
 Pinned tools go to <package>/.tools/bin (tools/versions.json holds the pins).
 --check: install nothing, only list.
 
+A pinned tool (k6, kind, helm) found at another version is refused, naming the pin and
+the version found: PATH is searched before .tools/bin, and what it finds is what every
+later command runs. A version probe that does not answer in 10 s is stopped (SIGTERM,
+then SIGKILL) and named.
+
 Exit codes: 0 everything the target needs is there · 2 bad flag · 4 something is
-missing or an installer failed (what and why named)`;
+missing, at another version than the pin, or an installer failed (what and why named)`;
 export const options = {
   target: { type: 'string', default: 'local' },
   check: { type: 'boolean', default: false },
@@ -41,7 +46,7 @@ export const TARGETS = Object.freeze({
   },
 });
 
-export function run(opts, positionals, { probeDep = probe, exec = runStep } = {}) {
+export async function run(opts, positionals, { probeDep = probe, exec = runStep } = {}) {
   if (positionals.length) throw new InputError(`setup takes no positional arguments\n\n${usage}`);
   const target = TARGETS[opts.target];
   if (!Object.hasOwn(TARGETS, opts.target))
@@ -58,13 +63,18 @@ export function run(opts, positionals, { probeDep = probe, exec = runStep } = {}
         return EXIT.INFRA;
       }
     }
-  const rows = DEPENDENCIES.filter((d) => target.needs.includes(d.name)).map(probeDep);
+  const rows = await Promise.all(DEPENDENCIES.filter((d) => target.needs.includes(d.name)).map((d) => probeDep(d)));
   const w = Math.max(...rows.map((r) => r.name.length));
-  for (const r of rows) console.log(`${r.version ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status(r)}`);
-  const missing = rows.filter((r) => !r.version).map((r) => r.name);
-  if (missing.length) {
+  for (const r of rows) console.log(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status(r)}`);
+  const missing = rows.filter((r) => !r.path).map((r) => r.name);
+  const refused = rows.filter((r) => r.path && !r.ok).map((r) => r.name);
+  if (missing.length || refused.length) {
     const how = opts.check ? `tailgate setup --target ${opts.target}` : 'the lines above';
-    console.log(`\nThe ${opts.target} target cannot run yet: missing ${missing.join(', ')} (see ${how}).`);
+    const what = [
+      ...(missing.length ? [`missing ${missing.join(', ')}`] : []),
+      ...(refused.length ? [`refused as found (not the pin, or not working): ${refused.join(', ')}`] : []),
+    ];
+    console.log(`\nThe ${opts.target} target cannot run yet: ${what.join('; ')} (see ${how}).`);
     return EXIT.INFRA;
   }
   console.log(`\nThe ${opts.target} target can run.`);
@@ -74,8 +84,8 @@ export function run(opts, positionals, { probeDep = probe, exec = runStep } = {}
 function status(r) {
   if (!r.path) return `missing — ${r.install}`;
   if (!r.version) return `found at ${r.path} but not working: ${r.problem}`;
-  const pin = r.name === 'k6' && r.version !== K6_VERSION ? `  [tailgate pins ${K6_VERSION}]` : '';
-  return `${r.version}  (${r.path})${pin}`;
+  if (!r.ok) return `${r.path} is ${r.problem}: it is what tailgate would run (PATH before .tools/bin)`;
+  return `${r.version}  (${r.path})`;
 }
 
 // The installers print their own steps (what they found, what they installed) as they go.

@@ -1,6 +1,9 @@
 // The external tools tailgate runs, how to read their versions and how to install
-// them (doctor and the run preflight); where they are found is tools.js.
-import { runSync } from './run.js';
+// them (doctor and the run preflight); where they are found is tools.js. A tool with a
+// `pin` (tools/versions.json) found at another version is refused: what PATH resolves
+// is what every later command runs, so a probe that only asks "is it there" would vouch
+// for a binary tailgate never tested with.
+import { runBounded } from './bounded.js';
 import { which } from './tools.js';
 import { PINS } from '../version.js';
 
@@ -11,6 +14,7 @@ export const DEPENDENCIES = [
     name: 'k6',
     args: ['version'],
     pattern: /k6 (v[\d.]+)/,
+    pin: K6_VERSION,
     install: `its release binary (make setup downloads it, checksum verified, where GitHub is reachable); elsewhere tailgate runs Vegeta`,
     needed: 'all targets',
   },
@@ -46,6 +50,7 @@ export const DEPENDENCIES = [
     name: 'kind',
     args: ['version'],
     pattern: /kind (v[\d.]+)/,
+    pin: PINS.kind,
     install: `go install sigs.k8s.io/kind@${PINS.kind} (no image registry reachable: build the node image locally and pass --image)`,
     needed: 'kind target',
   },
@@ -53,6 +58,7 @@ export const DEPENDENCIES = [
     name: 'helm',
     args: ['version', '--short'],
     pattern: /(v[\d.]+)/,
+    pin: PINS.helm,
     install: `https://helm.sh/docs/intro/install/ (or go install helm.sh/helm/v3/cmd/helm@${PINS.helm})`,
     needed: 'kind and cluster targets',
   },
@@ -65,14 +71,29 @@ export const DEPENDENCIES = [
   },
 ];
 
-export function probe(dep) {
+/** Where dep is found and what it says: {...dep, path, version, ok, problem}. ok only when
+ *  its version is read and, for a pinned tool, is the pin. A probe that does not answer
+ *  within timeoutMs is stopped (SIGTERM, then SIGKILL after graceMs) and said so. */
+export async function probe(dep, { timeoutMs = 10_000, graceMs = 2_000 } = {}) {
   const path = which(dep.name);
-  if (!path) return { ...dep, path: null, version: null };
+  if (!path) return { ...dep, path: null, version: null, ok: false };
   // Some tools print their version on stderr (nginx -v), some exit non-zero when a
   // server half is missing (docker): read both streams, judge by the pattern.
-  const r = runSync([path, ...dep.args], { timeoutMs: 10_000 });
+  const r = await runBounded(path, dep.args, { timeoutMs, graceMs });
+  if (r.stopped) return { ...dep, path, version: null, ok: false, problem: unanswered(dep, r, timeoutMs, graceMs) };
   const version = dep.pattern.exec(r.output)?.[1] ?? null;
-  return { ...dep, path, version, problem: version ? undefined : firstLine(r.output) || `exit ${r.code}` };
+  if (!version) return { ...dep, path, version, ok: false, problem: firstLine(r.output) || `exit ${r.code}` };
+  if (dep.pin && version !== dep.pin)
+    return { ...dep, path, version, ok: false, problem: `${version}, but tailgate pins ${dep.pin}` };
+  return { ...dep, path, version, ok: true };
+}
+
+function unanswered(dep, r, timeoutMs, graceMs) {
+  const how =
+    r.stopped === 'SIGKILL'
+      ? `it ignored SIGTERM and was killed (SIGKILL) after ${graceMs / 1000} s more`
+      : 'stopped with SIGTERM';
+  return `\`${[dep.name, ...dep.args].join(' ')}\` did not answer within ${timeoutMs / 1000} s: ${how}`;
 }
 
 function firstLine(s) {

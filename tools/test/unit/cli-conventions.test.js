@@ -36,7 +36,9 @@ test('docs/cli.md has the same exit codes as the table in code', () => {
 async function setupRun(opts, { have = [], fails = null } = {}) {
   const ran = [];
   const probeDep = (d) =>
-    have.includes(d.name) ? { ...d, path: `/bin/${d.name}`, version: 'v9' } : { ...d, path: null, version: null };
+    have.includes(d.name)
+      ? { ...d, path: `/bin/${d.name}`, version: 'v9', ok: true }
+      : { ...d, path: null, version: null, ok: false };
   const exec = (script, args) => (
     ran.push([script.replace(/.*\/tools\//, 'tools/'), ...args]),
     script.endsWith(fails) ? 7 : 0
