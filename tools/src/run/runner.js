@@ -62,7 +62,7 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages }) {
   const host = {
     machine: machineInfo(),
     sha: gitSha(),
-    k6Version: probe(DEPENDENCIES.find((d) => d.name === 'k6')).version,
+    k6Version: (await probe(DEPENDENCIES.find((d) => d.name === 'k6'))).version,
   };
   const outcomes = [];
   const told = new Set();
