@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { packagePath } from './install.js';
+import { closest } from './nearest.js';
 
 const require = createRequire(import.meta.url);
 const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
@@ -110,7 +112,7 @@ export function schemaProblems(name, value) {
       out.push({
         path: [...path, e.params.additionalProperty],
         keyOf: true,
-        message: `unknown field (check spelling; see schemas/${name}.schema.json)`,
+        message: unknownField(name, e),
       });
     } else if (e.keyword === 'enum') {
       out.push({ path, message: `must be one of ${e.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}` });
@@ -127,6 +129,12 @@ export function schemaProblems(name, value) {
         path,
         message: `must be ${e.parentSchema.patternErrorMessage}, not ${JSON.stringify(String(e.data).slice(0, 40))}`,
       });
+    } else if (e.keyword === 'type' && e.parentSchema?.patternErrorMessage) {
+      // A bare `30` where a duration goes: the rule in words, as a wrong pattern gets it.
+      out.push({
+        path,
+        message: `must be ${e.parentSchema.patternErrorMessage}, not ${JSON.stringify(e.data)?.slice(0, 40)}`,
+      });
     } else if (e.keyword === 'pattern' && e.parentSchema?.description) {
       out.push({ path, message: `${e.message} (${e.parentSchema.description})` });
     } else if (e.keyword === 'pattern' && /propertyNames/.test(e.schemaPath)) {
@@ -136,6 +144,14 @@ export function schemaProblems(name, value) {
     }
   }
   return dedupe(out);
+}
+
+// A misspelt key names the valid one nearest to it (the schema's own properties at that
+// place), and the schema where the package keeps it.
+function unknownField(name, e) {
+  const file = packagePath(`schemas/${name}.schema.json`);
+  const near = closest(e.params.additionalProperty, Object.keys(e.parentSchema?.properties ?? {}));
+  return near ? `unknown field — did you mean "${near}"? (see ${file})` : `unknown field (check spelling; see ${file})`;
 }
 
 function unescape(seg) {

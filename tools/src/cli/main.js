@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { EXIT, TailgateError } from '../errors.js';
 import { neutralizeCommands } from '../github-output.js';
 import { EXIT_CODES_LINE, helpText } from './exit-codes.js';
+import { closest } from '../nearest.js';
+import { hint } from '../install.js';
 
 // Loaded as asked for (loadCommands); the usage lists them in NAMES's order.
 export const COMMANDS = {};
@@ -67,8 +69,8 @@ export async function main(argv, io = {}) {
 export function commandFailed(name, err, warn = (...a) => console.error(...a)) {
   if (err instanceof TailgateError) {
     // Messages quote values from files and flags: none may start a workflow command.
-    warn(neutralizeCommands(`tailgate ${name}: ${err.message}`));
-    for (const d of err.details) warn(neutralizeCommands(`  ${d}`));
+    warn(neutralizeCommands(hint(`tailgate ${name}: ${err.message}`)));
+    for (const d of err.details) warn(neutralizeCommands(hint(`  ${d}`)));
     return err.exitCode;
   }
   warn(neutralizeCommands(`tailgate ${name}: internal error: ${err.stack ?? err}`));
@@ -84,21 +86,8 @@ function flagError(err, cmd) {
   return `unknown flag --${flag}${near ? ` — did you mean --${near}?` : ''} (the flags are below)`;
 }
 
-/** The name within two edits of `word` (Levenshtein), the nearest; null when none is. */
-export function closest(word, names) {
-  const dist = (a, b) => {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const cur = [i];
-      for (let j = 1; j <= b.length; j++)
-        cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-    return prev[b.length];
-  };
-  const ranked = names.map((n) => [dist(String(word), n), n]).sort((x, y) => x[0] - y[0]);
-  return ranked.length && ranked[0][0] <= Math.min(2, Math.floor(String(word).length / 2)) ? ranked[0][1] : null;
-}
+// The nearest-name rule lives with the other readers of names (a bench.yaml's keys too).
+export { closest };
 
 function usage() {
   const width = Math.max(...NAMES.map((n) => n.length));

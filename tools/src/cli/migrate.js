@@ -1,4 +1,4 @@
-import { loadBench } from '../config/load.js';
+import { loadConfig } from './config-file.js';
 import { InputError } from '../errors.js';
 import { planMatrix } from '../plan/plan.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -70,7 +70,7 @@ async function migrate(opts, ranIn, log) {
   const margins = parseMargins(list(opts.margin, 'margin'));
   // --rate and --duration are checked as the file's own values are, before anything is derived.
   const overrides = planOverrides({ ...opts, controllers: opts.from, 'ab-head': opts.to });
-  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides });
+  const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });
   const kind = Object.hasOwn(cfg.matrices, opts.matrix) && cfg.matrices[opts.matrix].target === 'kind';
   const plan = planMatrix(cfg, opts.matrix, { ...overrides, alternate: kind && !opts.duet });
   // Without :<tuning>, the candidate runs each row's own tuning (its catalog's overlay for it).

@@ -1,5 +1,6 @@
 import { setOutputs } from '../github-output.js';
 import { loadBench } from '../config/load.js';
+import { loadConfig } from './config-file.js';
 import { planMatrix } from '../plan/plan.js';
 import { planOfRecord } from '../plan/of-record.js';
 import { benchAtRef } from '../config/base-ref.js';
@@ -62,7 +63,7 @@ export function run(opts) {
   }
   // --rate and --duration are checked as the file's own values are (config/overrides.js).
   const overrides = opts.pairing || opts['duet-check'] ? {} : planOverrides(opts);
-  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides });
+  const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });
   if (opts.pairing) {
     if (!opts['base-dir']) throw new InputError('--pairing needs --base-dir <checkout of the base commit>');
     const { mode, why } = pairingMode({

@@ -1,4 +1,4 @@
-import { loadBench } from '../config/load.js';
+import { loadConfig } from './config-file.js';
 import { EXIT, InputError } from '../errors.js';
 import { planMatrix } from '../plan/plan.js';
 import { runPipeline } from '../pipeline/run.js';
@@ -57,7 +57,7 @@ export const options = {
 
 export async function run(opts) {
   const overrides = planOverrides(opts);
-  const cfg = loadBench(opts.config, { matrix: opts.matrix, overrides });
+  const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });
   const plan = planMatrix(cfg, opts.matrix, overrides);
   const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {

@@ -1,4 +1,4 @@
-import { loadBench } from '../config/load.js';
+import { loadConfig } from './config-file.js';
 import { EXIT, InputError } from '../errors.js';
 import { neutralizeCommands } from '../github-output.js';
 import { jsonOption, withJson } from './json-out.js';
@@ -18,7 +18,7 @@ export function run(opts, positionals, io) {
   return withJson(opts.json, io, ({ log, err: warn }) => {
     let cfg;
     try {
-      cfg = loadBench(opts.config);
+      cfg = loadConfig(opts.config);
     } catch (err) {
       if (!opts.json || !(err instanceof InputError)) throw err;
       // As main() prints a refusal: values quoted from the file start no workflow command.

@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { InfraError, InputError } from '../errors.js';
 import { under } from '../names.js';
 import { applyDefaults } from './defaults.js';
+import { onceAtSource } from './derived.js';
 import { normalise } from './normalise.js';
 import { applyOverrides, valueOverrides } from './overrides.js';
 import { schemaProblems } from '../schema.js';
@@ -80,7 +81,7 @@ export function parseBench(
     throw located(new InputError(`${file}: too large to be a bench config`, { details: tooMany.map(where) }), tooMany);
   const problems = schemaProblems('bench', raw);
   const { config, semantic } = defaultAndCheck(overriddenRaw, file, { schemaValid: !problems.length, checks, onDisk });
-  problems.push(...semantic);
+  problems.push(...onceAtSource(problems, semantic));
   if (problems.length) {
     const more = problems.length - MAX_SHOWN;
     const shown = problems.slice(0, MAX_SHOWN).map(locate);

@@ -29,9 +29,10 @@ export function semanticProblems(cfg) {
   // A controller shared by several matrices is reported once.
   // from: the config paths a value came from, where they may be command-line overrides
   // (config/overrides.js) — load.js names the flag instead of the file's line.
-  const add = (path, message, from) => {
+  // derivedFrom: the fields a rule's numbers are made from (config/derived.js).
+  const add = (path, message, from, derivedFrom) => {
     const key = JSON.stringify([path, message]);
-    if (!seen.has(key)) problems.push(from ? { path, message, from } : { path, message });
+    if (!seen.has(key)) problems.push({ path, message, ...(from && { from }), ...(derivedFrom && { derivedFrom }) });
     seen.add(key);
   };
   for (const [name, s] of Object.entries(cfg.scenarios)) scenarioProblems(name, s, add);
@@ -234,6 +235,10 @@ function tailFeasibility(cfg, mname, m, add) {
         ['matrices', mname, 'gate', 'latency', q, 'blocking'],
         `${q} is blocking but scenario "${sname}" gives ${s.rate}/s × ${seconds}s × ${reps} repetition${reps > 1 ? 's' : ''} = ${have} samples per side; gating ${q} needs ≥ ${need} (10 beyond it): e.g. duration ${longer}s, or repetitions ${moreReps}, or make ${q} advisory in this matrix (gate: {latency: {${q}: {blocking: false}}})`,
         fromMatrix(mname, m, ['rate', 'duration']),
+        [
+          ...['rate', 'duration'].map((k) => ['scenarios', sname, k]),
+          ...['rate', 'duration', 'repetitions'].map((k) => ['matrices', mname, k]),
+        ],
       );
     }
   }

@@ -99,7 +99,11 @@ test('validate --json: {ok, errors: [{file, line, col, field, rule}]}; exit 0 / 
   const missing = tailgate(['validate', '--json', '--config', join(dir, 'none.yaml')]);
   assert.equal(missing.code, 2);
   assert.deepEqual(only(missing).errors, [
-    { file: join(dir, 'none.yaml'), field: null, rule: 'cannot read bench config (ENOENT)' },
+    {
+      file: join(dir, 'none.yaml'),
+      field: null,
+      rule: 'cannot read bench config: no such file — run `npx tailgate init` to write one, or pass --config <file>',
+    },
   ]);
 });
 

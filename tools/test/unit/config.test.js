@@ -46,7 +46,7 @@ test('config: every problem is reported at once, schema and cross-references tog
   assert.match(details, /:1:\d+: apiVersion: must be "tailgate\/v1"/);
   assert.match(details, /:4:\d+: controllers\.x\.variant: must be one of/);
   assert.match(details, /:6:\d+: scenarios\.s\.rate: must be >= 1/);
-  assert.match(details, /:6:\d+: scenarios\.s\.duration: must be string/);
+  assert.match(details, /:6:\d+: scenarios\.s\.duration: must be a duration like 30s/);
   assert.match(details, /:7:\d+: scenarios\.sweep: script "sweep" needs "rates"/);
   assert.match(details, /:9:\d+: matrices\.m\.controllers\.0: unknown controller "y"/);
   assert.match(details, /:9:\d+: matrices\.m\.scenarios\.1: unknown scenario "nope"/);

@@ -1,0 +1,54 @@
+// Where this code runs from: tailgate's own checkout (its Makefile, `make setup`) or a
+// package installed in an adopter's repository, which has no such Makefile and reaches
+// the CLI as `npx tailgate`. Hints and paths printed for people follow that.
+import { existsSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** True in tailgate's checkout: the package's files (package.json `files`) never include the Makefile. */
+export function fromCheckout(root = PACKAGE_ROOT) {
+  return existsSync(join(root, 'Makefile'));
+}
+
+// Each make target a hint names, as an adopter types it.
+const MAKE = {
+  setup: 'npx tailgate setup',
+  doctor: 'npx tailgate doctor',
+  bench: 'npx tailgate run --matrix local',
+};
+
+/** A hint in the words of where tailgate runs: `make setup` from a package is `npx tailgate setup`. */
+export function hint(text, checkout = fromCheckout()) {
+  if (checkout) return text;
+  return String(text).replace(/\bmake (setup|doctor|bench)\b/g, (m, target) => MAKE[target]);
+}
+
+// A package file's path from `dir` when the package sits in a node_modules of dir or above
+// it (up only, then into node_modules: `node_modules/tailgate/…`, `../node_modules/…`); else null.
+function installedPath(dir, root, file) {
+  const rel = relative(resolve(dir), join(root, file)).split(sep).join('/');
+  return /^(\.\.\/)*node_modules\//.test(rel) ? rel : null;
+}
+
+/**
+ * A file of the package (`schemas/bench.schema.json`) as a person at `from` finds it: as it
+ * is in the checkout; from a package, its path relative to `from` where the package is
+ * installed there, else the whole path (npx's own cache).
+ */
+export function packagePath(file, { from = process.cwd(), root = PACKAGE_ROOT, checkout = fromCheckout(root) } = {}) {
+  if (checkout) return file;
+  return installedPath(from, root, file) ?? join(root, file);
+}
+
+/**
+ * The `$schema` a bench.yaml in `dir` names, for editors: where this package is installed
+ * for that folder, else where installing it beside the file puts it — never a path of this
+ * machine only (npx's cache, a checkout), since the file is committed.
+ */
+export function schemaRef(dir, root = PACKAGE_ROOT) {
+  const rel =
+    installedPath(dir, root, 'schemas/bench.schema.json') ?? 'node_modules/tailgate/schemas/bench.schema.json';
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
