@@ -4,12 +4,15 @@ import { planMatrix } from '../plan/plan.js';
 import { runPipeline } from '../pipeline/run.js';
 import { target } from '../targets/index.js';
 import { configOption, int, planOverrides } from './options.js';
+import { ENGINE_NAMES } from '../run/engines/index.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
                    [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                    [--rate N] [--duration 30s; env TAILGATE_DURATION] [--repetitions N] [--dry-run]
                    [--kubeconfig file --target-url URL]   (target cluster)
+                   [--engine auto|k6|vegeta; env TAILGATE_ENGINE]   (the load engine; bench.yaml: engine.
+                      auto: k6 where its pinned release binary is installed, else Vegeta: docs/engines.md)
                    [--pair N]   (paired mode: which base/head pair these runs belong to; env TAILGATE_PAIR)
                    [--no-confirm]   (with baselines: do not re-run candidate cells, just list them)
                    [--no-gate]   (results only, no verdict against committed baselines: a later
@@ -53,9 +56,14 @@ export const options = {
   'duet-base': { type: 'string' },
   alternate: { type: 'boolean', default: false },
   'sides-out': { type: 'string' },
+  engine: { type: 'string', default: process.env.TAILGATE_ENGINE || undefined },
 };
 
 export async function run(opts) {
+  if (opts.engine !== undefined && !ENGINE_NAMES.includes(opts.engine))
+    throw new InputError(
+      `--engine: expected one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(opts.engine.slice(0, 20))}`,
+    );
   const overrides = planOverrides(opts);
   const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });
   const plan = planMatrix(cfg, opts.matrix, overrides);

@@ -25,6 +25,7 @@ export async function ingest({
   meta = {},
   confidence = 0.95,
   side = null,
+  sides = null,
   perFile = null,
 }) {
   const files = Array.isArray(k6Output) ? k6Output : [k6Output];
@@ -32,7 +33,7 @@ export async function ingest({
     throw new InputError(`format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(format)}`);
   const claims = toolClaims(format, meta);
   if (claims.length) throw new InputError(`meta: ${claims.length} problem(s)`, { details: claims });
-  const { agg, read } = await aggregate(files, FORMATS[format], { side, perFile });
+  const { agg, read } = await aggregate(files, FORMATS[format], { side, sides, perFile });
   // What the tool itself says of the run (fortio: rate, duration); --meta has the last
   // word, except on which tool ran: that is the reader's (k6's workloads name none, and
   // adding one would make every k6 history series change workload here).
@@ -90,7 +91,7 @@ export async function ingest({
 
 // Every file's requests (of one side, for a duet) in one aggregate; the last file's own
 // words on the run (read.meta, read.source).
-async function aggregate(files, reader, { side, perFile }) {
+async function aggregate(files, reader, { side, sides, perFile }) {
   const agg = new Aggregate(files.length > 1 ? { graceS: Infinity } : {});
   let read = {};
   for (const file of files) {
@@ -109,6 +110,8 @@ async function aggregate(files, reader, { side, perFile }) {
       // k requests alike (fortio's buckets): one call, so no count a file claims sets the work.
       onRequests: side ? (s, k) => s.side === side && addMany(s, k) : addMany,
       onDropped: (d) => agg.addDropped(d),
+      // A duet on an engine whose output names targets, not sides (Vegeta): which is which.
+      ...(sides ? { sides } : {}),
     });
     perFile?.push({ file, requests: n });
   }

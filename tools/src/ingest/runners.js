@@ -10,13 +10,13 @@ import { readJsonFile } from '../result/read.js';
 
 const OK = new Set([0, 99]);
 
-export async function ingestRunners(runners, { events, meta }) {
+export async function ingestRunners(runners, { events, meta, format = 'k6' }) {
   const n = runners.length;
   const name = (i) => `runner ${i + 1}/${n}`;
   runners.forEach((r, i) => {
     if (!OK.has(r.exitCode))
       throw new RunnerProblem(
-        `${name(i)} failed: k6 exited with code ${r.exitCode}${r.signal ? ` (${r.signal})` : ''}; see ${r.log}`,
+        `${name(i)} failed: ${format} exited with code ${r.exitCode}${r.signal ? ` (${r.signal})` : ''}; see ${r.log}`,
       );
     if (!existsSync(r.output)) throw new RunnerProblem(`${name(i)} wrote no output (${r.output})`);
   });
@@ -31,14 +31,14 @@ export async function ingestRunners(runners, { events, meta }) {
   const perFile = [];
   let result;
   try {
-    result = await ingest({ k6Output: runners.map((r) => r.output), events, meta, perFile });
+    result = await ingest({ k6Output: runners.map((r) => r.output), format, events, meta, perFile });
   } catch (err) {
     const at = runners.findIndex((r) => err.message.includes(r.output));
     throw new RunnerProblem(`${at >= 0 ? name(at) : 'a runner'}: ${err.message}`);
   }
   const list = runners.map((r, i) => {
     const counted = perFile[i].requests;
-    const k6Count = readSummaryCount(r.summary);
+    const k6Count = r.summary ? readSummaryCount(r.summary) : null;
     if (k6Count !== null && k6Count !== counted)
       throw new RunnerProblem(
         `${name(i)}: its output holds ${counted} requests but its k6 summary counted ${k6Count}: output truncated`,

@@ -4,6 +4,7 @@
 import { InputError } from '../errors.js';
 import { Clock } from './clock.js';
 import { forEachLine } from './open.js';
+import { LATE_MS, Schedules } from './vegeta-attack.js';
 
 const WHAT = 'Vegeta results (vegeta encode --to json or --to csv)';
 // A line carries the response's headers and, unless `attack -max-body 0`, its body.
@@ -13,9 +14,15 @@ const MAX_LATENCY_NS = 3_600_000 * 1e6;
 // output, and a gzip of newlines must not keep ingest reading them.
 const MAX_BLANK_LINES = 1000;
 
-/** onRequest({ts, ms, status, error}) per result line; resolves with {source, lines}. */
-export async function readVegeta(file, { onRequest }) {
+/**
+ * onRequest({ts, ms, status, error, phase?, step?, side?}) per result line; resolves with
+ * {source, lines, meta}. A result of tailgate's own run (its attack named by the run) gets
+ * its phase, step and schedule (vegeta-attack.js); sides: {a: url, b: url} of a duet.
+ */
+export async function readVegeta(file, { onRequest, sides = null }) {
   const clock = new Clock();
+  const targets = sides ? sideTargets(sides) : null;
+  const schedules = new Schedules({ file, emit: onRequest, sides: targets });
   let format = null;
   let samples = 0;
   let earliest = Infinity;
@@ -36,12 +43,27 @@ export async function readVegeta(file, { onRequest }) {
     earliest = Math.min(earliest, start);
     latest = Math.max(latest, start);
     // The end of the request, as k6 stamps its samples (fault events are placed on it).
-    onRequest({ ts: start + r.latency / 1e6, ms: r.latency / 1e6, status: r.status, error: r.error });
+    schedules.add({ ...r, start, latencyMs: r.latency / 1e6 }, lineNo);
   });
   if (!samples) throw new InputError(`${file}: no Vegeta results (empty file)`);
+  schedules.finish();
   return {
     lines,
-    source: { tool: 'vegeta', exact: true },
+    source: {
+      tool: 'vegeta',
+      exact: true,
+      // tailgate's own attacks: latency counted from each request's scheduled send, and
+      // how far behind its schedule the engine ever fell.
+      ...(schedules.tailgate
+        ? {
+            schedule: {
+              lateSends: schedules.late,
+              lateMs: LATE_MS,
+              maxLagMs: Math.round(schedules.maxLagMs * 1000) / 1000,
+            },
+          }
+        : {}),
+    },
     // The attack's span as `vegeta report` gives it (first to last request sent), so the
     // achieved rate is Vegeta's own "rate"; --meta durationMs overrides it.
     meta: {
@@ -60,7 +82,20 @@ function fromJson(line, file, lineNo) {
   }
   if (!o || typeof o !== 'object' || typeof o.timestamp !== 'string')
     throw new InputError(`${file}:${lineNo}: timestamp: expected an RFC 3339 string`);
-  return check({ timestamp: o.timestamp, code: o.code, latency: o.latency, error: o.error ?? '' }, file, lineNo);
+  const r = check({ timestamp: o.timestamp, code: o.code, latency: o.latency, error: o.error ?? '' }, file, lineNo);
+  if (typeof o.attack === 'string' && o.attack.length <= 200) r.attack = o.attack;
+  if (Number.isSafeInteger(o.seq) && o.seq >= 0) r.seq = o.seq;
+  if (typeof o.url === 'string' && o.url.length <= 2048) r.url = o.url;
+  return r;
+}
+
+// A duet's two targets as Vegeta names them (run/engines/vegeta.js targetsText).
+function sideTargets(sides) {
+  return new Map(
+    Object.entries(sides)
+      .filter(([, u]) => u)
+      .map(([side, u]) => [u, side]),
+  );
 }
 
 // vegeta encode --to csv: timestamp (Unix ns), code, latency (ns), bytes out, bytes in,

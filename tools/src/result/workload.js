@@ -8,8 +8,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../exec/tools.js';
 
-// Scenario fields that describe the person, not the load.
-const NOT_LOAD = new Set(['name', 'description']);
+// Scenario fields that describe the person, not the load. The engine asked for (auto) is
+// not the one that ran: the record names that one (workloadRecord).
+const NOT_LOAD = new Set(['name', 'description', 'engine']);
 
 let scriptsDigest;
 /** sha256 over k6/ (the scenario scripts and their library), in a stable order. */
@@ -31,9 +32,16 @@ export function k6ScriptsDigest() {
   return scriptsDigest;
 }
 
-/** The workload a run records in meta.workload (runner.js). */
-export function workloadRecord(scenario, k6Version) {
-  return { ...loadFields(scenario), k6: k6Version ?? null, scripts: k6ScriptsDigest() };
+/**
+ * The workload a run records in meta.workload (runner.js). engine: {name, version} of the
+ * engine that ran (run/engines/index.js), or a k6 version as before. A k6 run's record is
+ * what it always was (k6 version, script digest: no tool named, so k6 history series keep
+ * their workload); Vegeta's names the tool and its version: never like with like with k6's.
+ */
+export function workloadRecord(scenario, engine) {
+  const e = typeof engine === 'object' && engine ? engine : { name: 'k6', version: engine };
+  if (e.name === 'k6') return { ...loadFields(scenario), k6: e.version ?? null, scripts: k6ScriptsDigest() };
+  return { ...loadFields(scenario), tool: e.name, [e.name]: e.version ?? null };
 }
 
 function loadFields(scenario = {}) {

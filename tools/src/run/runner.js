@@ -7,7 +7,7 @@ import { scenarioMs } from '../config/normalise.js';
 import { InfraError, TailgateError } from '../errors.js';
 import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
-import { probe, DEPENDENCIES } from '../exec/deps.js';
+import { chooseEngine } from './engines/index.js';
 import { cellDir as makeCellDir } from './results-dir.js';
 import { gitSha } from './git.js';
 import { duetSides } from './k6.js';
@@ -29,7 +29,7 @@ export async function runPlan(plan, { runDir, driver, signal, log = console.log,
     throw err;
   }
   try {
-    return await runCells(plan, { runDir, session, signal, log, pair, stages });
+    return await runCells(plan, { runDir, session, signal, log, pair, stages, engine: opts.engine });
   } finally {
     await session.teardown?.();
   }
@@ -58,12 +58,9 @@ function recordRefusal(plan, runDir, err) {
       writeCellError(makeCellDir(root, cell), cell, err);
 }
 
-async function runCells(plan, { runDir, session, signal, log, pair, stages }) {
-  const host = {
-    machine: machineInfo(),
-    sha: gitSha(),
-    k6Version: (await probe(DEPENDENCIES.find((d) => d.name === 'k6'))).version,
-  };
+async function runCells(plan, { runDir, session, signal, log, pair, stages, engine: flag }) {
+  const host = { machine: machineInfo(), sha: gitSha() };
+  const engines = await cellEngines(plan, flag, log);
   const outcomes = [];
   const told = new Set();
   const looks = sequence({ runDir, stages, log });
@@ -76,9 +73,11 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages }) {
     const started = Date.now();
     const prefix = `[${cell.index + 1}/${plan.cells.length}] ${cell.id}`;
     try {
+      // The engine goes with the cell to its driver and into its results' workload.
+      Object.assign(cell, { engine: engines.get(cell.key ?? cell.id).name });
       const run = await session.runCell({ cell, cellDir: dir, signal });
       if (signal?.aborted) break;
-      const meta = runMeta(cell, run, host, pair);
+      const meta = runMeta(cell, run, { ...host, engine: engines.get(cell.key ?? cell.id) }, pair);
       const each = { cell, run, meta, runDir, dir, stages, log: (side, line) => log(`${prefix} ${side}: ${line}`) };
       if (run.alternate || cell.concurrent) {
         await (run.alternate ? ingestAlternate(each, pair) : ingestDuet(each));
@@ -104,18 +103,39 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages }) {
   return outcomes;
 }
 
+/**
+ * Each cell's engine (run/engines/index.js chooseEngine): --engine, else its scenario's
+ * `engine`, else auto. Resolved once per request, said once when auto chose Vegeta.
+ */
+async function cellEngines(plan, flag, log) {
+  const byRequest = new Map();
+  const out = new Map();
+  for (const cell of plan.cells) {
+    const requested = flag ?? cell.scenario.engine ?? 'auto';
+    if (!byRequest.has(requested)) {
+      const e = await chooseEngine(requested);
+      if (e.why) log(`tailgate: ${e.why}`);
+      byRequest.set(requested, e);
+    }
+    out.set(cell.key ?? cell.id, byRequest.get(requested));
+  }
+  return out;
+}
+
 // What every result of a run records: where, what, as written, and which pair.
-function runMeta(cell, run, { machine, sha, k6Version }, pair) {
+function runMeta(cell, run, { machine, sha, engine }, pair) {
+  const k6Version = engine.name === 'k6' ? engine.version : null;
   const meta = {
     target: cell.target,
     profile: cell.profile,
     machine,
     gitSha: sha,
-    k6: k6Version,
+    // A k6 run's version where it always was; another engine's is in its workload.
+    ...(engine.name === 'k6' ? { k6: k6Version } : {}),
     controller: { name: cell.controllerName, ...cell.controller },
     tuning: { name: cell.tuningName, ...cell.tuning },
     scenario: { name: cell.scenarioName, ...cell.scenario },
-    workload: workloadRecord(cell.scenario, k6Version),
+    workload: workloadRecord(cell.scenario, engine),
     rate: cell.scenario.script === 'steady' ? cell.scenario.rate : null,
     durationMs: scenarioMs(cell.scenario).duration,
     repetition: cell.repetition,
@@ -143,7 +163,7 @@ async function ingestAlternate(each, pair) {
   for (const side of run.alternate) {
     const [name, tuning] = sideOf(cell, side.role);
     const r = await each.stages.ingest({
-      k6Output: join(side.dir, 'k6.json.gz'),
+      ...loadOutput(side.k6, side.dir),
       events: side.eventsFile,
       meta: {
         ...meta,
@@ -164,7 +184,7 @@ async function ingestDuet(each) {
   ]) {
     const [name, tuning] = sideOf(cell, role);
     const r = await each.stages.ingest({
-      k6Output: join(dir, 'k6.json.gz'),
+      ...loadOutput(run.k6, dir),
       events: run.eventsFile,
       side,
       meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } },
@@ -188,11 +208,20 @@ function writeSide({ cell, runDir, log }, role, result, resources) {
 
 async function ingestOne({ run, meta, dir, stages }) {
   const result = run.k6.runners
-    ? await stages.ingestRunners(run.k6.runners, { events: run.eventsFile, meta })
-    : await stages.ingest({ k6Output: join(dir, 'k6.json.gz'), events: run.eventsFile, meta });
+    ? await stages.ingestRunners(run.k6.runners, { events: run.eventsFile, meta, format: run.k6.format ?? 'k6' })
+    : await stages.ingest({ ...loadOutput(run.k6, dir), events: run.eventsFile, meta });
   if (run.resources) result.resources = withCpuPer1k(run.resources, result.wholeRun.requests);
   writeJsonAtomic(join(dir, 'result.json'), result);
   return result;
+}
+
+// Where an engine's outcome left its output and how to read it (k6's: k6.json.gz).
+function loadOutput(outcome, dir) {
+  return {
+    k6Output: outcome?.output ?? join(dir, 'k6.json.gz'),
+    format: outcome?.format ?? 'k6',
+    ...(outcome?.sides ? { sides: outcome.sides } : {}),
+  };
 }
 
 function withCpuPer1k(resources, requests) {

@@ -4,7 +4,8 @@
 // way in its own namespace, and a duet loaded one side at a time (measureAlternately).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { cellLoad, duetSides, runK6Segments, sideUrls } from '../../run/k6.js';
+import { duetSides, sideUrls } from '../../run/k6.js';
+import { runLoad } from '../../run/engines/index.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { ROUTE_FAULTS } from '../../faults/schedule.js';
@@ -59,7 +60,7 @@ export async function measure({ ctx, signal, log }, step, cell, cellDir) {
   const startLoad = () =>
     cell.scenario.loadFrom === 'cluster'
       ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
-      : runK6Segments(cellLoad(cell), { cellDir, ...sidesOf(cell, step), host: 'bench.local', signal });
+      : runLoad(cell, { cellDir, ...sidesOf(cell, step), host: 'bench.local', signal });
   let k6;
   try {
     k6 = await measureWithFaults({ scenario: cell.scenario, pods, routes, events, startLoad });
@@ -99,7 +100,7 @@ async function measureAlternately(
       scenario: cell.scenario,
       pods,
       events,
-      startLoad: () => runK6Segments(cellLoad(cell), { cellDir: dir, url, urlB: null, host: 'bench.local', signal }),
+      startLoad: () => runLoad(cell, { cellDir: dir, url, urlB: null, host: 'bench.local', signal }),
     });
     const after = before ? await sampleControllerPods(own) : null;
     sides.push({ role, dir, k6, eventsFile: events.file, resources: before ? resourceDelta(before, after) : null });

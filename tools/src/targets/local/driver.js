@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controllerMs, nodeLatencyMs } from '../../config/normalise.js';
 import { InfraError } from '../../errors.js';
-import { cellLoad, runK6Segments, sideUrls } from '../../run/k6.js';
+import { sideUrls } from '../../run/k6.js';
+import { runLoad } from '../../run/engines/index.js';
 import { EndpointController } from './endpoint-controller.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
@@ -22,10 +23,11 @@ export const name = 'local';
 
 /**
  * Runs one cell; returns {k6, events file, resources, counts}. Throws InfraError on harness
- * faults. drive: what puts the load on the data plane — k6, unless a test drives the same
- * nginx with another tool (fortio, Vegeta: ingest-tools.test.js); resolves like k6's outcome.
+ * faults. drive: what puts the load on the data plane — the run's engine (cell.engine), unless
+ * a test drives the same nginx with another tool (fortio: ingest-tools.test.js); resolves
+ * like the engine's outcome.
  */
-export async function runCell({ cell, cellDir, signal, onStatus = () => {}, drive = driveK6 }) {
+export async function runCell({ cell, cellDir, signal, onStatus = () => {}, drive = driveLoad }) {
   const { controller, tuning, scenario } = cell;
   if (cell.concurrent && cell.isolation === 'netns')
     throw new InfraError('concurrent A/B runs on loopback isolation only');
@@ -96,8 +98,8 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {}, driv
   }
 }
 
-function driveK6({ cell, cellDir, url, urlB, signal }) {
-  return runK6Segments(cellLoad(cell), { cellDir, url, urlB, signal });
+function driveLoad({ cell, cellDir, url, urlB, signal }) {
+  return runLoad(cell, { cellDir, url, urlB, signal });
 }
 
 async function startDataPlane({ side, group, cellDir, sockDir, scenario, pods, events, network }) {

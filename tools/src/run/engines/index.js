@@ -1,0 +1,84 @@
+// The load engines, and which one a run uses. k6 is what GitHub's runners download (its
+// release binary, checksum verified); Vegeta (MIT) runs wherever that release cannot be
+// had — k6 is never built from its Go module, which is under the AGPL (docs/engines.md).
+// An engine is its runner and the reader its output is ingested with; results name the
+// engine and its version, so one engine's result never compares with the other's.
+import { readFileSync } from 'node:fs';
+import { probe, DEPENDENCIES } from '../../exec/deps.js';
+import { which } from '../../exec/tools.js';
+import { PINS } from '../../version.js';
+import { InputError } from '../../errors.js';
+import { cellLoad, runK6Segments } from '../k6.js';
+import { runVegetaSegments } from './vegeta.js';
+
+export const ENGINE_NAMES = Object.freeze(['auto', 'k6', 'vegeta']);
+
+const VEGETA_DEP = { name: 'vegeta', args: ['-version'], pattern: /Version: (v?[\d.]+)/ };
+// A Vegeta built with `go install` prints no version (its release sets it at link time);
+// Go's build information inside the binary names the module's.
+const VEGETA_MODULE = /mod\tgithub\.com\/tsenart\/vegeta\/v12\t(v[\d.]+)/;
+
+async function vegetaVersion() {
+  const p = await probe(VEGETA_DEP);
+  if (p.version) return p.version.startsWith('v') ? p.version : `v${p.version}`;
+  if (!p.path) return null;
+  try {
+    return VEGETA_MODULE.exec(readFileSync(which('vegeta'), 'latin1'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export const ENGINES = Object.freeze({
+  k6: {
+    format: 'k6',
+    run: runK6Segments,
+    version: async () => (await probe(DEPENDENCIES.find((d) => d.name === 'k6'))).version,
+  },
+  vegeta: {
+    format: 'vegeta',
+    run: runVegetaSegments,
+    version: vegetaVersion,
+  },
+});
+
+/**
+ * The engine a run uses: the flag's, else the bench.yaml's, else auto — k6 where the
+ * pinned k6 is installed, Vegeta otherwise. {name, version, why} (why: one line for auto).
+ */
+export async function chooseEngine(requested = 'auto', { versions = engineVersions } = {}) {
+  if (!ENGINE_NAMES.includes(requested))
+    throw new InputError(
+      `engine: expected one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(String(requested).slice(0, 20))}`,
+    );
+  const v = await versions();
+  if (requested === 'auto') {
+    if (v.k6 === PINS.k6) return { name: 'k6', version: v.k6, why: null };
+    return {
+      name: 'vegeta',
+      version: v.vegeta,
+      why: `k6 ${PINS.k6} is not installed (its release binary cannot be downloaded here): load runs on Vegeta ${v.vegeta ?? '(not installed)'}`,
+    };
+  }
+  if (!v[requested])
+    throw new InputError(
+      requested === 'k6'
+        ? `engine k6: k6 ${PINS.k6} is not installed (make setup downloads its release binary where GitHub is reachable); engine: auto or vegeta runs Vegeta`
+        : `engine vegeta: vegeta is not installed (make setup builds the pinned Vegeta)`,
+    );
+  return { name: requested, version: v[requested], why: null };
+}
+
+let cached;
+async function engineVersions() {
+  cached ??= { k6: await ENGINES.k6.version(), vegeta: await ENGINES.vegeta.version() };
+  return cached;
+}
+
+/**
+ * Puts a cell's load on url (and a duet's urlB) with the engine the run chose for it
+ * (cell.engine, set by run/runner.js; k6 where a caller set none), as its runner resolves.
+ */
+export function runLoad(cell, opts) {
+  return ENGINES[cell.engine ?? 'k6'].run(cellLoad(cell), opts);
+}

@@ -1,0 +1,128 @@
+// What Vegeta runs for a scenario: one or more `vegeta attack` processes, one after the
+// other, each named so that its results say how to read them (ingest/vegeta-attack.js).
+// The k6 scripts' meanings, in Vegeta's terms:
+// - steady: one attack at the constant rate for warm-up + duration, so the warm-up's
+//   connections carry into the measured phase as k6's VUs' do; a request scheduled before
+//   the warm-up ends is the warm-up's (tagged phase=warmup, never gated).
+// - sequential: one worker, one request at a time (closed loop on purpose, as k6's single
+//   VU); a pause becomes at most one request per pause.
+// - sweep: one attack per rate × connections step (workers and connections capped at the
+//   step's connections, as k6's VUs are), 2 s apart as k6's steps.
+// - saturation: the warm-up at the start rate, then the ramp to maxRate as rate steps.
+// Open loop: Vegeta's pacer releases request n at n/rate after the attack began and starts
+// a worker when none is free (up to maxVus), so a slow response does not hold the next one;
+// what lateness remains is measured per request (ingest: latency from the scheduled send).
+import { scenarioMs } from '../../config/normalise.js';
+
+export const STEP_GAP_MS = 2000;
+// Steps of a saturation ramp: enough that each holds several one-second windows at the
+// default 60 s, few enough that process starts stay a small share of the run.
+const RAMP_STEPS = 10;
+
+/**
+ * The attacks of a scenario (its load as the run gives it: a duet's doubled rate
+ * included), for runner `segment` of several: each runner sends rate/n.
+ * [{name, rate: {hits, perMs} | null, durationMs, workers, maxWorkers, connections?, gapMs}]
+ */
+export function attackPlan(scenario, segment = null) {
+  const n = segment?.count > 1 ? segment.count : 1;
+  const ms = scenarioMs(scenario);
+  const pace = (rate) => ({ hits: rate, perMs: 1000 * n });
+  const open = { workers: Math.ceil(scenario.vus / n), maxWorkers: Math.ceil(scenario.maxVus / n) };
+  switch (scenario.script) {
+    case 'steady':
+      return [attack({ rate: pace(scenario.rate), durationMs: ms.warmup + ms.duration, warmupMs: ms.warmup, ...open })];
+    case 'sequential': {
+      const pauseMs = ms.pause ?? 0;
+      return [
+        attack({
+          rate: pauseMs > 0 ? { hits: 1, perMs: pauseMs } : null,
+          durationMs: ms.warmup + ms.duration,
+          warmupMs: ms.warmup,
+          workers: 1,
+          maxWorkers: 1,
+        }),
+      ];
+    }
+    case 'sweep': {
+      const out = [];
+      for (const c of scenario.connections)
+        for (const r of scenario.rates) {
+          const k = Math.max(1, Math.ceil(c / n));
+          out.push(
+            attack({
+              rate: pace(r),
+              durationMs: ms.duration,
+              warmupMs: 0,
+              step: `r${r}-c${c}`,
+              workers: k,
+              maxWorkers: k,
+              connections: k,
+              gapMs: out.length ? STEP_GAP_MS : 0,
+            }),
+          );
+        }
+      return out;
+    }
+    case 'saturation': {
+      const start = Math.max(1, Math.floor(scenario.maxRate / 10));
+      const out = [];
+      if (ms.warmup > 0) out.push(attack({ rate: pace(start), durationMs: ms.warmup, warmupMs: ms.warmup, ...open }));
+      const steps = Math.max(1, Math.min(RAMP_STEPS, Math.floor(ms.duration / 1000)));
+      for (let i = 1; i <= steps; i++) {
+        const rate = Math.round(start + ((scenario.maxRate - start) * i) / steps);
+        out.push(attack({ rate: pace(rate), durationMs: Math.round(ms.duration / steps), warmupMs: 0, ...open }));
+      }
+      return out;
+    }
+    default:
+      throw new Error(`no Vegeta plan for script ${scenario.script}`);
+  }
+}
+
+function attack({ rate, durationMs, warmupMs, step = null, workers, maxWorkers, connections = null, gapMs = 0 }) {
+  return {
+    name: attackName({ rate, warmupMs, step }),
+    rate,
+    durationMs,
+    workers: Math.max(1, Math.min(workers, maxWorkers)),
+    maxWorkers: Math.max(1, maxWorkers),
+    connections,
+    gapMs,
+  };
+}
+
+/**
+ * The attack's name, which Vegeta writes into each of its results: how ingest reads them
+ * (ingest/vegeta-attack.js parses exactly this). rate: hits per perMs, from which the
+ * schedule of request n follows; absent for a closed loop.
+ */
+export function attackName({ rate, warmupMs, step }) {
+  const parts = ['tailgate'];
+  if (rate) parts.push(`rate=${rate.hits}/${rate.perMs}ms`);
+  parts.push(`warmup=${warmupMs}ms`);
+  if (step) parts.push(`step=${step}`);
+  return parts.join(' ');
+}
+
+/** `vegeta attack`'s arguments for one attack (targets, output: paths). */
+export function attackArgs(a, { scenario, targets, output }) {
+  const args = [
+    'attack',
+    `-name=${a.name}`,
+    '-format=json',
+    `-targets=${targets}`,
+    `-output=${output}`,
+    `-duration=${a.durationMs}ms`,
+    `-timeout=${scenarioMs(scenario).timeout}ms`,
+    `-workers=${a.workers}`,
+    `-max-workers=${a.maxWorkers}`,
+    // k6 discards response bodies too (discardResponseBodies): read, never kept.
+    '-max-body=0',
+    // The proxies' test certificates are self-signed, as k6's insecureSkipTLSVerify.
+    '-insecure',
+  ];
+  args.push(a.rate ? `-rate=${a.rate.hits}/${a.rate.perMs}ms` : '-rate=0');
+  if (a.connections) args.push(`-connections=${a.connections}`, `-max-connections=${a.connections}`);
+  return args;
+}
