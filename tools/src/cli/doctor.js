@@ -1,5 +1,6 @@
 import { DEPENDENCIES, probe } from '../exec/deps.js';
 import { EXIT } from '../errors.js';
+import { hint } from '../install.js';
 import { sweepDeadRuns } from '../exec/registry.js';
 import { deleteStaleClusters } from '../targets/kube/builtins.js';
 import { busyLine, freeHostPorts } from '../targets/kube/host-ports.js';
@@ -34,7 +35,7 @@ export async function run(opts = {}, _positionals = [], { probeDep = probe } = {
     else if (!r.version) status = `found at ${r.path} but not working: ${r.problem}`;
     else if (!r.ok) status = `${r.path} is ${r.problem} (PATH is searched before .tools/bin; run make setup)`;
     else status = `${r.version}  (${r.path})`;
-    console.log(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`);
+    console.log(hint(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`));
   }
   // kind publishes a duet's two ingresses here; a run moves past busy ones (host-ports.js).
   const hp = await freeHostPorts(2);
@@ -48,7 +49,8 @@ export async function run(opts = {}, _positionals = [], { probeDep = probe } = {
       `! ${d.name} (pid ${d.pid}) was started with TMPDIR=${d.dir}, which is gone: kind nodes cannot start (a kind run makes it again)`,
     );
   const local = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.ok).map((r) => r.name);
-  if (local.length) console.log(`\nThe local target cannot run: ${local.join(', ')} (see above). Run: make setup`);
+  if (local.length)
+    console.log(hint(`\nThe local target cannot run: ${local.join(', ')} (see above). Run: make setup`));
   // A pinned tool at another version is refused whatever target needs it: it is what runs.
   const offPin = rows.filter((r) => r.pin && r.version && !r.ok && !LOCAL_NEEDS.includes(r.name)).map((r) => r.name);
   if (offPin.length) console.log(`\nRefused at another version than tailgate's pin: ${offPin.join(', ')} (see above).`);

@@ -9,6 +9,7 @@ import { loadBench } from '../config/load.js';
 import { estimateCost } from '../plan/cost.js';
 import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
+import { schemaRef } from '../install.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { workflowFiles } from './init-workflows.js';
 import { packageSource } from '../release-ref.js';
@@ -68,7 +69,7 @@ export function run(opts) {
     writeTextAtomic(values, valuesText(name, entry), { root: opts.dir });
     console.log(`${values}: written (the catalog's values for chart ${entry.chart.name} ${entry.chart.version})`);
   }
-  const text = benchText(name, entry, valuesName);
+  const text = benchText(name, entry, valuesName, schemaRef(opts.dir));
   writeTextAtomic(file, text);
   const cfg = loadBench(file); // what init writes must validate
   const minutes = (m) => Math.round(estimateCost(planMatrix(cfg, m), { cfg, oneProcess: true }).longestJobS / 60);
@@ -121,14 +122,15 @@ function valuesText(name, entry) {
 
 // The bench.yaml init writes: the local matrix, the pr matrix (a duet where the catalog
 // entry says how two releases coexist) and the route cell as a matrix of its own.
-function benchText(name, entry, valuesName) {
+// schema: where the package's bench schema is for this file's folder (install.js schemaRef).
+function benchText(name, entry, valuesName, schema) {
   // A controller whose catalog entry says how two releases coexist runs the PR as a duet,
   // adding pairs while a cell is undecided (maxRepetitions); else base and head interleaved.
   const duet = (max) =>
     entry.duet
       ? `    compare: concurrent\n    maxRepetitions: ${max}\n    duration: 45s\n`
       : '    # base and head interleaved on one runner (this controller has no duet support yet)\n    compare: paired\n';
-  return `# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json
+  return `# yaml-language-server: $schema=${schema}
 # Written by \`tailgate init\`. Reference: tailgate's docs/config.md.
 apiVersion: tailgate/v1
 kind: Bench

@@ -8,6 +8,7 @@ import { DEPENDENCIES, K6_VERSION, probe } from '../exec/deps.js';
 import { EXIT, InputError } from '../errors.js';
 import { runAttached } from '../exec/run.js';
 import { ROOT } from '../exec/tools.js';
+import { fromCheckout, hint } from '../install.js';
 
 export const summary = 'Install what a cell needs (k6 and nginx/haproxy, or kind and helm), or --check it';
 export const usage = `Usage: tailgate setup [--target local|kind] [--check]
@@ -65,11 +66,13 @@ export async function run(opts, positionals, { probeDep = probe, exec = runStep 
     }
   const rows = await Promise.all(DEPENDENCIES.filter((d) => target.needs.includes(d.name)).map((d) => probeDep(d)));
   const w = Math.max(...rows.map((r) => r.name.length));
-  for (const r of rows) console.log(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status(r)}`);
+  for (const r of rows) console.log(hint(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status(r)}`));
   const missing = rows.filter((r) => !r.path).map((r) => r.name);
   const refused = rows.filter((r) => r.path && !r.ok).map((r) => r.name);
   if (missing.length || refused.length) {
-    const how = opts.check ? `tailgate setup --target ${opts.target}` : 'the lines above';
+    const how = opts.check
+      ? `${fromCheckout() ? '' : 'npx '}tailgate setup --target ${opts.target}`
+      : 'the lines above';
     const what = [
       ...(missing.length ? [`missing ${missing.join(', ')}`] : []),
       ...(refused.length ? [`refused as found (not the pin, or not working): ${refused.join(', ')}`] : []),

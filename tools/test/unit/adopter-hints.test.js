@@ -4,7 +4,7 @@
 // for a misspelt one, and a bad value reported once.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'node:test';
@@ -159,4 +159,48 @@ test('installed in a repository: an error that names `make setup` reaches the us
   );
   assert.equal(code, 4);
   assert.deepEqual(lines, ['tailgate run: k6 not found: run `npx tailgate setup`', '  or npx tailgate setup']);
+});
+
+// Quiet: what a command printed, from the package copy's own modules.
+async function printed(fn) {
+  const lines = [];
+  const saved = [console.log, console.error];
+  console.log = console.error = (...a) => lines.push(a.join(' '));
+  try {
+    return { code: await fn(), out: lines.join('\n') };
+  } finally {
+    [console.log, console.error] = saved;
+  }
+}
+
+test('installed in a repository: doctor and setup --check, with nothing installed, say `npx tailgate setup`, never make', async () => {
+  const { pkg } = adopterRepo();
+  const load = (f) => import(pathToFileURL(join(pkg, 'tools/src/cli', f)));
+  const none = (d) => ({ ...d, path: null, version: null, ok: false });
+  const doctor = await printed(async () => (await load('doctor.js')).run({}, [], { probeDep: none }));
+  assert.equal(doctor.code, 4);
+  assert.match(doctor.out, /The local target cannot run: k6, nginx, haproxy \(see above\)\. Run: npx tailgate setup/);
+  assert.doesNotMatch(doctor.out, /\bmake (setup|doctor|bench)\b/);
+  const setup = await printed(async () =>
+    (await load('setup.js')).run({ target: 'kind', check: true }, [], { probeDep: none }),
+  );
+  assert.equal(setup.code, 4);
+  assert.match(setup.out, /\(see npx tailgate setup --target kind\)/);
+  assert.doesNotMatch(setup.out, /\bmake (setup|doctor|bench)\b/);
+});
+
+test("installed in a repository: init's bench.yaml names the package's schema relative to itself", () => {
+  const adopter = adopterRepo();
+  const top = tailgateIn(adopter, ['init']);
+  assert.equal(top.code, 0, top.out);
+  const first = (dir) => readFileSync(join(dir, 'bench.yaml'), 'utf8').split('\n')[0];
+  assert.equal(
+    first(adopter.repo),
+    '# yaml-language-server: $schema=./node_modules/tailgate/schemas/bench.schema.json',
+  );
+  assert.ok(existsSync(join(adopter.repo, 'node_modules/tailgate/schemas/bench.schema.json')));
+  const sub = join(adopter.repo, 'perf');
+  mkdirSync(sub);
+  assert.equal(tailgateIn(adopter, ['init', '--dir', 'perf']).code, 0);
+  assert.equal(first(sub), '# yaml-language-server: $schema=../node_modules/tailgate/schemas/bench.schema.json');
 });
