@@ -14,6 +14,7 @@ import { duetSides } from './k6.js';
 import { workloadRecord } from '../result/workload.js';
 import { round } from '../numbers.js';
 import { sequence } from './sequence.js';
+import { progress } from './progress.js';
 
 /** stages: { ingest, ingestRunners } of the ingest stage. */
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null, stages }) {
@@ -64,10 +65,12 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages, engi
   const outcomes = [];
   const told = new Set();
   const looks = sequence({ runDir, stages, log });
+  const pace = progress(plan, { log });
   for (const cell of plan.cells) {
     if (signal?.aborted) break;
     // An optional repetition (maxRepetitions) runs only while its cell is undecided.
     if (!looks.wanted(cell)) continue;
+    pace.next(cell);
     // Concurrent A/B: raw output under raw/, one result per side under base/ and head/.
     const dir = makeCellDir(cell.concurrent ? join(runDir, 'raw') : runDir, cell);
     const started = Date.now();
