@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { parse } from 'yaml';
 import { runCli } from '../helpers/cli.js';
 import { scratchDir } from '../helpers/scratch.js';
 import { loadBench } from '../../src/config/load.js';
@@ -112,6 +113,29 @@ test("init's workflows call package.json's repository at exactly the tag release
     assert.match(text, /To pin a commit, put its 40-hex SHA in both/, `${f} says how to pin a SHA`);
   }
   assert.match(r.out, new RegExp(`tailgate\\.yml: written \\(calls ${repo}@${tag}\\)`));
+  // README's install line and adoption text name the same tag (examples/adopter is init's
+  // output, test above), and no install reads a path on the installer's disk.
+  // A call that leaves them out gets the same: gate.yml's and comment.yml's defaults.
+  for (const f of ['gate.yml', 'comment.yml']) {
+    const { inputs } = parse(readFileSync(join(ROOT, '.github', 'workflows', f), 'utf8')).on.workflow_call;
+    assert.equal(inputs['tailgate-ref'].default, tag, `${f}: tailgate-ref's default`);
+    assert.equal(inputs['tailgate-repository'].default, repo, `${f}: tailgate-repository's default`);
+  }
+  for (const f of ['README.md', 'docs/adopting.md']) {
+    const text = readFileSync(join(ROOT, f), 'utf8');
+    assert.ok(text.includes(`npm install --save-dev github:${repo}#${tag}`), `${f} installs ${repo}#${tag}`);
+    assert.ok(text.includes(`${repo}/.github/workflows/gate.yml@${tag}`), `${f} names gate.yml@${tag}`);
+  }
+  for (const f of ['README.md', 'docs/adopting.md', 'docs/release.md', 'examples/adopter/README.md'])
+    assert.doesNotMatch(
+      readFileSync(join(ROOT, f), 'utf8'),
+      /npm install[^\n]*(\.tgz|file:)/,
+      `${f}: an install that travels`,
+    );
+  assert.equal(
+    JSON.parse(readFileSync(join(ROOT, 'examples', 'adopter', 'package.json'), 'utf8')).devDependencies.tailgate,
+    `github:${repo}#${tag}`,
+  );
 });
 
 test('the ref scheme: v0 for 0.x, v1 for 1.x, a pre-release its own tag; repository forms npm accepts', () => {

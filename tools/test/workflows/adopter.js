@@ -70,7 +70,8 @@ export function releaseTarball() {
 
 /**
  * An adopter repository made by README's "Adopting" commands, in order: the packed
- * release installed (npm, from its cache: no registry here), `npx tailgate init`, the
+ * release installed (standing in for README's `github:tailgate-dev/tailgate#v0`, which
+ * needs the network; npm, from its cache), `npx tailgate init`, the
  * files init wrote committed — `tailgate setup` left out (it installs local tools; the
  * gate's jobs install their own). Returns the repository and what each step took.
  */
