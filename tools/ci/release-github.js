@@ -4,7 +4,7 @@
 //   release-github.js release <tag> <notes-file>   the GitHub release, notes from the file;
 //                                                  an existing one's notes are updated
 //   release-github.js move-major-tag <tag> <sha>   refs/tags/v<major> -> sha, so that
-//                                                  `uses: …@v1` resolves to this release
+//                                                  `uses: …@v0` (v<major>: what init writes) resolves to it
 // Both can be re-run. A pre-release never moves the major tag, and neither does a release
 // older than one already under it (a patch to an earlier minor).
 import { readFileSync } from 'node:fs';
