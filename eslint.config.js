@@ -5,7 +5,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 export default [
-  { ignores: ['node_modules/**', '.tools/**', 'results/**', 'tools/test/fixtures/**'] },
+  // tools/src/validators: ajv's generated code (tools/scripts/build-validators.js).
+  { ignores: ['node_modules/**', '.tools/**', 'results/**', 'tools/test/fixtures/**', 'tools/src/validators/**'] },
   js.configs.recommended,
   {
     files: ['**/*.js'],

@@ -1,26 +1,16 @@
 // The JSON Schemas in schemas/ are the contract; code validates against the same
 // files editors use for completion, so they cannot drift apart.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { OPTIONS, SCHEMA_NAMES, inputsDigest, readSchemaText } from './schema-code.js';
 import { packagePath } from './install.js';
 import { closest } from './nearest.js';
 
 const require = createRequire(import.meta.url);
-const SCHEMA_DIR = new URL('../../schemas/', import.meta.url);
-// verbose: a pattern error carries its schema, whose patternErrorMessage (the keyword
-// editors show) says the rule in words instead of the regular expression. No optimising
-// pass over the generated code: it checks the same, and compiling result.schema.json took
-// ~0.1 s less of every `tailgate ingest` (~0.2 s with the pass).
-const OPTIONS = { allErrors: true, strict: false, verbose: true, code: { optimize: false, source: true } };
 // Loading ajv and compiling a schema cost ~0.25 s of CPU, every `tailgate ingest` (which
-// checks the result it writes) and every command that reads a file. So the first compile
-// of a schema writes ajv's standalone code of it here, named by a digest of the schema
-// text, ajv's version and the options; later runs load that (~20 ms) and never ajv.
-// Stale files are never read (another digest); a folder tailgate cannot write just means
-// compiling each time.
-const CACHE_DIR = new URL('../../.tools/cache/schemas/', import.meta.url);
+// checks the result it writes) and every command that reads a file; the package ships
+// ajv's standalone code of each schema instead (schema-code.js), ~20 ms to load. Code is
+// never loaded from a cache folder: a file there runs with the user's rights and its
+// answers would replace the schema checks.
 const cache = new Map();
 let ajv;
 
@@ -29,7 +19,7 @@ let ajv;
 const texts = new Map();
 const parsed = new Map();
 const readText = (name) => {
-  if (!texts.has(name)) texts.set(name, readFileSync(new URL(`${name}.schema.json`, SCHEMA_DIR), 'utf8'));
+  if (!texts.has(name)) texts.set(name, readSchemaText(name));
   return texts.get(name);
 };
 const readSchema = (name) => {
@@ -38,57 +28,27 @@ const readSchema = (name) => {
 };
 
 export function schemaValidator(name) {
-  if (!cache.has(name)) cache.set(name, cachedValidator(name) ?? compileValidator(name, { keep: true }));
+  if (!cache.has(name)) cache.set(name, builtValidator(name) ?? compileValidator(name));
   return cache.get(name);
 }
 
-function cacheFile(name) {
-  const digest = createHash('sha256')
-    .update(`${require('ajv/package.json').version}\0${JSON.stringify(OPTIONS)}\0${readText(name)}`)
-    .digest('hex')
-    .slice(0, 16);
-  return fileURLToPath(new URL(`${name}-${digest}.cjs`, CACHE_DIR));
-}
-
-/** The validator kept in the cache for the schema as it is now, or null. */
-export function cachedValidator(name) {
+/** The validator the package ships for the schema as it is now, or null: none built, or
+ *  built from another schema text, ajv or options (a schema edited since the build). */
+export function builtValidator(name) {
+  if (!SCHEMA_NAMES.includes(name)) return null;
+  let built;
   try {
-    return require(cacheFile(name));
+    built = require(`./validators/${name}.cjs`);
   } catch {
     return null;
   }
+  return built.inputs === inputsDigest(readText(name)) ? built : null;
 }
 
-/** ajv's validator of schemas/<name>.schema.json; keep: and write its code to the cache. */
-export function compileValidator(name, { keep = false } = {}) {
+/** ajv's validator of schemas/<name>.schema.json, compiled now. */
+export function compileValidator(name) {
   ajv ??= new (require('ajv'))(OPTIONS);
-  const validate = ajv.compile(readSchema(name));
-  if (keep) {
-    try {
-      keepCode(cacheFile(name), require('ajv/dist/standalone').default(ajv, validate));
-    } catch {
-      /* not kept: compiled again next time */
-    }
-  }
-  return validate;
-}
-
-// Whole or not at all: a temporary name, then a rename, so a run beside this one reads
-// either no file or this one.
-function keepCode(file, code) {
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, code);
-    renameSync(tmp, file);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* never written */
-    }
-    throw err;
-  }
+  return ajv.compile(readSchema(name));
 }
 
 /** A number's { min, max } as the schema writes them ('definitions/scenario/properties/rate'):
