@@ -21,11 +21,18 @@
 // kills both sides met (tools/test/unit/failover-sim.test.js, q = 0.6).
 // Where a kill stalls the head more *often*, errors and p99 still speak.
 //
-// With fewer than MIN_KILLS kills that stalled both sides the test cannot decide: it is
-// not blocking (its own family, it only warns) and says why, instead of passing silently.
-// So too when a run kept only part of its requests of the cut or more
+// With fewer than MIN_KILLS kills that stalled both sides the test cannot decide, and
+// says why. So too when a run kept only part of its requests of the cut or more
 // (perActionTruncated): its stalls may be short of the true ones, on one side more than
-// the other.
+// the other. On a blocking rule such a cell is inconclusive (gate.js failoverClosed), not
+// a pass — unless no kill stalled the head at all: then no head stall reached the floor,
+// and none can be a longer one (`calm`).
+//
+// Every kill accounted for: one events file feeds both sides, so each pair's two kill
+// lists are one schedule — the same count, in the same order, at the same times within
+// the clock's tolerance (killSchedule). A list missing or contradicting its pair's is a
+// damaged or mis-ingested result: the test is not run on what is left (matching what it
+// can would drop the very kills that differ) and the cell is inconclusive, naming them.
 import { ruleNumbers } from '../config/normalise.js';
 import { median, round } from '../numbers.js';
 import { hodgesLehmann, signedRank } from './stats.js';
@@ -51,15 +58,58 @@ const robustSd = (d) => {
 const EFFICIENCY = 3 / Math.PI;
 const MIN_SPREAD = 0.02;
 
+// Kill times are the events file's, in seconds from the run's first action and rounded to
+// the millisecond on each side: both sides read the same events, so anything beyond the
+// matching's own resolution (a tenth of a second) is another schedule.
+export const KILL_CLOCK_TOLERANCE_S = 0.1;
+
 const killsOf = (r) => (r.faultCost?.perAction ?? []).filter((a) => a.type === KILL);
+// null: the run lists no actions at all (no faultCost.perAction).
+const listOf = (r) => (Array.isArray(r.faultCost?.perAction) ? killsOf(r) : null);
 const cutOf = (r) => r.faultCost?.perActionCutMs ?? OLDER_CUT_MS;
 
-/** A duet cell (both sides in one run) whose every run lists its kills, one by one. */
+/**
+ * A duet cell (both sides in one run) any of whose runs lists a kill: it owes a failover
+ * test, whole or inconclusive. Interleaved pairs and results written before the per-kill
+ * ingest (no run lists one) have none.
+ */
 export function hasFailover(p) {
   return (
     Boolean(p.pairs?.length) &&
-    p.pairs.every((x) => x.base.meta?.ab && x.head.meta?.ab && killsOf(x.base).length && killsOf(x.head).length)
+    p.pairs.every((x) => x.base.meta?.ab && x.head.meta?.ab) &&
+    p.pairs.some((x) => killsOf(x.base).length || killsOf(x.head).length)
   );
+}
+
+/**
+ * Each pair's two kill lists against each other -> { problems: [why], kills }: a list
+ * missing, another count, or a kill at another time (beyond KILL_CLOCK_TOLERANCE_S), named
+ * by pair and kill; kills: whether any run lists one.
+ */
+export function killSchedule(pairs) {
+  const problems = [];
+  let kills = false;
+  pairs.forEach((p, i) => {
+    const n = p.pair ?? i + 1;
+    const [b, h] = [listOf(p.base), listOf(p.head)];
+    kills ||= Boolean(b?.length || h?.length);
+    if (!b || !h) {
+      const [gone, other] = b ? ['head', b] : ['base', h];
+      if (b || h)
+        problems.push(
+          `pair ${n}: the ${gone} lists no kills (faultCost.perAction), the ${b ? 'base' : 'head'} ${other.length}`,
+        );
+      else problems.push(`pair ${n}: neither side lists its kills (faultCost.perAction)`);
+      return;
+    }
+    if (b.length !== h.length) {
+      problems.push(`pair ${n}: the base lists ${b.length} kills, the head ${h.length}`);
+      return;
+    }
+    const k = b.findIndex((a, j) => !(Math.abs(a.at - h[j].at) <= KILL_CLOCK_TOLERANCE_S));
+    if (k >= 0) problems.push(`pair ${n}, kill ${k + 1}: at ${b[k].at} s on the base, ${h[k].at} s on the head`);
+  });
+  return { problems, kills };
 }
 
 /**
@@ -95,7 +145,41 @@ export function failoverEvidence(pairs, floorMs, { discordant = false } = {}) {
 export function failoverTests(live, gate) {
   const rule = gate.failover;
   if (!rule) return [];
-  return live.filter(hasFailover).map((p) => failoverTest(p, rule, 1 - gate.confidence));
+  return live.filter(hasFailover).map((p) => {
+    const { problems } = killSchedule(p.pairs);
+    return problems.length ? brokenSchedule(p, rule, problems) : failoverTest(p, rule, 1 - gate.confidence);
+  });
+}
+
+// Kill lists that are not one schedule: no test on what is left, and why.
+function brokenSchedule(owner, rule, problems) {
+  const { threshold, floorMs } = ruleNumbers(rule);
+  const shown = problems.slice(0, 4).join('; ') + (problems.length > 4 ? `; and ${problems.length - 4} more` : '');
+  return {
+    owner,
+    kind: 'failover',
+    metric: FAILOVER_METRIC,
+    blocking: rule.blocking,
+    threshold,
+    floorMs: Math.max(floorMs ?? AUTO_FLOOR_MS, AUTO_FLOOR_MS),
+    reliable: false,
+    why: `the two sides' kill lists are not one schedule (${shown}): one events file feeds both sides, so a result is damaged or mis-ingested — re-ingest or re-run the cell`,
+    base: null,
+    head: null,
+    deltaMs: 0,
+    design: 'concurrent',
+    n: 0,
+    kills: { total: 0, both: 0, baseOnly: 0, headOnly: 0, neither: 0 },
+    ratio: null,
+    ratioLow: null,
+    ratioHigh: null,
+    se: null,
+    df: null,
+    pWorse: 1,
+    pBetter: 1,
+    minPWorse: 1,
+    minPBetter: 1,
+  };
 }
 
 function failoverTest(owner, rule, alpha) {
@@ -121,6 +205,8 @@ function failoverTest(owner, rule, alpha) {
     floorMs: floor,
     reliable: why === null,
     ...(why === null ? {} : { why }),
+    // No kill stalled the head: every head stall is under the floor, none can be longer.
+    ...(why !== null && !truncated(owner.pairs) && !ev.kills.both && !ev.kills.headOnly ? { calm: true } : {}),
     base: ev.base,
     head: ev.head,
     deltaMs: ratio === null ? 0 : round(ev.base * (ratio - 1), 1),
@@ -158,4 +244,22 @@ function truncated(pairs) {
   });
   if (!short.length) return null;
   return `${short.join(', ')} kept only part of ${short.length > 1 ? 'their' : 'its'} requests of the stall's cut or more (faultCost.perActionTruncated; ingest/aggregate.js lagKept): stalls per kill not known in full — not gated`;
+}
+
+/**
+ * gate.js: a blocking failover test that cannot decide — too few kills stalled both sides,
+ * a run's stalls not known in full, kill lists that are not one schedule — leaves its cell
+ * inconclusive, naming why (its warning becomes the reason). Not a pass: that is what
+ * more pairs, or a whole result, would decide. A regression found elsewhere stands.
+ */
+export function failoverClosed(p, tests) {
+  if (!p.valid || p.out.verdict === 'regression') return;
+  const open = tests.filter((t) => t.kind === 'failover' && t.blocking && !t.reliable && !t.calm);
+  if (!open.length) return;
+  p.out.verdict = 'inconclusive';
+  for (const t of open) {
+    const said = `${t.metric}: ${t.why}`;
+    p.out.warnings = p.out.warnings.filter((w) => w !== said);
+    p.out.reasons.push(`${t.metric} cannot decide: ${t.why} (a blocking test that cannot decide is no pass)`);
+  }
 }
