@@ -70,6 +70,8 @@ export async function run(opts) {
   const driver = await target(plan.matrix.target).driver();
   if (opts['dry-run']) {
     if (!driver.dryRun) throw new InputError(`--dry-run is not available for target "${plan.matrix.target}"`);
+    // The engine asked for shows in each cell's commands (auto resolves when the run starts).
+    if (opts.engine && opts.engine !== 'auto') for (const c of plan.cells) c.engine = opts.engine;
     process.stdout.write(driver.dryRun(plan, opts));
     return EXIT.OK;
   }

@@ -19,10 +19,10 @@ const MAX_BLANK_LINES = 1000;
  * {source, lines, meta}. A result of tailgate's own run (its attack named by the run) gets
  * its phase, step and schedule (vegeta-attack.js); sides: {a: url, b: url} of a duet.
  */
-export async function readVegeta(file, { onRequest, sides = null }) {
+export async function readVegeta(file, { onRequest, onDropped, sides = null }) {
   const clock = new Clock();
   const targets = sides ? sideTargets(sides) : null;
-  const schedules = new Schedules({ file, emit: onRequest, sides: targets });
+  const schedules = new Schedules({ file, emit: onRequest, dropped: onDropped, sides: targets });
   let format = null;
   let samples = 0;
   let earliest = Infinity;
@@ -60,6 +60,7 @@ export async function readVegeta(file, { onRequest, sides = null }) {
               lateSends: schedules.late,
               lateMs: LATE_MS,
               maxLagMs: Math.round(schedules.maxLagMs * 1000) / 1000,
+              afterWindow: schedules.beyond,
             },
           }
         : {}),

@@ -7,7 +7,7 @@ import { scenarioMs } from '../config/normalise.js';
 import { InfraError, TailgateError } from '../errors.js';
 import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
-import { chooseEngine } from './engines/index.js';
+import { chooseEngine, loadOutput } from './engines/index.js';
 import { cellDir as makeCellDir } from './results-dir.js';
 import { gitSha } from './git.js';
 import { duetSides } from './k6.js';
@@ -216,15 +216,6 @@ async function ingestOne({ run, meta, dir, stages }) {
   if (run.resources) result.resources = withCpuPer1k(run.resources, result.wholeRun.requests);
   writeJsonAtomic(join(dir, 'result.json'), result);
   return result;
-}
-
-// Where an engine's outcome left its output and how to read it (k6's: k6.json.gz).
-function loadOutput(outcome, dir) {
-  return {
-    k6Output: outcome?.output ?? join(dir, 'k6.json.gz'),
-    format: outcome?.format ?? 'k6',
-    ...(outcome?.sides ? { sides: outcome.sides } : {}),
-  };
 }
 
 function withCpuPer1k(resources, requests) {

@@ -19,8 +19,9 @@ export function sequence({ runDir, stages, log }) {
   return {
     wanted(cell) {
       if (!cell.optional) return true;
-      // Only a duet's pairs can be looked at: any other run keeps its fixed repetitions.
-      if (!cell.concurrent || cell.alternate || !stages?.interim) {
+      // Only a duet's pairs can be looked at, also loaded one side at a time (an unfair duet,
+      // targets/kube/one-at-a-time.js: the same budget); any other run keeps its fixed ones.
+      if (!cell.concurrent || !stages?.interim) {
         if (!told.has(cell.key)) log(`${cell.key}: not a duet here — its ${cell.sequential.minPairs} fixed pairs`);
         told.add(cell.key);
         return false;

@@ -5,6 +5,7 @@ import { resultRep } from '../../src/result/load.js';
 import { parseDuration } from '../../src/units.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
+import { loadOutput } from '../../src/run/engines/index.js';
 import { makeCell } from './cells.js';
 import { scratchDir } from './scratch.js';
 
@@ -13,7 +14,7 @@ export async function runLocal({ controller, scenario, tuning, extra = {} }) {
   const dir = scratchDir('tg-run-');
   const run = await runCell({ cell: { ...makeCell({ controller, scenario, tuning }), ...extra }, cellDir: dir });
   const result = await ingest({
-    k6Output: join(dir, 'k6.json.gz'),
+    ...loadOutput(run.k6, dir),
     events: run.eventsFile,
     meta: {
       rate: scenario.rate ?? null,

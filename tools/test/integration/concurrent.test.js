@@ -1,5 +1,5 @@
-// Concurrent A/B on the local target: two data planes in front of the same pods, k6
-// alternating requests; the raw output splits exactly into the two sides.
+// Concurrent A/B on the local target: two data planes in front of the same pods, the
+// engine (k6 or Vegeta) alternating requests; the raw output splits exactly into the two sides.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
+import { loadOutput } from '../../src/run/engines/index.js';
 import { makeCell } from '../helpers/cells.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -20,12 +21,12 @@ test('concurrent A/B: both data planes serve at once, each side gets the configu
   assert.equal(run.k6.exitCode, 0);
   assert.deepEqual(run.concurrent.sides, ['a', 'b']);
   assert.notEqual(run.concurrent.urls[0], run.concurrent.urls[1]);
-  const k6Output = join(dir, 'k6.json.gz');
+  const output = loadOutput(run.k6, dir);
   const meta = { rate: 200, durationMs: 3000 };
   const [a, b, all] = await Promise.all([
-    ingest({ k6Output, meta, side: 'a' }),
-    ingest({ k6Output, meta, side: 'b' }),
-    ingest({ k6Output, meta }),
+    ingest({ ...output, meta, side: 'a' }),
+    ingest({ ...output, meta, side: 'b' }),
+    ingest({ ...output, meta }),
   ]);
   assert.equal(a.requests.total + b.requests.total, all.requests.total, 'every request belongs to one side');
   assert.ok(

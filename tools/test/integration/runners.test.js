@@ -1,4 +1,5 @@
-// Several k6 runners on the local target (execution segments of one scenario): the
+// Several runners on the local target (k6's execution segments of one scenario, or Vegeta
+// attackers at rate/n each, whichever engine runs here): the
 // merged result equals the result of the union of their samples, exactly; a broken
 // runner makes the cell inconclusive, naming it — never a result of the survivors.
 import assert from 'node:assert/strict';
@@ -16,12 +17,14 @@ const scenario = { script: 'steady', rate: 300, duration: '3s', warmup: '1s', re
 const meta = { rate: 300, durationMs: 3000 };
 let run;
 let dir;
+let format;
 
-test('runners: 3 k6 runners together deliver exactly the configured rate; the merge equals the union of their samples', async () => {
+test('runners: 3 runners together deliver exactly the configured rate; the merge equals the union of their samples', async () => {
   dir = scratchDir('tg-runners-');
   run = await runCell({ cell: makeCell({ controller: { variant: 'nginx-dynamic' }, scenario }), cellDir: dir });
   assert.equal(run.k6.runners.length, 3);
-  const merged = await ingestRunners(run.k6.runners, { meta });
+  format = run.k6.format ?? 'k6';
+  const merged = await ingestRunners(run.k6.runners, { meta, format });
   // Iterations k6 could not start in time (a loaded machine: make test runs files in
   // parallel) are dropped, not lost: sent + dropped is the schedule the segments split.
   const scheduled = merged.requests.total + merged.load.droppedIterations;
@@ -39,7 +42,7 @@ test('runners: 3 k6 runners together deliver exactly the configured rate; the me
   );
   const union = join(dir, 'union.json.gz');
   writeFileSync(union, gzipSync(`${lines.join('\n')}\n`));
-  const one = await ingest({ k6Output: union, meta });
+  const one = await ingest({ k6Output: union, meta, format });
   assert.equal(one.latency.histogram, merged.latency.histogram, 'the same histogram, bucket for bucket');
   assert.deepEqual(one.latency.percentiles, merged.latency.percentiles);
   assert.deepEqual(one.errors, merged.errors);
@@ -51,9 +54,9 @@ test('runners: a runner whose output is truncated makes the cell inconclusive, n
   const text = gunzipSync(readFileSync(r2.output)).toString();
   writeFileSync(r2.output, gzipSync(text.slice(0, Math.floor(text.length / 2))));
   await assert.rejects(
-    ingestRunners(run.k6.runners, { meta }),
+    ingestRunners(run.k6.runners, { meta, format }),
     (err) => err.inconclusive === true && /runner 2\/3/.test(err.message),
   );
   const dead = run.k6.runners.map((r, i) => (i === 2 ? { ...r, exitCode: 137, signal: 'SIGKILL' } : r));
-  await assert.rejects(ingestRunners(dead, { meta }), /runner 3\/3 failed: k6 exited with code 137/);
+  await assert.rejects(ingestRunners(dead, { meta, format }), /runner 3\/3 failed: (k6|vegeta) exited with code 137/);
 });

@@ -36,7 +36,7 @@ test('vegeta plan: steady is one open-loop attack over warm-up + duration at the
   assert.deepEqual(a.rate, { hits: 500, perMs: 1000 });
   assert.equal(a.durationMs, 12_000);
   assert.equal(a.maxWorkers, 2000);
-  assert.equal(a.name, 'tailgate rate=500/1000ms warmup=2000ms');
+  assert.equal(a.name, 'tailgate rate=500/1000ms warmup=2000ms window=12000ms');
   const args = attackArgs(a, { scenario: steady, targets: 't.json', output: 'o.bin' });
   for (const want of [
     '-rate=500/1000ms',
@@ -104,9 +104,20 @@ test('vegeta targets: the payload path on each side, with the Host header k6 sen
 });
 
 test("vegeta attack names: only tailgate's exact form is read; anything else is a plain Vegeta result", () => {
-  assert.deepEqual(parseAttackName(attackName({ rate: { hits: 1000, perMs: 1000 }, warmupMs: 5000, step: 'r1-c2' })), {
-    intervalMs: 1,
+  const name = attackName({
+    rate: { hits: 1000, perMs: 1000 },
     warmupMs: 5000,
+    windowMs: 9000,
+    step: 'r1-c2',
+    segment: { index: 0, count: 2 },
+  });
+  assert.equal(name, 'tailgate rate=1000/1000ms warmup=5000ms window=9000ms step=r1-c2 runner=1/2');
+  assert.deepEqual(parseAttackName(name), {
+    intervalMs: 1,
+    hits: 1000,
+    perMs: 1000,
+    warmupMs: 5000,
+    windowMs: 9000,
     step: 'r1-c2',
   });
   for (const other of ['', 'tailgate', 'tailgate warmup=5s', 'tailgate rate=1/0ms warmup=0ms x', '<script>', null])
@@ -118,9 +129,10 @@ test("vegeta attack names: only tailgate's exact form is read; anything else is 
 // the engine), each answered in 1 ms.
 function attackResults({ late = 50, lateFrom = 1500, n = 3000 } = {}) {
   const t0 = Date.UTC(2026, 10, 28, 2, 0, 0);
-  const name = 'tailgate rate=1000/1000ms warmup=1000ms';
+  const name = 'tailgate rate=1000/1000ms warmup=1000ms window=3000ms';
   const lines = [];
-  for (let seq = 0; seq < n; seq++) {
+  // Vegeta checks its duration before it waits for the next tick: one more, due at 3 s.
+  for (let seq = 0; seq <= n; seq++) {
     const start = t0 + seq + (seq >= lateFrom ? late : 0);
     lines.push(
       JSON.stringify({
@@ -144,7 +156,7 @@ function attackResults({ late = 50, lateFrom = 1500, n = 3000 } = {}) {
   return `${lines.join('\n')}\n`;
 }
 
-test('vegeta ingest: warm-up by schedule, latency from the scheduled send, late sends counted', async () => {
+test('vegeta ingest: warm-up by schedule, latency from the scheduled send, late sends counted, nothing due after the window', async () => {
   const file = join(dir, 'attack.json.gz');
   writeFileSync(file, gzipSync(attackResults()));
   const r = await ingest({ k6Output: file, format: 'vegeta', meta: { rate: 1000 } });
@@ -153,12 +165,26 @@ test('vegeta ingest: warm-up by schedule, latency from the scheduled send, late 
   assert.equal(r.requests.total, 2000, 'the warm-up is never gated');
   // 1,500 of the measured 2,000 were sent 50 ms late: the user waited 51 ms for them.
   assert.ok(r.latency.percentiles.p50 > 50 && r.latency.percentiles.p50 < 52, String(r.latency.percentiles.p50));
-  assert.deepEqual(r.latency.source.schedule, { lateSends: 1500, lateMs: 10, maxLagMs: 50 });
+  assert.deepEqual(r.latency.source.schedule, { lateSends: 1500, lateMs: 10, maxLagMs: 50, afterWindow: 1 });
   const onTime = join(dir, 'on-time.json.gz');
   writeFileSync(onTime, gzipSync(attackResults({ late: 0 })));
   const ok = await ingest({ k6Output: onTime, format: 'vegeta' });
   assert.ok(ok.latency.percentiles.p99 <= 1.01, 'on schedule: the latency Vegeta measured');
   assert.equal(ok.latency.source.schedule.lateSends, 0);
+});
+
+test('vegeta ingest: requests the schedule asked for but no free worker ever sent are dropped iterations, in their phase', async () => {
+  // A stalled engine: only the first 2,200 of the 3,000 due in the window were sent.
+  const text = attackResults({ late: 0 })
+    .split('\n')
+    .filter((l) => !l || Number(/"seq":(\d+)/.exec(l)[1]) < 2200)
+    .join('\n');
+  const file = join(dir, 'short.json.gz');
+  writeFileSync(file, gzipSync(text));
+  const r = await ingest({ k6Output: file, format: 'vegeta', meta: { rate: 1000 } });
+  assert.equal(r.requests.total, 1200);
+  assert.equal(r.load.droppedIterations, 800, 'the 800 never sent, all due in the measured phase');
+  assert.ok(r.load.droppedRatio > 0.3);
 });
 
 test('vegeta ingest: a duet side is the requests to its own target; an unknown target is refused', async () => {

@@ -4,6 +4,7 @@
 // An engine is its runner and the reader its output is ingested with; results name the
 // engine and its version, so one engine's result never compares with the other's.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { probe, DEPENDENCIES } from '../../exec/deps.js';
 import { which } from '../../exec/tools.js';
 import { PINS } from '../../version.js';
@@ -77,8 +78,18 @@ async function engineVersions() {
 
 /**
  * Puts a cell's load on url (and a duet's urlB) with the engine the run chose for it
- * (cell.engine, set by run/runner.js; k6 where a caller set none), as its runner resolves.
+ * (cell.engine, set by run/runner.js; auto's where a caller set none), as its runner resolves.
  */
-export function runLoad(cell, opts) {
-  return ENGINES[cell.engine ?? 'k6'].run(cellLoad(cell), opts);
+export async function runLoad(cell, opts) {
+  const name = cell.engine ?? (await chooseEngine('auto')).name;
+  return ENGINES[name].run(cellLoad(cell), opts);
+}
+
+/** Where an engine's outcome left its output and how to read it (k6's: k6.json.gz): ingest's arguments. */
+export function loadOutput(outcome, dir) {
+  return {
+    k6Output: outcome?.output ?? join(dir, 'k6.json.gz'),
+    format: outcome?.format ?? 'k6',
+    ...(outcome?.sides ? { sides: outcome.sides } : {}),
+  };
 }

@@ -26,6 +26,7 @@ const RAMP_STEPS = 10;
  */
 export function attackPlan(scenario, segment = null) {
   const n = segment?.count > 1 ? segment.count : 1;
+  const attack = (spec) => attackOf(spec, segment);
   const ms = scenarioMs(scenario);
   const pace = (rate) => ({ hits: rate, perMs: 1000 * n });
   const open = { workers: Math.ceil(scenario.vus / n), maxWorkers: Math.ceil(scenario.maxVus / n) };
@@ -80,9 +81,12 @@ export function attackPlan(scenario, segment = null) {
   }
 }
 
-function attack({ rate, durationMs, warmupMs, step = null, workers, maxWorkers, connections = null, gapMs = 0 }) {
+function attackOf(
+  { rate, durationMs, warmupMs, step = null, workers, maxWorkers, connections = null, gapMs = 0 },
+  segment,
+) {
   return {
-    name: attackName({ rate, warmupMs, step }),
+    name: attackName({ rate, warmupMs, windowMs: durationMs, step, segment }),
     rate,
     durationMs,
     workers: Math.max(1, Math.min(workers, maxWorkers)),
@@ -95,13 +99,17 @@ function attack({ rate, durationMs, warmupMs, step = null, workers, maxWorkers, 
 /**
  * The attack's name, which Vegeta writes into each of its results: how ingest reads them
  * (ingest/vegeta-attack.js parses exactly this). rate: hits per perMs, from which the
- * schedule of request n follows; absent for a closed loop.
+ * schedule of request n follows; absent for a closed loop. window: the attack's span —
+ * Vegeta checks its duration before it waits for the next tick, so it may send one request
+ * due at the very end, which k6's executor never starts; ingest leaves such requests out of
+ * every phase. runner: which of several attackers (each its own sequence numbers).
  */
-export function attackName({ rate, warmupMs, step }) {
+export function attackName({ rate, warmupMs, windowMs, step, segment }) {
   const parts = ['tailgate'];
   if (rate) parts.push(`rate=${rate.hits}/${rate.perMs}ms`);
-  parts.push(`warmup=${warmupMs}ms`);
+  parts.push(`warmup=${warmupMs}ms`, `window=${windowMs}ms`);
   if (step) parts.push(`step=${step}`);
+  if (segment?.count > 1) parts.push(`runner=${segment.index + 1}/${segment.count}`);
   return parts.join(' ');
 }
 

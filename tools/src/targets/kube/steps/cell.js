@@ -2,6 +2,7 @@
 // fault commands the dry run shows.
 import { ROOT } from '../../../exec/tools.js';
 import { cellLoad, duetSides, k6Args, k6Budget, k6Env } from '../../../run/k6.js';
+import { attackArgs, attackPlan } from '../../../run/engines/vegeta-plan.js';
 import { faultModule } from '../../../faults/schedule.js';
 import { faultTiming } from '../../../config/normalise.js';
 import { jobManifestFor } from '../k6-job-manifest.js';
@@ -54,17 +55,41 @@ export function cellSteps(u, cell) {
   add({
     kind: 'measure',
     timeoutMs: k6Budget(s) * (cell.alternate ? 2 : 1),
-    title: `${cell.id}: ${s.routes ? `${s.routes} routes carried (applied, each answering), then ` : ''}k6 ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
+    title: `${cell.id}: ${s.routes ? `${s.routes} routes carried (applied, each answering), then ` : ''}${engineShown(cell)} ${s.script}${where} at ${s.rate ?? 1}/s${sides} for ${s.duration}${s.faults.length ? ` with ${s.faults.map((x) => x.type).join(', ')}` : ''}`,
     cell,
     url,
     urlB,
     headNamespace: head ? INGRESS_NAMESPACE_B : null,
-    argv: k6Argv(cell),
+    argv: engineShown(cell) === 'vegeta' ? vegetaArgv(cell) : k6Argv(cell),
     // Alternate: the same k6 once per side, each against its own ingress alone.
-    env: cell.alternate ? k6EnvShown(cell, url, null) : k6EnvShown(cell, url, urlB),
+    ...(engineShown(cell) === 'vegeta'
+      ? {}
+      : { env: cell.alternate ? k6EnvShown(cell, url, null) : k6EnvShown(cell, url, urlB) }),
     faultsShown: faultCommands(cell, kubectl),
     ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
   });
+}
+
+// The engine a cell runs on, as far as the plan knows it: the run resolves auto (k6 where
+// its pinned release is installed, else Vegeta: run/engines/index.js).
+function engineShown(cell) {
+  const e = cell.engine ?? cell.scenario.engine ?? 'auto';
+  return e === 'auto' ? 'k6 (or Vegeta where k6 is not installed)' : e;
+}
+
+// Vegeta's attacks, one after the other, as run/engines/vegeta.js runs them.
+export function vegetaArgv(cell) {
+  const cellDir = `results/<run>/${cell.id}`;
+  const load = cellLoad(cell);
+  return attackPlan(load).flatMap((a, i) => [
+    ...(i ? ['&&'] : []),
+    'vegeta',
+    ...attackArgs(a, {
+      scenario: load,
+      targets: `${cellDir}/vegeta-targets.json`,
+      output: `${cellDir}/vegeta-${i + 1}.bin`,
+    }),
+  ]);
 }
 
 // The dry run shows the very command run/k6.js executes (same builder), with the
