@@ -9,6 +9,7 @@
 // older than one already under it (a patch to an earlier minor).
 import { readFileSync } from 'node:fs';
 import { majorTag, parseTag } from '../src/release-ref.js';
+import { notesProblems } from './release-notes.js';
 
 async function api(method, path, body) {
   const base = process.env.GITHUB_API_URL || 'https://api.github.com';
@@ -34,6 +35,9 @@ function must(r, what) {
 export async function release(tag, notesFile) {
   const t = parseTag(tag);
   const body = readFileSync(notesFile, 'utf8');
+  // release.sh check refused these before publishing; here too, before any request.
+  const problems = notesProblems(body, t.version);
+  if (problems.length) throw new Error(problems.join('; '));
   const found = await api('GET', `/releases/tags/${encodeURIComponent(tag)}`);
   if (found.status === 200) {
     must(await api('PATCH', `/releases/${found.data.id}`, { body }), `updating release ${tag}`);

@@ -13,6 +13,25 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 // Tags are parsed where init reads them too (tools/src/release-ref.js): one semver rule.
 export { parseTag };
 
+// The most a GitHub release's body holds: more is refused (HTTP 422, "body is too long
+// (maximum is 125000 characters)"). Checked by `release.sh check`, before npm publish: a
+// body GitHub refuses after publishing leaves a package with no release and an unmoved
+// major tag.
+export const GITHUB_BODY_MAX = 125_000;
+
+/** Every reason GitHub would refuse `body` as the notes of `version`'s release. */
+export function notesProblems(body, version) {
+  const where = `CHANGELOG.md: the "## ${version}" section`;
+  const problems = [];
+  const chars = [...body].length; // characters as GitHub counts them, not UTF-16 units
+  if (chars > GITHUB_BODY_MAX)
+    problems.push(
+      `${where} is ${chars} characters; a GitHub release body holds at most ${GITHUB_BODY_MAX} — shorten it (link the full CHANGELOG for the rest)`,
+    );
+  if (body.includes('\0')) problems.push(`${where} holds a NUL character, which a GitHub release body cannot`);
+  return problems;
+}
+
 /** The body of `version`'s section of a changelog text (trimmed), or null. */
 export function changelogSection(text, version) {
   const lines = text.split('\n');
@@ -40,6 +59,7 @@ export function releaseProblems(tag, { pkg, changelog }) {
   if (body === null)
     problems.push(`CHANGELOG.md: no "## ${t.version}" section — move the Unreleased entries under one`);
   else if (!body) problems.push(`CHANGELOG.md: the "## ${t.version}" section is empty — say what the release changes`);
+  else problems.push(...notesProblems(body, t.version));
   return problems;
 }
 
@@ -50,7 +70,9 @@ function main([cmd, arg]) {
     const problems = releaseProblems(arg, { pkg, changelog });
     for (const p of problems) console.error(`release: ${p}`);
     if (problems.length) return 2;
-    console.log(`release: ${arg} is package.json's version ${pkg.version}, and CHANGELOG.md has its section`);
+    console.log(
+      `release: ${arg} is package.json's version ${pkg.version}, and CHANGELOG.md has its section, fit for a GitHub release`,
+    );
     return 0;
   }
   if (cmd === 'notes') {
@@ -59,6 +81,9 @@ function main([cmd, arg]) {
       console.error(`release: CHANGELOG.md has no "## ${arg}" section`);
       return 2;
     }
+    const problems = notesProblems(body, String(arg).replace(/^v/, ''));
+    for (const p of problems) console.error(`release: ${p}`);
+    if (problems.length) return 2;
     process.stdout.write(`${body}\n`);
     return 0;
   }

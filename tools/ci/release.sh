@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The release, one subcommand per step of .github/workflows/release.yml; each runs the
 # same on a laptop (TAG=v1.2.0 tools/ci/release.sh check). docs/release.md is the policy.
-#   check           the tag is package.json's version and CHANGELOG.md has its section
+#   check           the tag is package.json's version and CHANGELOG.md has its section, which
+#                   GitHub will take as release notes (size: release-notes.js) — before publish
 #   test            the unit suite (make test-unit)
 #   pack            npm pack into $RELEASE_OUT, then check the tarball holds what
 #                   `npx tailgate init / validate / run / setup` read
 #   publish         npm publish of that tarball, with provenance (id-token: write); a
 #                   version the registry already has is skipped, so a re-run is safe
-#   notes           the CHANGELOG section, into $RELEASE_OUT/notes.md
+#   notes           the CHANGELOG section, into $RELEASE_OUT/notes.md (after pack, before publish)
 #   github-release  the GitHub release with those notes (tools/ci/release-github.js)
 #   move-major-tag  v<major> (v0 for 0.x) to the tag's commit: the ref `tailgate init` of this
 #                   version writes into `uses: …@v0` (tools/src/release-ref.js decides both)
