@@ -50,6 +50,7 @@ case "${1:-}" in
     # What the commands of a package install read; a `files` entry dropped from
     # package.json would otherwise ship a package that fails only at its user's.
     for need in tools/bin/tailgate.js tools/src/cli/main.js tools/versions.json schemas/bench.schema.json \
+      tools/src/validators/bench.cjs tools/src/validators/result.cjs \
       schemas/verdict.schema.json charts/controllers/traefik/controller.yaml k6/scenarios/steady.js \
       tools/scripts/setup.sh tools/ci/install-kube-tools.sh LICENSE README.md CHANGELOG.md; do
       grep -qx "package/$need" <<< "$listing" || fail "$(tarball): package/$need missing (package.json files)" 4
