@@ -10,6 +10,13 @@ import { hint } from '../install.js';
 // Loaded as asked for (loadCommands); the usage lists them in NAMES's order.
 export const COMMANDS = {};
 
+const NO_COLOR = '--no-color';
+/** The flags every command takes beside its own (completion.js offers them too). */
+export const GLOBAL_OPTIONS = Object.freeze({
+  help: { type: 'boolean', short: 'h' },
+  'no-color': { type: 'boolean' },
+});
+
 const USAGE = `tailgate — regression gates for ingress tail latency
 
 Usage: tailgate <command> [options]      (tailgate <command> --help for details)
@@ -21,8 +28,17 @@ ${EXIT_CODES_LINE}`;
 // io: { log, err } where a command prints (stdout and stderr when unset); commands that
 // make a document print it once at this edge (json-out.js), never by swapping the console.
 export async function main(argv, io = {}) {
-  const [name, ...rest] = argv;
+  // --no-color is accepted before the command too: tailgate prints no colour (so NO_COLOR
+  // holds already), but people who want none type it anyway.
+  const lead = argv.findIndex((a) => a !== NO_COLOR);
+  const [name, ...rest] = lead < 0 ? [] : argv.slice(lead);
   await loadCommands(name);
+  // `tailgate help validate` is `tailgate validate --help`.
+  const topic = name === 'help' ? rest.find((a) => a !== NO_COLOR) : undefined;
+  if (topic && Object.hasOwn(COMMANDS, topic)) {
+    console.log(helpText(COMMANDS[topic]));
+    return EXIT.OK;
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     console.log(usage());
     return name ? EXIT.OK : EXIT.BAD_INPUT;
@@ -46,7 +62,7 @@ export async function main(argv, io = {}) {
   try {
     args = parseArgs({
       args: rest,
-      options: { help: { type: 'boolean', short: 'h' }, ...cmd.options },
+      options: { ...GLOBAL_OPTIONS, ...cmd.options },
       allowPositionals: true,
       strict: true,
     });
@@ -54,6 +70,7 @@ export async function main(argv, io = {}) {
     console.error(neutralizeCommands(`tailgate ${name}: ${flagError(err, cmd)}\n\n${cmd.usage}`));
     return EXIT.BAD_INPUT;
   }
+  delete args.values['no-color']; // accepted, and nothing to turn off
   if (args.values.help) {
     console.log(helpText(cmd));
     return EXIT.OK;
@@ -82,7 +99,7 @@ export function commandFailed(name, err, warn = (...a) => console.error(...a)) {
 function flagError(err, cmd) {
   const flag = /Unknown option '--([^']{1,60})'/.exec(err.message)?.[1];
   if (!flag) return err.message;
-  const near = closest(flag, ['help', ...Object.keys(cmd.options ?? {})]);
+  const near = closest(flag, [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(cmd.options ?? {})]);
   return `unknown flag --${flag}${near ? ` — did you mean --${near}?` : ''} (the flags are below)`;
 }
 
@@ -113,7 +130,15 @@ const NAMES = [
   'gate',
   'baseline',
   'history',
+  'version',
+  'completion',
 ];
+/** Every command, loaded, in the usage's order: [[name, module], …]. */
+export async function allCommands() {
+  await loadCommands();
+  return NAMES.map((n) => [n, COMMANDS[n]]);
+}
+
 async function loadCommands(name) {
   for (const n of NAMES.includes(name) ? [name] : NAMES) COMMANDS[n] ??= await import(`./${n}.js`);
 }
