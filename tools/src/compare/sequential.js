@@ -9,10 +9,15 @@
 //                    Peto; m bounds the PR's family from above, familyBound, so the gate's
 //                    Holm rejects what made the runner stop) — and its change is worth a
 //                    red PR;
-//   stop-pass        every blocking latency test's one-sided 80% upper bound of the ratio
-//                    is below 1 + threshold and no error group that could reach α is
-//                    anywhere near significant (p > 0.5) — more pairs would very likely
-//                    not fail it;
+//   stop-pass        every blocking test of the cell can decide now, every blocking latency
+//                    test's one-sided 80% upper bound of the ratio is below 1 + threshold
+//                    and no error group that could reach α is anywhere near significant
+//                    (p > 0.5) — more pairs would very likely not fail it. A blocking test
+//                    that cannot decide yet (a failover test short of kills that stalled
+//                    both sides, a quantile short of tail samples) keeps the cell going:
+//                    its pairs are what would let it decide (before, it was left out, the
+//                    cell stopped "clearly passing", and the same cell run to its budget
+//                    failed — tools/test/unit/stop-decidable.test.js);
 //   continue         otherwise, up to maxRepetitions.
 import { ruleNumbers } from '../config/normalise.js';
 import { KILL_FAULTS, ROUTE_FAULTS } from '../faults/schedule.js';
@@ -56,6 +61,13 @@ export function interimLook({ base, head }, gate, { family = 1, futility = true 
   // A group that cannot reach α with these counts cannot fail anything yet (Tarone).
   const alpha = 1 - gate.confidence;
   const loud = errors.filter((t) => t.minP <= alpha && !(t.pWorse > QUIET_ERRORS_P));
+  const undecidable = tests.filter((t) => t.blocking && !t.reliable);
+  if (undecidable.length)
+    return {
+      decision: 'continue',
+      why: `cannot decide yet: ${undecidable.map((t) => `${t.text}${t.why ? ` (${t.why})` : ''}`).join('; ')}`,
+      pairs,
+    };
   if (futility && latency.length && within.length === latency.length && !loud.length)
     return {
       decision: 'stop-pass',
@@ -102,20 +114,21 @@ function latencyLooks(base, head, pairs, gate) {
 }
 
 // A duet pod-kill cell's failover, kill by kill (failover.js). Its interval is the gate's
-// (90% two-sided): a futility bound stricter than the latency tests' 80%.
+// (90% two-sided): a futility bound stricter than the latency tests' 80%. One that cannot
+// decide (too few kills, kill lists that are not one schedule) is kept, unreliable: it
+// holds a stop for a pass back. One where no kill stalled the head (calm) is decided.
 function failoverLooks(base, head, pairs, gate) {
-  return failoverTests([{ base, head, pairs }], gate)
-    .filter((t) => t.ratio !== null)
-    .map((t) => ({
-      kind: 'failover',
-      blocking: t.blocking,
-      reliable: t.reliable,
-      threshold: t.threshold,
-      pWorse: t.pWorse,
-      pWithin: t.ratioHigh !== null && t.ratioHigh < 1 + t.threshold ? 0 : 1,
-      big: t.ratio > 1 + t.threshold && t.deltaMs > t.floorMs,
-      text: `${t.metric} ×${t.ratio.toFixed(2)}`,
-    }));
+  return failoverTests([{ base, head, pairs }], gate).map((t) => ({
+    kind: 'failover',
+    blocking: t.blocking,
+    reliable: t.reliable || Boolean(t.calm),
+    threshold: t.threshold,
+    pWorse: t.pWorse,
+    pWithin: t.calm || (t.ratioHigh !== null && t.ratioHigh < 1 + t.threshold) ? 0 : 1,
+    big: t.ratio !== null && t.ratio > 1 + t.threshold && t.deltaMs > t.floorMs,
+    text: t.ratio === null ? t.metric : `${t.metric} ×${t.ratio.toFixed(2)}`,
+    ...(t.why ? { why: t.why } : {}),
+  }));
 }
 
 function errorLooks(base, head, gate) {
