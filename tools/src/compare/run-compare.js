@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { gateCells } from './gate.js';
 import { readBaseline } from './baselines.js';
 import { collectRun } from '../result/run-dir.js';
-import { readDuetChange, readWorkloadChange } from '../result/duet-change.js';
+import { readDuetChange, readOneAtATime, readWorkloadChange } from '../result/duet-change.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
 export function compareRunToBaselines({
@@ -96,6 +96,7 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
   const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...orphans];
   const duetChange = readDuetChange(headDir);
   const workloadChange = readWorkloadChange(headDir);
+  const oneAtATime = readOneAtATime(headDir);
   return verdictDoc('paired', decided, {
     baseDir,
     headDir,
@@ -106,6 +107,7 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
     ...(duetChange ? { duetChange } : {}),
     ...(existsSync(baseDir) ? {} : { headAlone: true }),
     ...(workloadChange ? { workloadChange } : {}),
+    ...(oneAtATime ? { oneAtATime } : {}),
   });
 }
 

@@ -10,7 +10,7 @@ import { chartsForCell } from '../report/cell-charts.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { runTable } from '../report/run-table.js';
 import { duetDiff, duetDiffText, renderTuningDiffs, tuningDiffs } from '../report/effective-config.js';
-import { DUET_CHANGE_FILE } from '../result/duet-change.js';
+import { DUET_CHANGE_FILE, oneAtATimeCells } from '../result/duet-change.js';
 import { renderTerminal } from '../report/terminal.js';
 import { routeLines, routesBlock } from '../report/routes.js';
 
@@ -96,11 +96,15 @@ function afterConcurrentRun({ cfg, plan, runDir, log }) {
     doc.workloadChange = plan.workloadChange.map((x) => String(x).slice(0, 300));
     log(`\nthis PR changes the workload (both sides ran the head's): ${doc.workloadChange.join('; ')}`);
   }
-  if (change || doc.workloadChange)
+  // Cells loaded one side at a time because a duet would not have been fair, and why.
+  const alone = oneAtATimeCells(plan);
+  if (alone.length) doc.oneAtATime = alone;
+  if (change || doc.workloadChange || doc.oneAtATime)
     writeJsonAtomic(join(headDir, DUET_CHANGE_FILE), {
       kind: 'tailgate.duet-change',
       changes: doc.duetChange ?? [],
       ...(doc.workloadChange ? { workload: doc.workloadChange } : {}),
+      ...(doc.oneAtATime ? { oneAtATime: doc.oneAtATime } : {}),
     });
   writeJsonAtomic(join(runDir, 'verdict.json'), doc, { root: runDir });
   writeFileIn(

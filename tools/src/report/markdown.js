@@ -8,6 +8,7 @@ import { code, md } from './gfm.js';
 import { routesTable } from './routes.js';
 import { failoverTable } from './failover.js';
 import { cpuLine, inUnit } from './cpu.js';
+import { oneAtATimeLine } from './one-at-a-time.js';
 
 export { code, md };
 
@@ -59,7 +60,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
     icon: doc.pending && doc.overall !== 'regression' ? '⏳' : ICON[doc.overall],
     headline,
     next: nextStep(doc, runUrl),
-    lead: [gateLead(doc), lead, cpuLine(cells)]
+    lead: [gateLead(doc), oneAtATimeLine(doc), lead, cpuLine(cells)]
       .filter(Boolean)
       .map((x) => `${x}\n\n`)
       .join(''),
@@ -132,7 +133,9 @@ function planLines(doc) {
 function context(doc) {
   // A duet's verdict carries its data-plane change; a cell that could not be gated has no
   // metrics to tell by.
-  const duet = Boolean(doc.duetChange) || doc.cells.some((c) => c.metrics?.some((m) => m.design === 'concurrent'));
+  const concurrent = doc.cells.some((c) => c.metrics?.some((m) => m.design === 'concurrent'));
+  // Cells loaded one side at a time ran interleaved, whatever the run's duet-change says.
+  const duet = concurrent || (Boolean(doc.duetChange) && !doc.oneAtATime?.length);
   const how =
     doc.mode !== 'paired'
       ? `Compared with committed baselines${doc.baseRef ? ` read from ${code(doc.baseRef)} (the PR's base)` : ''}.`

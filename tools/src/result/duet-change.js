@@ -52,3 +52,24 @@ export function readWorkloadChange(headDir) {
   }
   return null;
 }
+
+/** The cells a run loaded one side at a time for fairness, [{cell, why}], from its plan. */
+export function oneAtATimeCells(plan) {
+  const seen = new Map();
+  for (const c of plan.cells) if (c.oneAtATime && !seen.has(c.key)) seen.set(c.key, String(c.oneAtATime).slice(0, 300));
+  return [...seen].map(([cell, why]) => ({ cell, why }));
+}
+
+/** The same, as the run wrote it beside the head's results, or null. */
+export function readOneAtATime(headDir) {
+  for (const doc of duetChangeDocs(headDir)) {
+    const list = doc.oneAtATime;
+    if (
+      Array.isArray(list) &&
+      list.length <= DUET_CHANGE_LIMITS.changes &&
+      list.every((x) => ok(x?.cell) && ok(x?.why))
+    )
+      return list.map(({ cell, why }) => ({ cell, why }));
+  }
+  return null;
+}

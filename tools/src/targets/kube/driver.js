@@ -16,6 +16,7 @@ import { run } from '../../exec/run.js';
 import { commandLine } from '../../exec/command.js';
 import { runStep } from './exec.js';
 import { hostPortCount, planSteps } from './steps/layout.js';
+import { oneAtATime } from './one-at-a-time.js';
 
 export const name = 'kube';
 
@@ -84,6 +85,8 @@ export async function start(plan, { runDir, signal, log = console.log, opts = {}
   let next = 0;
   const failed = new Map(); // controller -> error
   await preflight(steps, log);
+  // Before any load: a duet whose sides would not share the node alike runs one at a time.
+  oneAtATime(plan, steps, log);
 
   const execute = async (step) => {
     if (step.builtin) log(`  ${step.title} …`);
@@ -140,7 +143,7 @@ export async function preflight(steps, log = () => {}) {
   // unpacked once per run.
   const unpacked = new Set();
   for (const step of steps.filter((s) => s.kind === 'check' || s.builtin === 'unpackChart')) {
-    if (step.builtin !== 'unpackChart') await checkValues(step, log);
+    if (step.builtin !== 'unpackChart') step.rendered = await checkValues(step, log);
     else if (!unpacked.has(step.into)) {
       unpackChart(step.archive, step.into, step.name);
       unpacked.add(step.into);
@@ -152,7 +155,7 @@ export async function preflight(steps, log = () => {}) {
 async function checkValues(step, log) {
   log(`  ${step.title} …`);
   const r = await run(step.argv, { timeoutMs: step.timeoutMs });
-  if (r.code === 0) return;
+  if (r.code === 0) return r.stdout;
   // helm's own words (the chart's schema names the key and the rule); never a file's content.
   const lines = r.output
     .split('\n')

@@ -91,6 +91,10 @@ export function releaseSteps({ ctx, side, tuning, kubectl, helm, add, afterInsta
     files: files.map(rel),
     chart: `${chart.name} ${cat.upstream ? cat.upstream.version : chart.version}`,
     release,
+    // Its rendered manifests also say whether a duet's two sides share the node fairly
+    // (one-at-a-time.js): by release, tuning and namespace.
+    tuning,
+    namespace,
   });
   const diagnose = [
     kubectl('-n', namespace, 'get', 'events', '--field-selector', 'type=Warning', '--sort-by=.lastTimestamp'),

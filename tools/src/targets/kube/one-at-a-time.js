@@ -1,0 +1,48 @@
+// The duet or one side at a time, decided for each cell before any load: where the two
+// releases would not share the node alike (duet-fairness.js, on the manifests the values
+// check rendered for each), the cell's two releases stay installed side by side but are
+// loaded one at a time — the alternate mode — and that is its verdict of record from the
+// first pair, its sequential budget (maxRepetitions) applied as to a duet's pairs
+// (run/sequence.js). The cell carries why (cell.oneAtATime) for the log, the run's
+// duet-change.json and the comment's first lines.
+import { ROUTE_FAULTS } from '../../faults/schedule.js';
+import { duetFairness, podTemplates } from './duet-fairness.js';
+
+/** plan: the run's (its cells are changed in place); steps: the driver's, after preflight. */
+export function oneAtATime(plan, steps, log = () => {}) {
+  const checks = steps.filter((s) => s.kind === 'check' && typeof s.rendered === 'string');
+  const rendered = (release, tuning) => {
+    const s = checks.find((c) => c.release === release && c.tuning === tuning);
+    return s ? podTemplates(s.rendered, { release: s.release, namespace: s.namespace }) : null;
+  };
+  const judged = new Map();
+  for (const cell of plan.cells) {
+    // Two controllers (a migration's --duet) differ in everything, by the user's choice.
+    if (!cell.concurrent || cell.alternate || cell.concurrent.name !== cell.controllerName) continue;
+    const sides = `${cell.controllerName}:${cell.tuningName} ${cell.concurrent.name}:${cell.concurrent.tuningName}`;
+    if (!judged.has(sides)) {
+      const [base, head] = [
+        rendered(cell.controllerName, cell.tuningName),
+        rendered(`${cell.concurrent.name}-b`, cell.concurrent.tuningName),
+      ];
+      const v = base?.size && head?.size ? duetFairness(base, head) : null;
+      judged.set(sides, v);
+      if (!v) log(`  ${sides}: the rendered manifests show no workload to compare: judged as a duet`);
+      else if (v.fair.length)
+        log(
+          `  ${sides}: the head changes ${v.fair.map((d) => `${d.what} ${d.base} → ${d.head}`).join(', ')} — per pod, shared fairly: a duet`,
+        );
+    }
+    const why = judged.get(sides)?.why;
+    if (!why) continue;
+    if (routed(cell)) {
+      log(`  ${cell.key}: ${why}; it edits routes under load, which one side at a time cannot: stays a duet`);
+      continue;
+    }
+    cell.alternate = true;
+    cell.oneAtATime = why;
+    if (cell.repetition === 1) log(`  ${cell.key}: one side at a time — ${why}`);
+  }
+}
+
+const routed = (cell) => cell.scenario.routes || cell.scenario.faults.some((f) => ROUTE_FAULTS.includes(f.type));
