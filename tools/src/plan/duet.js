@@ -37,6 +37,9 @@ export function applyDuetBase(plan, baseCfg, headCfg) {
   const why = duetRefusal(baseCfg, headCfg, plan.matrixName);
   if (why) throw new InputError(`--duet-base: ${why}; run the base and head as interleaved pairs instead`);
   plan.ab = { controller: '(each cell)', tuning: '(as the PR changes it)' };
+  // A PR's duet: one whose sides would not share the node alike runs one side at a time
+  // (targets/kube/one-at-a-time.js); a duet asked for by name (--ab-head) stays one.
+  plan.prDuet = true;
   // The PR is judged by its base's rules (compare/base-policy.js): the runner's interim
   // looks decide by them too, or a PR that loosens its own threshold would stop a cell the
   // gate of record then finds undecided (compare/sequential-stop.js).

@@ -203,7 +203,7 @@ test('sysctls: found, but namespaced per pod — shared fairly, the catalog tune
 });
 
 // The driver's decision, after the values check rendered each release (preflight).
-function duetPlan({ scenario = { faults: [] }, headName = 'traefik' } = {}) {
+function duetPlan({ scenario = { faults: [] }, headName = 'traefik', prDuet = true } = {}) {
   const cells = [1, 2, 3, 4].map((rep) => ({
     key: 'traefik/default/steady',
     id: `traefik/default/steady/rep-${rep}`,
@@ -216,7 +216,7 @@ function duetPlan({ scenario = { faults: [] }, headName = 'traefik' } = {}) {
     sequential: { minPairs: 3, maxPairs: 4 },
     ...(rep > 3 && { optional: true }),
   }));
-  return { matrixName: 'pr', cells };
+  return { matrixName: 'pr', cells, prDuet };
 }
 const checks = (basePod, headPod) => [
   {
@@ -249,7 +249,7 @@ test('one at a time: an unfair duet cell is loaded one side at a time from its f
   assert.ok(fair.cells.every((c) => !c.alternate && !c.oneAtATime));
 });
 
-test('one at a time: not for route edits (alternate cannot), not for a migration duet, not without rendered manifests', () => {
+test('one at a time: not for route edits (alternate cannot), not for a migration or a named duet, not without rendered manifests', () => {
   const lines = [];
   const routed = duetPlan({ scenario: { faults: [{ type: 'route-add' }] } });
   oneAtATime(routed, checks(CPU300, {}), (l) => lines.push(l));
@@ -258,6 +258,13 @@ test('one at a time: not for route edits (alternate cannot), not for a migration
   const migration = duetPlan({ headName: 'haproxy-ingress' });
   oneAtATime(migration, checks(CPU300, {}));
   assert.ok(migration.cells.every((c) => !c.alternate));
+  // A duet asked for by name (a matrix's head, --ab-head: make perf's CPU canaries) is
+  // measured as asked; the log says it is unfair.
+  const named = duetPlan({ prDuet: false });
+  const said = [];
+  oneAtATime(named, checks(CPU300, {}), (l) => said.push(l));
+  assert.ok(named.cells.every((c) => !c.alternate));
+  assert.match(said[0], /a duet asked for by name stays one/);
   const blind = duetPlan();
   oneAtATime(blind, [{ kind: 'check', release: 'traefik', tuning: 'default' }]);
   assert.ok(blind.cells.every((c) => !c.alternate));

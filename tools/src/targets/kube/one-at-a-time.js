@@ -3,7 +3,9 @@
 // check rendered for each), the cell's two releases stay installed side by side but are
 // loaded one at a time — the alternate mode — and that is its verdict of record from the
 // first pair, its sequential budget (maxRepetitions) applied as to a duet's pairs
-// (run/sequence.js). The cell carries why (cell.oneAtATime) for the log, the run's
+// (run/sequence.js). A PR's duet only (--duet-base, plan/duet.js): a duet asked for by
+// name (a matrix's head, --ab-head: make perf's CPU canaries) is measured as asked, and
+// the log says it is unfair. The cell carries why (cell.oneAtATime) for the log, the run's
 // duet-change.json and the comment's first lines.
 import { ROUTE_FAULTS } from '../../faults/schedule.js';
 import { duetFairness, podTemplates } from './duet-fairness.js';
@@ -35,6 +37,13 @@ export function oneAtATime(plan, steps, log = () => {}) {
     }
     const why = judged.get(sides)?.why;
     if (!why) continue;
+    if (!plan.prDuet) {
+      if (cell.repetition === 1)
+        log(
+          `  ${cell.key}: ${why}; a duet asked for by name stays one (a PR's duet would run one side at a time; --alternate does)`,
+        );
+      continue;
+    }
     if (routed(cell)) {
       log(`  ${cell.key}: ${why}; it edits routes under load, which one side at a time cannot: stays a duet`);
       continue;
