@@ -1,4 +1,4 @@
-import { DEPENDENCIES, probe } from '../exec/deps.js';
+import { DEPENDENCIES, engineMissing, mark, probe } from '../exec/deps.js';
 import { EXIT } from '../errors.js';
 import { hint } from '../install.js';
 import { sweepDeadRuns } from '../exec/registry.js';
@@ -9,7 +9,8 @@ import { daemonTmpdirs } from '../targets/kube/dockerd-tmpdir.js';
 export const summary = 'List every external tool tailgate uses, its version, or how to install it';
 export const usage = `Usage: tailgate doctor [--clean]
 
-Exit code 0 when the local target can run (k6, nginx, haproxy present), 4 otherwise. A
+Exit code 0 when the local target can run (a load engine — k6 or vegeta — nginx and
+haproxy present), 4 otherwise. A
 pinned tool (k6, kind, helm) at another version than its pin is refused, naming both; a
 version probe that does not answer in 10 s is stopped (SIGTERM, then SIGKILL) and named.
 --clean: instead, remove what tailgate runs that have ended left on this machine — their
@@ -18,7 +19,7 @@ alive here created (a CI job's teardown: it must not delete a concurrent job's c
 Exit code 0.`;
 export const options = { clean: { type: 'boolean', default: false } };
 
-const LOCAL_NEEDS = ['k6', 'nginx', 'haproxy'];
+const LOCAL_NEEDS = ['nginx', 'haproxy'];
 
 export async function run(opts = {}, _positionals = [], { probeDep = probe } = {}) {
   if (opts.clean) {
@@ -35,7 +36,7 @@ export async function run(opts = {}, _positionals = [], { probeDep = probe } = {
     else if (!r.version) status = `found at ${r.path} but not working: ${r.problem}`;
     else if (!r.ok) status = `${r.path} is ${r.problem} (PATH is searched before .tools/bin; run make setup)`;
     else status = `${r.version}  (${r.path})`;
-    console.log(hint(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`));
+    console.log(hint(`${mark(r, rows)} ${r.name.padEnd(w)}  ${status}   needed for: ${r.needed}`));
   }
   // kind publishes a duet's two ingresses here; a run moves past busy ones (host-ports.js).
   const hp = await freeHostPorts(2);
@@ -48,11 +49,18 @@ export async function run(opts = {}, _positionals = [], { probeDep = probe } = {
     console.log(
       `! ${d.name} (pid ${d.pid}) was started with TMPDIR=${d.dir}, which is gone: kind nodes cannot start (a kind run makes it again)`,
     );
-  const local = rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.ok).map((r) => r.name);
+  // Either load engine runs a cell; one at another version than its pin is refused.
+  const local = [
+    ...rows.filter((r) => LOCAL_NEEDS.includes(r.name) && !r.ok).map((r) => r.name),
+    ...engineMissing(rows),
+    ...rows.filter((r) => r.engine && r.path && !r.ok).map((r) => r.name),
+  ];
   if (local.length)
     console.log(hint(`\nThe local target cannot run: ${local.join(', ')} (see above). Run: make setup`));
   // A pinned tool at another version is refused whatever target needs it: it is what runs.
-  const offPin = rows.filter((r) => r.pin && r.version && !r.ok && !LOCAL_NEEDS.includes(r.name)).map((r) => r.name);
+  const offPin = rows
+    .filter((r) => r.pin && r.version && !r.ok && !r.engine && !LOCAL_NEEDS.includes(r.name))
+    .map((r) => r.name);
   if (offPin.length) console.log(`\nRefused at another version than tailgate's pin: ${offPin.join(', ')} (see above).`);
   return local.length || offPin.length ? EXIT.INFRA : EXIT.OK;
 }

@@ -4,7 +4,7 @@
 // own .tools/bin, where tailgate looks after PATH (exec/tools.js). Idempotent: the
 // scripts check before they install.
 import { join } from 'node:path';
-import { DEPENDENCIES, K6_VERSION, probe } from '../exec/deps.js';
+import { DEPENDENCIES, K6_VERSION, engineMissing, mark, probe } from '../exec/deps.js';
 import { EXIT, InputError } from '../errors.js';
 import { runAttached } from '../exec/run.js';
 import { ROOT } from '../exec/tools.js';
@@ -16,7 +16,8 @@ export const usage = `Usage: tailgate setup [--target local|kind] [--check]
 Installs what running a cell on --target needs, idempotently, from this package's own
 scripts, then lists each tool found (version and path) or missing:
   local  nginx (with its Lua module), haproxy, gnuplot: OS packages (apt-get, sudo where
-         not root); k6 ${K6_VERSION}: the release binary (checksum verified) or go install
+         not root); a load engine: k6 ${K6_VERSION}'s release binary (checksum verified) where
+         GitHub is reachable, and Vegeta (go install) — either runs a cell (docs/engines.md)
   kind   what local installs (one layer of setup.sh: k6, and gnuplot for the charts),
          then kind and helm at tailgate's pins (go install). docker and kubectl are
          checked, not installed: use your distribution's packages.
@@ -38,11 +39,11 @@ export const options = {
 /** What each target needs on this machine, and the scripts that install it (in order). */
 export const TARGETS = Object.freeze({
   local: {
-    needs: ['k6', 'nginx', 'haproxy', 'gnuplot'],
+    needs: ['k6', 'vegeta', 'nginx', 'haproxy', 'gnuplot'],
     steps: [['tools/scripts/setup.sh', 'package']],
   },
   kind: {
-    needs: ['k6', 'docker', 'kind', 'helm', 'kubectl'],
+    needs: ['k6', 'vegeta', 'docker', 'kind', 'helm', 'kubectl'],
     steps: [['tools/scripts/setup.sh', 'package'], ['tools/ci/install-kube-tools.sh']],
   },
 });
@@ -66,8 +67,10 @@ export async function run(opts, positionals, { probeDep = probe, exec = runStep 
     }
   const rows = await Promise.all(DEPENDENCIES.filter((d) => target.needs.includes(d.name)).map((d) => probeDep(d)));
   const w = Math.max(...rows.map((r) => r.name.length));
-  for (const r of rows) console.log(hint(`${r.ok ? '✓' : '✗'} ${r.name.padEnd(w)}  ${status(r)}`));
-  const missing = rows.filter((r) => !r.path).map((r) => r.name);
+  for (const r of rows) console.log(hint(`${mark(r, rows)} ${r.name.padEnd(w)}  ${status(r)}`));
+  // The load engines: either will do (auto runs Vegeta where k6 is absent); one found
+  // at another version than its pin is refused all the same, as it is what would run.
+  const missing = [...rows.filter((r) => !r.path && !r.engine).map((r) => r.name), ...engineMissing(rows)];
   const refused = rows.filter((r) => r.path && !r.ok).map((r) => r.name);
   if (missing.length || refused.length) {
     const how = opts.check

@@ -3,11 +3,28 @@
 // `pin` (tools/versions.json) found at another version is refused: what PATH resolves
 // is what every later command runs, so a probe that only asks "is it there" would vouch
 // for a binary tailgate never tested with.
+import { readFileSync } from 'node:fs';
 import { runBounded } from './bounded.js';
 import { which } from './tools.js';
 import { PINS } from '../version.js';
 
 export const K6_VERSION = PINS.k6;
+const VEGETA_MODULE = /mod\tgithub\.com\/tsenart\/vegeta\/v12\t(v[\d.]+)/;
+
+/** A row's mark: ✓ works, ✗ missing or refused, · an absent engine the other stands in for. */
+export function mark(r, rows) {
+  if (r.ok) return '✓';
+  return r.engine && !r.path && rows.some((o) => o.engine && o.ok) ? '·' : '✗';
+}
+
+/**
+ * Of the load engines (k6, vegeta: `engine` rows), what a target lacks: 'k6 or vegeta' when
+ * neither works, else nothing — an absent k6 is not missing where Vegeta runs.
+ */
+export function engineMissing(rows) {
+  const engines = rows.filter((r) => r.engine);
+  return engines.length && !engines.some((r) => r.ok) ? ['a load engine (k6 or vegeta)'] : [];
+}
 
 export const DEPENDENCIES = [
   {
@@ -16,7 +33,20 @@ export const DEPENDENCIES = [
     pattern: /k6 (v[\d.]+)/,
     pin: K6_VERSION,
     install: `its release binary (make setup downloads it, checksum verified, where GitHub is reachable); elsewhere tailgate runs Vegeta`,
-    needed: 'all targets',
+    needed: 'all targets: k6 or vegeta',
+    engine: true,
+  },
+  {
+    name: 'vegeta',
+    args: ['-version'],
+    pattern: /Version: (v?\d[\d.]*)/,
+    // A Vegeta built with `go install` prints an empty version (its release sets it at link
+    // time); Go's build information inside the binary names the module's.
+    versionFrom: (path) => VEGETA_MODULE.exec(readFileSync(path, 'latin1'))?.[1] ?? null,
+    pin: PINS.vegeta,
+    install: `make setup (go install github.com/tsenart/vegeta/v12@${PINS.vegeta} into .tools/bin)`,
+    needed: 'all targets: k6 or vegeta',
+    engine: true,
   },
   {
     name: 'nginx',
@@ -81,7 +111,7 @@ export async function probe(dep, { timeoutMs = 10_000, graceMs = 2_000 } = {}) {
   // server half is missing (docker): read both streams, judge by the pattern.
   const r = await runBounded(path, dep.args, { timeoutMs, graceMs });
   if (r.stopped) return { ...dep, path, version: null, ok: false, problem: unanswered(dep, r, timeoutMs, graceMs) };
-  const version = dep.pattern.exec(r.output)?.[1] ?? null;
+  const version = dep.pattern.exec(r.output)?.[1] ?? versionFrom(dep, path);
   if (!version) return { ...dep, path, version, ok: false, problem: firstLine(r.output) || `exit ${r.code}` };
   if (dep.pin && version !== dep.pin)
     return { ...dep, path, version, ok: false, problem: `${version}, but tailgate pins ${dep.pin}` };
@@ -94,6 +124,14 @@ function unanswered(dep, r, timeoutMs, graceMs) {
       ? `it ignored SIGTERM and was killed (SIGKILL) after ${graceMs / 1000} s more`
       : 'stopped with SIGTERM';
   return `\`${[dep.name, ...dep.args].join(' ')}\` did not answer within ${timeoutMs / 1000} s: ${how}`;
+}
+
+function versionFrom(dep, path) {
+  try {
+    return dep.versionFrom?.(path) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function firstLine(s) {

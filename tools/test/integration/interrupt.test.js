@@ -33,7 +33,7 @@ matrices:
   );
 }
 
-// Starts `tailgate run` in work/ and resolves once k6 runs and the churn has started.
+// Starts `tailgate run` in work/ and resolves once the load engine runs and the churn has started.
 async function runningCell(work, env) {
   const child = spawn(process.execPath, [CLI, 'run', '--config', 'bench.yaml', '--out', 'results'], {
     cwd: work,
@@ -52,13 +52,13 @@ async function runningCell(work, env) {
     if (
       run.events &&
       existsSync(run.events) &&
-      processesMentioning(join(work, 'results')).some((p) => /k6 run/.test(p))
+      processesMentioning(join(work, 'results')).some((p) => /k6 run|vegeta attack/.test(p))
     )
       break;
     await new Promise((r) => setTimeout(r, 100));
   }
   await new Promise((r) => setTimeout(r, 1500));
-  assert.ok(processesMentioning(work).length >= 4, 'pods, proxy and k6 were running');
+  assert.ok(processesMentioning(work).length >= 4, 'pods, proxy and the load engine were running');
   if (ROOT_USER) assert.ok(namespaces().length >= 4, 'proxy and pod namespaces existed');
   return run;
 }

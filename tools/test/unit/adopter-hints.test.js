@@ -179,7 +179,10 @@ test('installed in a repository: doctor and setup --check, with nothing installe
   const none = (d) => ({ ...d, path: null, version: null, ok: false });
   const doctor = await printed(async () => (await load('doctor.js')).run({}, [], { probeDep: none }));
   assert.equal(doctor.code, 4);
-  assert.match(doctor.out, /The local target cannot run: k6, nginx, haproxy \(see above\)\. Run: npx tailgate setup/);
+  assert.match(
+    doctor.out,
+    /The local target cannot run: nginx, haproxy, a load engine \(k6 or vegeta\) \(see above\)\. Run: npx tailgate setup/,
+  );
   assert.doesNotMatch(doctor.out, /\bmake (setup|doctor|bench)\b/);
   const setup = await printed(async () =>
     (await load('setup.js')).run({ target: 'kind', check: true }, [], { probeDep: none }),

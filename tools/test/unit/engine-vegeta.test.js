@@ -243,3 +243,37 @@ test('engine: a Vegeta result and a k6 result of the same cell never compare as 
     'auto is not the load',
   );
 });
+
+test('engine: setup --check and doctor accept either engine — no k6 release here is not "missing" where Vegeta runs; neither is', async () => {
+  const { run: setup } = await import('../../src/cli/setup.js');
+  const { run: doctor } = await import('../../src/cli/doctor.js');
+  const quiet = async (fn) => {
+    const log = console.log;
+    const lines = [];
+    console.log = (...a) => lines.push(a.join(' '));
+    try {
+      return { code: await fn(), out: lines.join('\n') };
+    } finally {
+      console.log = log;
+    }
+  };
+  const found = (d) => ({ ...d, path: `/bin/${d.name}`, version: d.pin ?? '1.0', ok: true });
+  const absent = (d) => ({ ...d, path: null, version: null, ok: false });
+  const noK6 = (d) => (d.name === 'k6' ? absent(d) : found(d));
+  const s = await quiet(() => setup({ target: 'local', check: true }, [], { probeDep: noK6 }));
+  assert.equal(s.code, 0, s.out);
+  assert.match(s.out, /^· k6 /m);
+  assert.match(s.out, /The local target can run/);
+  assert.equal((await quiet(() => doctor({}, [], { probeDep: noK6 }))).code, 0);
+  const none = (d) => (d.engine ? absent(d) : found(d));
+  const n = await quiet(() => setup({ target: 'local', check: true }, [], { probeDep: none }));
+  assert.equal(n.code, 4);
+  assert.match(n.out, /missing a load engine \(k6 or vegeta\)/);
+  const offPin = (d) =>
+    d.name === 'k6' ? { ...found(d), version: 'v0.50.0', ok: false, problem: 'v0.50.0' } : found(d);
+  assert.equal(
+    (await quiet(() => setup({ target: 'local', check: true }, [], { probeDep: offPin }))).code,
+    4,
+    'a k6 off its pin is refused even where Vegeta runs',
+  );
+});

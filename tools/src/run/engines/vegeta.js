@@ -2,8 +2,7 @@
 // their results encoded to one gzipped JSON-lines file that ingest reads with the Vegeta
 // reader. A duet's two targets alternate in Vegeta's round-robin targeter, so each side
 // gets half of the (doubled) rate at the same moments, as k6's alternating iterations do.
-import { spawn } from 'node:child_process';
-import { createWriteStream, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
@@ -122,17 +121,16 @@ async function attackOnce(argv, { files, signal, deadline }) {
 // out of its Go-specific format, and the one the Vegeta reader reads.
 async function encode(vegeta, bins, files) {
   if (!bins.length) return;
-  const child = spawn(vegeta, ['encode', '--to', 'json', ...bins], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
-  const exited = new Promise((resolve) => child.once('close', resolve));
-  await pipeline(child.stdout, createGzip({ level: 1 }), createWriteStream(files.output));
-  const code = await exited;
+  const json = `${files.output}.tmp`;
+  const argv = [vegeta, 'encode', '--to', 'json', `--output=${json}`, ...bins];
+  const child = await startProcess(argv, { env: toolEnv(), logFile: files.log, name: 'vegeta encode' });
+  const { code } = await child.exited;
   if (code !== 0)
-    throw new InfraError(`vegeta encode exited with code ${code}; its results are kept next to ${files.output}`, {
-      details: err ? [err.trim().split('\n').slice(-3).join(' | ')] : [],
+    throw new InfraError(`vegeta encode exited with code ${code}; see ${files.log} (its results are kept beside it)`, {
+      details: [`command: ${commandLine(argv)}`],
     });
-  for (const b of bins) rmSync(b, { force: true });
+  await pipeline(createReadStream(json), createGzip({ level: 1 }), createWriteStream(files.output));
+  for (const f of [json, ...bins]) rmSync(f, { force: true });
 }
 
 // As the k6 scripts' preflight: a wrong URL costs one request, not a whole run.

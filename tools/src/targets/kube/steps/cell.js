@@ -70,11 +70,12 @@ export function cellSteps(u, cell) {
   });
 }
 
-// The engine a cell runs on, as far as the plan knows it: the run resolves auto (k6 where
-// its pinned release is installed, else Vegeta: run/engines/index.js).
+// The engine a cell runs on, as far as the plan knows it. auto resolves when the run starts
+// (k6 where its pinned release is installed, else Vegeta: run/engines/index.js); the dry run
+// shows k6's commands for it, and `run --dry-run --engine vegeta` Vegeta's.
 function engineShown(cell) {
   const e = cell.engine ?? cell.scenario.engine ?? 'auto';
-  return e === 'auto' ? 'k6 (or Vegeta where k6 is not installed)' : e;
+  return e === 'auto' ? 'k6' : e;
 }
 
 // Vegeta's attacks, one after the other, as run/engines/vegeta.js runs them.
