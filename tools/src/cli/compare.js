@@ -189,6 +189,7 @@ export function verdict(opts, positionals, { log, err: warn }) {
           configFile: file ?? 'bench.yaml',
           matrix: opts.matrix,
           headGate,
+          headMatrix: cfg?.matrices?.[opts.matrix] ?? null,
           flag: opts['gate-ref'] !== undefined ? '--gate-ref' : '--base-ref',
         })
       : null;
@@ -198,7 +199,7 @@ export function verdict(opts, positionals, { log, err: warn }) {
   let doc = opts.results
     ? againstBaselines(opts, gate)
     : folders
-      ? pairedFolders(opts, gate)
+      ? pairedFolders(opts, gate, fromBase?.record ?? null)
       : fromFiles(opts, positionals, gate);
   // With the matrix known, the verdict is over the plan of record: the base's cells and
   // the head's, each accounted for (compare/accounting.js) — in every mode.
@@ -227,8 +228,9 @@ function againstBaselines(opts, gate) {
   });
 }
 
-// Mode 2: base and head folders from one runner, matched by pair.
-function pairedFolders(opts, gate) {
+// Mode 2: base and head folders from one runner, matched by pair; record: the base's
+// design for the pairs (compare/pairs-of-record.js), known with --gate-ref and --matrix.
+function pairedFolders(opts, gate, record) {
   if (!opts['base-results'] || !opts['head-results'])
     throw new InputError('--paired with folders needs both --base-results and --head-results');
   if (Boolean(opts['confirm-base-results']) !== Boolean(opts['confirm-head-results']))
@@ -239,6 +241,7 @@ function pairedFolders(opts, gate) {
     gate,
     confirmBaseDir: opts['confirm-base-results'] ?? null,
     confirmHeadDir: opts['confirm-head-results'] ?? null,
+    record,
   });
 }
 

@@ -4,14 +4,17 @@
 import { defaultGate } from '../config/defaults.js';
 import { benchAtRef } from '../config/base-ref.js';
 import { ruleNumbers } from '../config/normalise.js';
+import { pairsChanges, pairsOfRecord } from './pairs-of-record.js';
 
 /**
- * The gate at `ref`: { gate, changes: ["p99 threshold 10% → 50%", …], note, base } —
- * `changes` against the working tree's gate `headGate`; `note` when the base has no
- * bench.yaml (the defaults apply) or no such matrix (its top-level gate applies); `base`
- * the base's bench.yaml, loaded as the head's is (its matrix is the plan the PR answers for).
+ * The gate at `ref`: { gate, changes: ["p99 threshold 10% → 50%", …], note, base, record } —
+ * `changes` against the working tree's gate `headGate` (and its matrix `headMatrix`: the
+ * pairs it runs); `note` when the base has no bench.yaml (the defaults apply) or no such
+ * matrix (its top-level gate applies); `base` the base's bench.yaml, loaded as the head's is
+ * (its matrix is the plan the PR answers for); `record` the base matrix's design for the
+ * pairs (pairs-of-record.js), null without a base matrix.
  */
-export function baseGate({ ref, configFile, matrix, headGate, flag = '--gate-ref' }) {
+export function baseGate({ ref, configFile, matrix, headGate, headMatrix = null, flag = '--gate-ref' }) {
   const { cfg: base, note: missing } = benchAtRef({ ref, configFile, matrix, flag });
   let note = missing && `${missing}: tailgate's default gate applies to this PR`;
   const own = matrix && base ? base.matrices[matrix] : null;
@@ -19,7 +22,8 @@ export function baseGate({ ref, configFile, matrix, headGate, flag = '--gate-ref
   const gate = own?.gate ?? base?.gate ?? defaultGate();
   // No base bench.yaml: the defaults apply, said once by the note — listing every rule
   // the PR's new bench.yaml sets as a "change" would be noise.
-  return { gate, changes: headGate && base ? gateChanges(gate, headGate) : [], note, base };
+  const changes = headGate && base ? [...gateChanges(gate, headGate), ...pairsChanges(own, headMatrix, matrix)] : [];
+  return { gate, changes, note, base, record: pairsOfRecord(own) };
 }
 
 /** What a head's gate changes against the base's, one phrase per rule. */

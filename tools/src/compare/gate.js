@@ -32,11 +32,17 @@ import { round } from '../numbers.js';
  * mode 'paired' matches runs into pairs; 'baseline' treats the sides as independent.
  * confirm: Map cell -> { base: reps, head: reps }: fresh runs of the cells a first call
  * listed in `confirm` (confirm-on-fail, confirm.js).
+ * record: the base's design of record for the pairs (pairs-of-record.js), paired mode.
  */
-export function gateCells(inputs, gate, { mode = 'baseline', allowMachineMismatch = false, confirm = null } = {}) {
+export function gateCells(
+  inputs,
+  gate,
+  { mode = 'baseline', allowMachineMismatch = false, confirm = null, record = null } = {},
+) {
   const alpha = 1 - gate.confidence;
   const prepared = inputs.map((input) => prepare(input, gate, mode, allowMachineMismatch));
-  for (const p of prepared) attachSequential(p, alpha); // maxRepetitions: sequential-gate.js
+  // maxRepetitions: sequential-gate.js; the base's pair budget where it is known.
+  for (const p of prepared) attachSequential(p, alpha, mode === 'paired' ? record : null);
   const undecided = undecidedStops(prepared, gate);
   const tests = evaluate(prepared, gate);
   // Fresh runs of the candidates, tested with the noise of every other cell. A cross-talk

@@ -53,7 +53,15 @@ export function compareRunToBaselines({
   });
 }
 
-export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = null, confirmHeadDir = null }) {
+// record: the base's design of record for the pairs (pairs-of-record.js), or null.
+export function comparePairedRuns({
+  baseDir,
+  headDir,
+  gate,
+  confirmBaseDir = null,
+  confirmHeadDir = null,
+  record = null,
+}) {
   // No base folder at all (the base commit had no bench config: the head ran alone):
   // every cell has no base, said per cell.
   const base = new Map((existsSync(baseDir) ? collectRun(baseDir) : []).map((c) => [c.key, c]));
@@ -92,6 +100,7 @@ export function comparePairedRuns({ baseDir, headDir, gate, confirmBaseDir = nul
   const gated = gateCells(inputs, gate, {
     mode: 'paired',
     confirm: confirmBaseDir ? pairedRuns(confirmBaseDir, confirmHeadDir) : null,
+    record,
   });
   const decided = [...cells.map((c) => (inputs.includes(c) ? gated.cells[inputs.indexOf(c)] : c)), ...orphans];
   const duetChange = readDuetChange(headDir);

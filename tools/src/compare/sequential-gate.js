@@ -16,6 +16,7 @@
 // clearly fine) are non-binding: a stopped cell is tested at the small interim share, so
 // stopping can only lower the false-alarm rate.
 import { SEQUENTIAL_LOOK_P as LOOK_P } from '../config/matrix-limits.js';
+import { holdToRecord } from './pairs-of-record.js';
 import { tQuantileOrNormal } from './stats.js';
 
 export { LOOK_P };
@@ -24,8 +25,7 @@ export { LOOK_P };
  * The design a cell's runs record (meta.sequential: { minPairs, maxPairs }) and where it
  * stopped -> { minPairs, maxPairs, pairs, looks, stopped, share } or null for a fixed cell.
  */
-export function sequentialDesign(base, head, pairs, alpha) {
-  const meta = [...head, ...base].map((r) => r.meta?.sequential).find(Boolean);
+export function sequentialDesign(base, head, pairs, alpha, meta = metaOf(base, head)) {
   if (!meta) return null;
   const { minPairs, maxPairs } = meta;
   if (!Number.isInteger(minPairs) || !Number.isInteger(maxPairs) || maxPairs <= minPairs || minPairs < 1) return null;
@@ -41,6 +41,8 @@ export function sequentialDesign(base, head, pairs, alpha) {
   const share = stopped ? LOOK_P : Math.max(alpha - spent, LOOK_P);
   return { minPairs, maxPairs, pairs: n, looks, stopped, share, level: round6(alpha - spent) };
 }
+
+const metaOf = (base, head) => [...head, ...base].map((r) => r.meta?.sequential).find(Boolean);
 
 /** The cell's p-value adjusted for its design (see above). */
 export function sequentialP(p, design, alpha) {
@@ -71,10 +73,23 @@ export function sequentialRule({ se, df, design, alpha, m, minLog }) {
 
 const round6 = (x) => Math.round(x * 1e6) / 1e6;
 
-/** gate.js: a valid prepared cell gets its design (p.sequential), shown in its verdict. */
-export function attachSequential(p, alpha) {
+/**
+ * gate.js: a valid prepared cell gets its design (p.sequential), shown in its verdict.
+ * record: the base's design of record for its pairs (pairs-of-record.js) — it replaces the
+ * runs' own meta.sequential; a cell short of the base's pairs is not judged.
+ */
+export function attachSequential(p, alpha, record = null) {
   if (!p.valid) return;
-  const design = sequentialDesign(p.base, p.head, p.pairs, alpha);
+  const held = record ? holdToRecord(p, record) : null;
+  if (held?.why) {
+    p.valid = false;
+    p.out.verdict = 'inconclusive';
+    p.out.reasons.push(held.why);
+    return;
+  }
+  const design = held
+    ? sequentialDesign(p.base, p.head, p.pairs, alpha, held.meta)
+    : sequentialDesign(p.base, p.head, p.pairs, alpha);
   if (!design) return;
   p.sequential = design;
   const { share, ...shown } = design;
