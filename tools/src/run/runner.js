@@ -4,7 +4,7 @@
 // run goes on; it is never retried, because a retried measurement is a selected one.
 import { join } from 'node:path';
 import { scenarioMs } from '../config/normalise.js';
-import { InfraError, TailgateError } from '../errors.js';
+import { InfraError, InputError, TailgateError } from '../errors.js';
 import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { chooseEngine, loadOutput } from './engines/index.js';
@@ -20,6 +20,8 @@ import { progress } from './progress.js';
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null, stages }) {
   // A driver may hold state across cells (a cluster per controller): start() gives
   // a session, teardown() always runs.
+  // Which engine loads each cell, decided (and refused) before any cluster or process starts.
+  const engines = await cellEngines(plan, opts.engine, log);
   let session;
   try {
     session = driver.start ? await driver.start(plan, { runDir, signal, log, opts }) : driver;
@@ -30,7 +32,7 @@ export async function runPlan(plan, { runDir, driver, signal, log = console.log,
     throw err;
   }
   try {
-    return await runCells(plan, { runDir, session, signal, log, pair, stages, engine: opts.engine });
+    return await runCells(plan, { runDir, session, signal, log, pair, stages, engines });
   } finally {
     await session.teardown?.();
   }
@@ -59,9 +61,8 @@ function recordRefusal(plan, runDir, err) {
       writeCellError(makeCellDir(root, cell), cell, err);
 }
 
-async function runCells(plan, { runDir, session, signal, log, pair, stages, engine: flag }) {
+async function runCells(plan, { runDir, session, signal, log, pair, stages, engines }) {
   const host = { machine: machineInfo(), sha: gitSha() };
-  const engines = await cellEngines(plan, flag, log);
   const outcomes = [];
   const told = new Set();
   const looks = sequence({ runDir, stages, log });
@@ -120,7 +121,13 @@ async function cellEngines(plan, flag, log) {
       if (e.why) log(`tailgate: ${e.why}`);
       byRequest.set(requested, e);
     }
-    out.set(cell.key ?? cell.id, byRequest.get(requested));
+    const e = byRequest.get(requested);
+    // The in-cluster Job starts paused and is resumed by `k6 resume`: k6's alone so far.
+    if (e.name !== 'k6' && cell.scenario.loadFrom === 'cluster')
+      throw new InputError(
+        `scenario "${cell.scenarioName}": loadFrom: cluster runs k6 only, and this run's engine is ${e.name}${e.why ? ` (${e.why})` : ''}: use loadFrom: runner (docs/engines.md)`,
+      );
+    out.set(cell.key ?? cell.id, e);
   }
   return out;
 }

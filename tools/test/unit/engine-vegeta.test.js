@@ -277,3 +277,29 @@ test('engine: setup --check and doctor accept either engine — no k6 release he
     'a k6 off its pin is refused even where Vegeta runs',
   );
 });
+
+test('engine: a paired gate whose head ran on Vegeta and base on k6 is inconclusive, naming the engines — never a pass', async () => {
+  const { cpSync, readdirSync, readFileSync: read } = await import('node:fs');
+  const { runCli } = await import('../helpers/cli.js');
+  const BASE = new URL('../fixtures/runs/base', import.meta.url).pathname;
+  const head = join(scratchDir('tg-engines-'), 'head');
+  cpSync(BASE, head, { recursive: true });
+  for (const f of readdirSync(head, { recursive: true }).filter((x) => x.endsWith('result.json'))) {
+    const doc = JSON.parse(read(join(head, f), 'utf8'));
+    const { k6, ...meta } = doc.meta;
+    assert.ok(k6, 'the fixture is a k6 run');
+    doc.meta = { ...meta, workload: workloadRecord(meta.scenario, { name: 'vegeta', version: PINS.vegeta }) };
+    doc.latency.source = { tool: 'vegeta', exact: true };
+    writeFileSync(join(head, f), JSON.stringify(doc));
+  }
+  const out = join(dir, 'engines-verdict.json');
+  const r = await runCli(['compare', '--paired', '--base-results', BASE, '--head-results', head, '--out', out]);
+  assert.equal(r.code, 3, r.out);
+  for (const c of JSON.parse(read(out, 'utf8')).cells) {
+    assert.equal(c.verdict, 'inconclusive');
+    assert.ok(
+      c.reasons.some((x) => /measured different workloads.*load tool k6 → vegeta/.test(x)),
+      c.reasons.join('; '),
+    );
+  }
+});
