@@ -42,13 +42,16 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
   );
   const tunings = pick('tunings', Object.keys(cfg.tunings));
   const scenarios = pick('scenarios', Object.keys(cfg.scenarios));
-  const repetitions = overrides.repetitions ?? matrix.repetitions;
+  // A PR's duet (--duet-base) runs the pairs of its base's design: the gate judges it by
+  // them (compare/pairs-of-record.js), so a head that cut its own budget runs the base's.
+  const record = overrides.duetBase?.matrices?.[matrixName] ?? matrix;
+  const repetitions = overrides.repetitions ?? record.repetitions;
   // Sequential pairs (a duet's maxRepetitions): repetitions beyond `repetitions` are optional,
   // run only while the runner's look at the cell's pairs cannot decide it. --repetitions and
   // alternate (--alternate lands on the matrix: config/overrides.js) ask for a fixed number.
   const maxRepetitions =
     matrix.compare === 'concurrent' && overrides.repetitions === undefined && !matrix.alternate
-      ? Math.max(matrix.maxRepetitions ?? repetitions, repetitions)
+      ? Math.max(record.maxRepetitions ?? repetitions, repetitions)
       : repetitions;
   const size = matrixSizeProblems({ controllers, tunings, scenarios, repetitions: maxRepetitions });
   if (size.length) throw new InputError(`matrix "${matrixName}": ${size[0].message}`);

@@ -11,7 +11,8 @@ import { baseGate } from '../../src/compare/base-policy.js';
 import { gateCells } from '../../src/compare/gate.js';
 import { pairsOfRecord } from '../../src/compare/pairs-of-record.js';
 import { applyDefaults } from '../../src/config/defaults.js';
-import { loadBench } from '../../src/config/load.js';
+import { loadBench, parseBench } from '../../src/config/load.js';
+import { planMatrix } from '../../src/plan/plan.js';
 import { duetPair } from '../helpers/sequential-sim.js';
 import { committedRepo } from '../helpers/git-repo.js';
 import { writeFileSync } from 'node:fs';
@@ -84,8 +85,7 @@ test("the base's design of record for pairs: pairs beyond the base's budget are 
   assert.equal(fixed.design.pairs, 3);
 });
 
-test("the base's design of record for pairs: read from the base commit, and what the head changes in it is named", () => {
-  const bench = (pairs) => `apiVersion: tailgate/v1
+const bench = (pairs) => `apiVersion: tailgate/v1
 kind: Bench
 controllers:
   traefik:
@@ -98,6 +98,8 @@ profiles:
 matrices:
   pr: { target: kind, profile: gha, controllers: [traefik], scenarios: [steady], compare: concurrent, ${pairs} }
 `;
+
+test("the base's design of record for pairs: read from the base commit, and what the head changes in it is named", () => {
   const { dir, base } = committedRepo('tg-pairs-record-', { 'bench.yaml': bench('repetitions: 3, maxRepetitions: 8') });
   writeFileSync(join(dir, 'bench.yaml'), bench('repetitions: 2, maxRepetitions: 4'));
   const cwd = process.cwd();
@@ -123,4 +125,17 @@ matrices:
     sequential: false,
   });
   assert.equal(pairsOfRecord(null), null);
+});
+
+test("the base's design of record for pairs: a PR's duet runs the base's pairs, whatever the head's matrix says", () => {
+  const head = parseBench(bench('repetitions: 2, maxRepetitions: 4'), 'bench.yaml');
+  const base = parseBench(bench('repetitions: 3, maxRepetitions: 8'), 'base/bench.yaml');
+  const plan = planMatrix(head, 'pr', { duetBase: base });
+  assert.deepEqual(plan.sequential, { minPairs: 3, maxPairs: 8 });
+  assert.deepEqual(
+    plan.cells.map((c) => [c.repetition, Boolean(c.optional)]),
+    [1, 2, 3, 4, 5, 6, 7, 8].map((r) => [r, r > 3]),
+  );
+  // The head's own plan (no base to run against) keeps its own.
+  assert.deepEqual(planMatrix(head, 'pr').sequential, { minPairs: 2, maxPairs: 4 });
 });
