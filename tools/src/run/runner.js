@@ -4,7 +4,7 @@
 // run goes on; it is never retried, because a retried measurement is a selected one.
 import { join } from 'node:path';
 import { scenarioMs } from '../config/normalise.js';
-import { InfraError, InputError, TailgateError } from '../errors.js';
+import { InfraError, TailgateError } from '../errors.js';
 import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { chooseEngine, loadOutput } from './engines/index.js';
@@ -122,11 +122,6 @@ async function cellEngines(plan, flag, log) {
       byRequest.set(requested, e);
     }
     const e = byRequest.get(requested);
-    // The in-cluster Job starts paused and is resumed by `k6 resume`: k6's alone so far.
-    if (e.name !== 'k6' && cell.scenario.loadFrom === 'cluster')
-      throw new InputError(
-        `scenario "${cell.scenarioName}": loadFrom: cluster runs k6 only, and this run's engine is ${e.name}${e.why ? ` (${e.why})` : ''}: use loadFrom: runner (docs/engines.md)`,
-      );
     out.set(cell.key ?? cell.id, e);
   }
   return out;

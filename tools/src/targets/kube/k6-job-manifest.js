@@ -22,7 +22,8 @@ export function podScript(scenario, segment) {
   ].join('; ');
 }
 
-export function jobManifest({ env, scripts, placement }) {
+/** image and configMaps: the engine's (job-engines.js); k6's scripts come from ConfigMaps. */
+export function jobManifest({ env, scripts, placement, image = K6_IMAGE, configMaps = true }) {
   const n = scripts.length;
   // Each index runs its own segment: the completion index picks the script.
   const script =
@@ -76,23 +77,31 @@ export function jobManifest({ env, scripts, placement }) {
           containers: [
             {
               name: 'k6',
-              image: K6_IMAGE,
-              imagePullPolicy: K6_IMAGE.startsWith('localhost/') ? 'Never' : 'IfNotPresent',
+              image,
+              imagePullPolicy: image.startsWith('localhost/') ? 'Never' : 'IfNotPresent',
               command: ['sh', '-c', script],
               env: Object.entries({ ...env, K6_NO_USAGE_REPORT: 'true' }).map(([name, value]) => ({
                 name,
                 value: String(value),
               })),
               volumeMounts: [
-                { name: 'scenarios', mountPath: '/k6/scenarios' },
-                { name: 'lib', mountPath: '/k6/lib' },
+                ...(configMaps
+                  ? [
+                      { name: 'scenarios', mountPath: '/k6/scenarios' },
+                      { name: 'lib', mountPath: '/k6/lib' },
+                    ]
+                  : []),
                 { name: 'out', mountPath: '/out' },
               ],
             },
           ],
           volumes: [
-            { name: 'scenarios', configMap: { name: 'tg-k6-scenarios' } },
-            { name: 'lib', configMap: { name: 'tg-k6-lib' } },
+            ...(configMaps
+              ? [
+                  { name: 'scenarios', configMap: { name: 'tg-k6-scenarios' } },
+                  { name: 'lib', configMap: { name: 'tg-k6-lib' } },
+                ]
+              : []),
             { name: 'out', emptyDir: {} },
           ],
         },

@@ -13,12 +13,15 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../exec/tools.js';
 import { InfraError, RunnerProblem } from '../../errors.js';
-import { k6Budget, k6Env, k6Files } from '../../run/k6.js';
+import { k6Budget } from '../../run/k6.js';
 import { NAMESPACE } from './context.js';
-import { JOB, jobManifest, podScript } from './k6-job-manifest.js';
+import { JOB, jobManifest } from './k6-job-manifest.js';
+import { JOB_ENGINES } from './job-engines.js';
 import { failure, run, runToFile } from '../../exec/run.js';
 
 export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
+  // The engine the run chose (job-engines.js): k6's scripts and resume, or Vegeta's attacks.
+  const engine = JOB_ENGINES[cell.engine ?? 'k6'];
   const kubectl = async (args, timeoutMs = 60_000) => {
     const r = await run(['kubectl', ...kubectlFlags, '-n', NAMESPACE, ...args], { timeoutMs, signal });
     if (r.code !== 0)
@@ -39,30 +42,35 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
     ])
   ).trim();
   if (!ingressIp) throw new InfraError('in-cluster k6: no node labelled ingress-ready=true');
-  for (const dir of ['scenarios', 'lib']) {
-    const files = readdirSync(join(ROOT, 'k6', dir)).map((f) => `--from-file=${join(ROOT, 'k6', dir, f)}`);
-    await kubectl(['delete', 'configmap', `tg-k6-${dir}`, '--ignore-not-found']);
-    await kubectl(['create', 'configmap', `tg-k6-${dir}`, ...files]);
-  }
+  if (engine.configMaps)
+    for (const dir of ['scenarios', 'lib']) {
+      const files = readdirSync(join(ROOT, 'k6', dir)).map((f) => `--from-file=${join(ROOT, 'k6', dir, f)}`);
+      await kubectl(['delete', 'configmap', `tg-k6-${dir}`, '--ignore-not-found']);
+      await kubectl(['create', 'configmap', `tg-k6-${dir}`, ...files]);
+    }
   // Foreground: the previous cell's runner pods are gone, not terminating beside the new ones.
   await kubectl(['delete', 'job', JOB, '--ignore-not-found', '--cascade=foreground', '--wait=true'], 120_000);
-  const env = k6Env(cell.scenario, {
-    url: `http://${ingressIp}`,
-    host: 'bench.local',
-    summary: '/out/k6-summary.json',
-  });
+  const env = engine.env(cell.scenario, `http://${ingressIp}`);
   const segments = n > 1 ? Array.from({ length: n }, (_, index) => ({ index, count: n })) : [null];
   const placement = await placementOf(kubectl, n);
-  const manifest = jobManifest({ env, scripts: segments.map((seg) => podScript(cell.scenario, seg)), placement });
+  const manifest = jobManifest({
+    env,
+    scripts: segments.map((seg) => engine.podScript(cell.scenario, seg)),
+    placement,
+    image: engine.image,
+    configMaps: engine.configMaps,
+  });
   writeFileSync(join(cellDir, 'k6-job.json'), JSON.stringify(manifest, null, 1));
   try {
     await kubectl(['apply', '-f', join(cellDir, 'k6-job.json')]);
     // This Job's pods only (never a terminating one of an earlier Job of the same name).
     const uid = (await kubectl(['get', 'job', JOB, '-o', 'jsonpath={.metadata.uid}'])).trim();
     const selector = `batch.kubernetes.io/controller-uid=${uid}`;
-    return n > 1
-      ? await runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector })
-      : await runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selector });
+    const outcome =
+      n > 1
+        ? await runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector, engine })
+        : await runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selector, engine });
+    return { ...outcome, format: engine.format };
   } finally {
     // Always: a failed or interrupted cell leaves no load generator running.
     await run(
@@ -85,7 +93,7 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
   }
 }
 
-async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selector }) {
+async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selector, engine }) {
   const startedAt = Date.now();
   const pod = await waitFor(
     async () =>
@@ -98,17 +106,22 @@ async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selecto
     k6Budget(cell.scenario) + 60_000,
     'k6 to finish in the cluster',
   );
-  await copyK6Files(kubectlFlags, pod, cellDir, null);
-  return { exitCode, startedAt, command: `k6 (Job ${JOB} in namespace ${NAMESPACE})` };
+  const files = await copyFiles(engine, kubectlFlags, pod, cellDir, null);
+  return {
+    exitCode,
+    startedAt,
+    output: files.output,
+    command: `${engine.name} (Job ${JOB} in namespace ${NAMESPACE})`,
+  };
 }
 
 // An Indexed Job of n paused runners: all started and answering, released together, waited
 // for, their outputs copied out — a runner lost on the way makes the cell a RunnerProblem.
-async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector }) {
+async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector, engine }) {
   const name = (i, p) => `runner ${i + 1}/${n}${p ? ` (pod ${p.name} on node ${p.node})` : ''}`;
-  const pods = await runnerPods({ n, kubectl, kubectlFlags, signal, selector });
+  const pods = await runnerPods({ n, kubectl, kubectlFlags, signal, selector, engine });
   const released = await Promise.all(
-    pods.map(async (p) => ({ r: await exec(kubectlFlags, p.name, ['k6', 'resume'], signal), at: Date.now() })),
+    pods.map(async (p) => ({ r: await exec(kubectlFlags, p.name, engine.release, signal), at: Date.now() })),
   );
   released.forEach(({ r }, i) => {
     if (r.code !== 0) throw new RunnerProblem(`${name(i, pods[i])} could not be released: ${r.output.trim()}`);
@@ -117,7 +130,7 @@ async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, sel
   const exits = await runnerExits(pods, { deadline, kubectl, kubectlFlags, signal, name });
   const runners = [];
   for (let i = 0; i < n; i++) {
-    const out = await copyRunnerOut(pods[i], { i, n, cellDir, kubectlFlags, signal, name });
+    const out = await copyRunnerOut(pods[i], { i, n, cellDir, kubectlFlags, signal, name, engine });
     runners.push({ ...out, exitCode: exits[i], startedAt: released[i].at, pod: pods[i].name, node: pods[i].node });
   }
   const bad = runners.find((r) => r.exitCode !== 0 && r.exitCode !== 99);
@@ -126,12 +139,12 @@ async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, sel
     startedAt: Math.min(...runners.map((r) => r.startedAt)),
     endedAt: Math.max(...runners.map((r) => r.endedAt)),
     runners,
-    command: `k6 × ${n} (Indexed Job ${JOB} in namespace ${NAMESPACE})`,
+    command: `${engine.name} × ${n} (Indexed Job ${JOB} in namespace ${NAMESPACE})`,
   };
 }
 
 // Every runner up and paused, its REST API answering, before any is released.
-async function runnerPods({ n, kubectl, kubectlFlags, signal, selector }) {
+async function runnerPods({ n, kubectl, kubectlFlags, signal, selector, engine }) {
   const pods = await waitFor(
     async () => {
       const list = JSON.parse(await kubectl(['get', 'pods', '-l', selector, '-o', 'json'])).items;
@@ -153,7 +166,7 @@ async function runnerPods({ n, kubectl, kubectlFlags, signal, selector }) {
   });
   await waitFor(
     async () => {
-      const up = await Promise.all(pods.map((p) => exec(kubectlFlags, p.name, ['k6', 'status'], signal)));
+      const up = await Promise.all(pods.map((p) => exec(kubectlFlags, p.name, engine.ready, signal)));
       return up.every((r) => r.code === 0) ? true : null;
     },
     60_000,
@@ -180,10 +193,10 @@ async function runnerExits(pods, { deadline, kubectl, kubectlFlags, signal, name
 }
 
 // Runner i's output, summary and log, and when its load ended (its own clock, /out/end).
-async function copyRunnerOut(pod, { i, n, cellDir, kubectlFlags, signal, name }) {
+async function copyRunnerOut(pod, { i, n, cellDir, kubectlFlags, signal, name, engine }) {
   let files;
   try {
-    files = await copyK6Files(kubectlFlags, pod.name, cellDir, { index: i, count: n });
+    files = await copyFiles(engine, kubectlFlags, pod.name, cellDir, { index: i, count: n });
   } catch (err) {
     throw new RunnerProblem(`${name(i, pod)}: its output could not be copied out (${err.message})`);
   }
@@ -191,12 +204,12 @@ async function copyRunnerOut(pod, { i, n, cellDir, kubectlFlags, signal, name })
   return { ...files, endedAt: Number.isFinite(ended) && ended > 0 ? ended : Date.now() };
 }
 
-// A k6 run's output, summary and log (run/k6.js k6Files: the same names in the pod's /out
-// and in the cell folder) copied out of its pod; the cell folder's paths.
-async function copyK6Files(kubectlFlags, pod, cellDir, segment) {
-  const [inPod, files] = [k6Files('/out', segment), k6Files(cellDir, segment)];
-  for (const key of ['output', 'summary', 'log']) await copyOut(kubectlFlags, pod, inPod[key], files[key]);
-  return files;
+// A run's files (the engine's names: the same in the pod's /out and in the cell folder)
+// copied out of its pod and made what ingest reads; the cell folder's paths.
+async function copyFiles(engine, kubectlFlags, pod, cellDir, segment) {
+  const [inPod, files] = [engine.files('/out', segment), engine.files(cellDir, segment)];
+  for (const key of engine.copied) await copyOut(kubectlFlags, pod, inPod[key], files[key]);
+  return engine.finish(files);
 }
 
 function missing(exits, pods, name) {

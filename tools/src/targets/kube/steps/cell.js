@@ -5,7 +5,7 @@ import { cellLoad, duetSides, k6Args, k6Budget, k6Env } from '../../../run/k6.js
 import { attackArgs, attackPlan } from '../../../run/engines/vegeta-plan.js';
 import { faultModule } from '../../../faults/schedule.js';
 import { faultTiming } from '../../../config/normalise.js';
-import { jobManifestFor } from '../k6-job-manifest.js';
+import { engineJobManifestFor } from '../job-engines.js';
 import { INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 
 export function cellSteps(u, cell) {
@@ -66,7 +66,7 @@ export function cellSteps(u, cell) {
       ? {}
       : { env: cell.alternate ? k6EnvShown(cell, url, null) : k6EnvShown(cell, url, urlB) }),
     faultsShown: faultCommands(cell, kubectl),
-    ...(s.loadFrom === 'cluster' ? { manifestShown: jobManifestFor(s) } : {}),
+    ...(s.loadFrom === 'cluster' ? { manifestShown: engineJobManifestFor(s, engineShown(cell)) } : {}),
   });
 }
 
