@@ -152,6 +152,9 @@ function runMeta(cell, run, { machine, sha, engine }, pair) {
     // Paired mode: the pair this run belongs to, so compare matches base and head
     // by it (compare/pairs.js) rather than by folder or clock.
     ...(pair ? { pair } : {}),
+    // The engine's own cost where it was measured (run/engines/usage.js): one engine serves
+    // a duet's two sides, so both record the whole of it.
+    ...(run.k6.usage ? { loadGenerator: { engine: engine.name, version: engine.version, ...run.k6.usage } } : {}),
     startedAt: new Date(run.k6.startedAt).toISOString(),
     k6ExitCode: run.k6.exitCode,
   };

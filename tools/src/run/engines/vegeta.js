@@ -17,6 +17,7 @@ import { K6_START_MS } from '../../faults/schedule.js';
 import { pause } from '../../faults/schedule.js';
 import { k6Budget, k6Cpus } from '../k6.js';
 import { attackArgs, attackPlan } from './vegeta-plan.js';
+import { addUsage, sampleUsage } from './usage.js';
 
 /** Files of one Vegeta run in a cell folder; runner i of several gets its own. */
 export function vegetaFiles(cellDir, segment) {
@@ -59,6 +60,7 @@ export async function runVegeta(scenario, { cellDir, url, urlB, host = 'bench.lo
   const commands = [];
   const startedAt = Date.now();
   let exit = { code: 0, signal: null };
+  let usage = null;
   for (const [i, a] of attacks.entries()) {
     if (signal?.aborted) break;
     if (a.gapMs) await pause(a.gapMs, signal);
@@ -67,6 +69,7 @@ export async function runVegeta(scenario, { cellDir, url, urlB, host = 'bench.lo
     const argv = pinned([vegeta, ...attackArgs(a, { scenario, targets: files.targets, output })]);
     commands.push(commandLine(argv));
     exit = await attackOnce(argv, { files, signal, deadline });
+    usage = addUsage(usage, exit.usage);
     if (exit.code !== 0) break;
   }
   const endedAt = Date.now();
@@ -80,6 +83,7 @@ export async function runVegeta(scenario, { cellDir, url, urlB, host = 'bench.lo
     output: files.output,
     log: files.log,
     format: 'vegeta',
+    usage,
     sides: urlB ? { a: targetUrl(url, scenario), b: targetUrl(urlB, scenario) } : null,
   };
 }
@@ -93,6 +97,7 @@ function pinned(argv) {
 
 async function attackOnce(argv, { files, signal, deadline }) {
   const child = await startProcess(argv, { env: toolEnv(), logFile: files.log, name: 'vegeta' });
+  const usage = sampleUsage(child.pid);
   const onAbort = () => child.kill('SIGINT'); // Vegeta stops and writes what it has
   signal?.addEventListener('abort', onAbort, { once: true });
   let timer;
@@ -110,7 +115,8 @@ async function attackOnce(argv, { files, signal, deadline }) {
     );
   });
   try {
-    return await Promise.race([child.exited, overdue]);
+    const exit = await Promise.race([child.exited, overdue]);
+    return { ...exit, usage: usage.stop() };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
