@@ -1,7 +1,7 @@
 // make perf: benchmarks of tailgate itself, figures printed and written into
 // docs/performance.md (between the perf markers) and results/perf-<timestamp>.json.
 //   PERF_BIG=1     also ingest 10M requests
-//   PERF_ONLY=ingest,k6,gate,concurrent,runners,plan,history,kind,kind-routes,kind-migration
+//   PERF_ONLY=ingest,k6,vegeta,gate,concurrent,runners,plan,history,kind,kind-routes,kind-migration
 //                  run a subset (kind: where the
 //   offline kind images are built; tools/scripts/perf.sh sets up its environment)
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { ROOT } from '../src/exec/tools.js';
 import { generate } from './generate.js';
 import { cliIngestBench, ingestBench } from './ingest-bench.js';
 import { k6Bench } from './k6-bench.js';
+import { vegetaBench } from './vegeta-bench.js';
+import { which } from '../src/exec/tools.js';
 import { gateBench } from './gate-bench.js';
 import { concurrentBench } from './concurrent-bench.js';
 import { planBench, runnersBench } from './scale-bench.js';
@@ -21,6 +23,7 @@ import { historyBench } from './history-bench.js';
 const ALL = [
   'ingest',
   'k6',
+  'vegeta',
   'gate',
   'concurrent',
   'runners',
@@ -83,7 +86,9 @@ if (only.includes('ingest')) {
   if (c.over) failed.push(`ingest: ${c.ratio.toFixed(2)}× zcat's CPU on 100k requests, over the ${c.limit}× limit`);
 }
 
-if (only.includes('k6')) {
+// k6 only where its release binary is installed (docs/engines.md); Vegeta everywhere.
+if (only.includes('k6') && !which('k6')) say('**k6 CPU**: not measured here (no k6 release binary on this machine).\n');
+if (only.includes('k6') && which('k6')) {
   figures.k6 = await k6Bench();
   const k = figures.k6;
   say(
@@ -94,6 +99,15 @@ if (only.includes('k6')) {
   say('|---|--:|--:|--:|');
   for (const v of k.variants)
     say(`| ${v.label} | ${v.cpuPer1k.toFixed(3)} s | ${v.ratio.toFixed(2)}× | ${v.dropped} |`);
+  say('');
+}
+
+if (only.includes('vegeta')) {
+  figures.vegeta = await vegetaBench();
+  const v = figures.vegeta;
+  say(
+    `**Vegeta CPU** at ${v.rate} requests/s for ${v.seconds} s against one local nginx pod, the attack \`tailgate run\` starts for the steady scenario (median of ${v.reps}): **${v.attackCpuPer1k.toFixed(3)} s per 1k requests**, plus ${v.encodeCpuPer1k.toFixed(3)} s for \`vegeta encode\` to the JSON ingest reads; peak memory ${v.peakRssMiB ?? '?'} MiB.`,
+  );
   say('');
 }
 
@@ -144,7 +158,8 @@ if (only.includes('concurrent')) {
   say('');
 }
 
-if (only.includes('runners')) {
+if (only.includes('runners') && !which('k6')) say('**One k6 or two**: not measured here (no k6 release binary).\n');
+if (only.includes('runners') && which('k6')) {
   figures.runners = await runnersBench();
   const r = figures.runners;
   say(
