@@ -38,9 +38,10 @@ test('vegeta plan: steady is one open-loop attack over warm-up + duration at the
   assert.equal(a.maxWorkers, 2000);
   assert.equal(a.name, 'tailgate rate=500/1000ms warmup=2000ms window=12000ms');
   const args = attackArgs(a, { scenario: steady, targets: 't.json', output: 'o.bin' });
+  // Two intervals past the window: a request due just inside it is sent even when late.
   for (const want of [
     '-rate=500/1000ms',
-    '-duration=12000ms',
+    '-duration=12004ms',
     '-timeout=10000ms',
     '-max-workers=2000',
     '-insecure',
