@@ -2,7 +2,7 @@
 // and zizmor (both clean on ours, both loud on a known-bad fixture).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'yaml';
@@ -43,8 +43,10 @@ test('workflows: top-level least-privilege permissions; write scopes only per jo
   );
   assert.deepEqual(writers.sort(), [
     'bench-comment.yml:comment',
-    'bench-dispatch.yml:baselines',
-    'bench-metal.yml:history',
+    'bench-dispatch.yml:dispatch',
+    'bench-metal.yml:metal',
+    'dispatch.yml:baselines',
+    'nightly.yml:history',
     'release.yml:release',
   ]);
   // The release writes only from a version tag, behind an environment's reviewers.
@@ -64,10 +66,7 @@ test('workflows: top-level least-privilege permissions; write scopes only per jo
     assert.deepEqual(job?.permissions, COMMENT_GRANTS, `${f}: the job calling comment.yml grants exactly these`);
   }
   // History is written only from the default branch: the job says so itself.
-  assert.match(
-    wf['bench-metal.yml'].doc.jobs.history.if,
-    /refs\/heads\/\{0\}', github\.event\.repository\.default_branch/,
-  );
+  assert.match(wf['nightly.yml'].doc.jobs.history.if, /refs\/heads\/\{0\}', github\.event\.repository\.default_branch/);
   assert.ok(!wf['bench-metal.yml'].doc.on.pull_request && !wf['bench-metal.yml'].doc.on.pull_request_target);
 });
 
@@ -126,8 +125,9 @@ test('workflows: PR workflows cancel superseded runs; bare metal is never reacha
   const triggers = Object.keys(metal.on);
   assert.deepEqual(triggers.sort(), ['push', 'schedule', 'workflow_dispatch']);
   assert.deepEqual(metal.on.push.branches, ['main']);
-  assert.equal(metal.jobs.bench.environment, 'bench-metal', 'required reviewers live on this environment');
-  assert.ok(JSON.stringify(metal.jobs.bench['runs-on']).includes('self-hosted'));
+  assert.equal(metal.jobs.metal.uses, './.github/workflows/nightly.yml');
+  assert.equal(metal.jobs.metal.with.environment, 'bench-metal', 'required reviewers live on this environment');
+  assert.ok(JSON.parse(metal.jobs.metal.with['runs-on']).labels.includes('self-hosted'));
   for (const [f, { doc }] of Object.entries(wf)) {
     const on = Object.keys(doc.on);
     assert.ok(!on.includes('pull_request_target'), `${f}: pull_request_target runs PR code with secrets`);
@@ -179,6 +179,86 @@ test('reusable gate: tailgate comes from tailgate-ref, every step is the composi
     assert.ok(!/\$\{\{/.test(step.run), 'action.yml: inputs reach the script through env only');
     assert.match(step.run, /tools\/ci\/action\.sh/);
   }
+});
+
+// dispatch.yml and nightly.yml: what the adopter's manual and nightly callers (and
+// tailgate's own bench-dispatch/bench-metal) call. Typed inputs, tailgate from
+// tailgate-ref, no logic in YAML: every run: is one script of tailgate's checkout, fed
+// through env; a caller grants exactly what the called jobs ask for.
+const REUSABLE = { 'dispatch.yml': 'bench-dispatch.yml', 'nightly.yml': 'bench-metal.yml' };
+const TYPES = new Set(['string', 'number', 'boolean']);
+
+/** The permissions a call of `called` must grant: the union of its jobs' own. */
+function grantsNeeded(called) {
+  const need = {};
+  for (const job of Object.values(called.jobs))
+    for (const [scope, level] of Object.entries(job.permissions ?? called.permissions ?? {}))
+      if (need[scope] !== 'write') need[scope] = level;
+  return need;
+}
+
+/** A caller's job of `file` is well-formed: declared inputs only, both tailgate refs, the grants. */
+function assertCallsReusable(job, file, where) {
+  const called = wf[file].doc;
+  const inputs = called.on.workflow_call.inputs;
+  for (const k of Object.keys(job.with ?? {}))
+    assert.ok(Object.hasOwn(inputs, k), `${where}: ${file} has no input "${k}"`);
+  assert.ok(
+    job.with['tailgate-ref'] && job.with['tailgate-repository'],
+    `${where}: names tailgate's ref and repository`,
+  );
+  const need = grantsNeeded(called);
+  assert.deepEqual(
+    Object.fromEntries(Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write')),
+    Object.fromEntries(Object.entries(need).filter(([, v]) => v === 'write')),
+    `${where}: the calling job grants exactly the writes ${file}'s jobs ask for`,
+  );
+}
+
+test('reusable dispatch and nightly: typed inputs, tailgate from tailgate-ref, every run: a script of its checkout fed through env', () => {
+  for (const [file, own] of Object.entries(REUSABLE)) {
+    const { doc } = wf[file];
+    assert.deepEqual(Object.keys(doc.on), ['workflow_call'], `${file}: called only`);
+    const inputs = doc.on.workflow_call.inputs;
+    for (const [name, input] of Object.entries(inputs)) {
+      assert.ok(TYPES.has(input.type), `${file}: input ${name} is typed (string, number, boolean)`);
+      assert.ok(input.description, `${file}: input ${name} says what it is`);
+      if (input.type === 'number') assert.equal(typeof input.default, 'number', `${file}: ${name}'s default`);
+    }
+    for (const name of ['config', 'matrix', 'tailgate-repository', 'tailgate-ref', 'runs-on'])
+      assert.ok(inputs[name], `${file}: input ${name}`);
+    for (const [name, job] of Object.entries(doc.jobs)) {
+      const checkout = job.steps.find((s) => s.with?.path === '.tailgate');
+      assert.equal(checkout?.with.ref, '${{ inputs.tailgate-ref }}', `${file}:${name}: tailgate at the caller's ref`);
+      assert.equal(checkout.with.repository, '${{ inputs.tailgate-repository }}');
+      assert.equal(checkout.with['persist-credentials'], false, `${file}:${name}: tailgate's checkout keeps no token`);
+      assert.ok(job.permissions, `${file}:${name}: its own permissions`);
+      assert.match(String(job['runs-on']), /inputs\.runs-on/, `${file}:${name}: on the caller's runner`);
+      for (const s of job.steps) {
+        if (String(s.uses).startsWith('./'))
+          assert.equal(s.uses, './.tailgate', `${file}:${name}: only the composite action`);
+        if (!s.run) continue;
+        const m = /^\.tailgate\/tools\/ci\/([\w-]+\.sh)$/.exec(s.run.trim());
+        assert.ok(m, `${file}:${name}: run: "${s.run}" is one script of tailgate's checkout, nothing else`);
+        assert.ok(existsSync(join(ROOT, 'tools', 'ci', m[1])), `${file}: ${m[1]} exists`);
+      }
+    }
+    // The checked values, never the raw inputs, reach the run (check-dispatch.sh's outputs).
+    const run = doc.jobs.bench.steps.find((s) => /run-matrix\.sh/.test(s.run ?? ''));
+    assert.equal(run.env.MATRIX, '${{ steps.check.outputs.matrix }}', `${file}: the checked matrix`);
+    const check = doc.jobs.bench.steps.findIndex((s) => s.id === 'check');
+    assert.ok(check > 0 && check < doc.jobs.bench.steps.indexOf(run), `${file}: inputs checked before the run`);
+    // tailgate's own workflow is a thin caller: one job, tailgate from this very commit.
+    const caller = wf[own].doc;
+    const [[jobName, job], ...more] = Object.entries(caller.jobs);
+    assert.equal(more.length, 0, `${own}: one job`);
+    assert.equal(job.uses, `./.github/workflows/${file}`, `${own}: calls ${file}`);
+    assert.equal(job.with['tailgate-ref'], '${{ github.sha }}', `${own}: tailgate from this commit`);
+    assertCallsReusable(job, file, `${own}:${jobName}`);
+  }
+  // The nightly's bench job waits for its environment; history only from the default branch.
+  assert.equal(wf['nightly.yml'].doc.jobs.bench.environment, '${{ inputs.environment }}');
+  assert.equal(wf['dispatch.yml'].doc.jobs.baselines.if, 'inputs.update-baselines');
 });
 
 test('workflows: the commenter never checks out or runs PR code and gets the PR from the head SHA', () => {
