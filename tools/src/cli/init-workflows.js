@@ -4,13 +4,26 @@
 // the same list, so a gate that leaves no comment still gets a failed check. Both call
 // tailgate at `source`: by default the repository and ref of the package this runs from
 // (release-ref.js: the major tag its release moved), so the `uses:` lines resolve.
+// `init --with dispatch,nightly` adds the callers of the other two uses: a manual run from
+// the Actions tab (dispatch.yml) and a scheduled run on the adopter's own machine with
+// history (nightly.yml) — thin callers, as tailgate's own bench-dispatch/bench-metal are.
 import { packageSource } from '../release-ref.js';
+
+/** What `init --with` can add, and the file each writes. */
+export const EXTRA_WORKFLOWS = Object.freeze({
+  dispatch: 'tailgate-dispatch.yml',
+  nightly: 'tailgate-nightly.yml',
+});
+
+/** The self-hosted runner label the nightly caller and bench.yaml's profile name. */
+export const BENCH_RUNNER = 'tailgate-bench';
 
 /**
  * gates: the matrices gated on every PR, "pr" first; source: { repository: "owner/name",
- * ref } -> { file name: text }.
+ * ref }; extra: names of EXTRA_WORKFLOWS to add; matrices: bench.yaml's, offered by the
+ * manual run's form -> { file name: text }.
  */
-export function workflowFiles(gates, source = packageSource()) {
+export function workflowFiles(gates, source = packageSource(), { extra = [], matrices = gates } = {}) {
   const { repository, ref } = source;
   // tailgate-repository too, not gate.yml's default: a fork's callers check out the fork.
   const moved = /^v\d+$/.test(ref) ? `, the tag each ${ref.slice(1)}.x release moves` : '';
@@ -64,5 +77,95 @@ jobs:
       tailgate-repository: ${repository}
       tailgate-ref: ${ref}
 `,
+    ...(extra.includes('dispatch') ? { [EXTRA_WORKFLOWS.dispatch]: dispatchText(pin, source, matrices) } : {}),
+    ...(extra.includes('nightly') ? { [EXTRA_WORKFLOWS.nightly]: nightlyText(pin, source) } : {}),
   };
+}
+
+// The manual run: the form's inputs typed as dispatch.yml's (a choice of bench.yaml's
+// matrices), passed through as they are — dispatch.yml checks them again before any run.
+function dispatchText(pin, { repository, ref }, matrices) {
+  return `# Manual runs from the Actions tab (Run workflow): tailgate's reusable dispatch.yml runs a
+# matrix of bench.yaml, narrowed or reshaped by the form, on a GitHub-hosted runner; with
+# compare: baseline it gates the results against the committed baselines of the matrix's
+# profile (informational: the job summary), and update-baselines opens a pull request
+# with baselines recorded from the run. Empty or 0: as bench.yaml says. The called
+# workflow checks every value again before anything runs.
+${pin}name: tailgate-dispatch
+on:
+  workflow_dispatch:
+    inputs:
+      matrix: { type: choice, options: [${matrices.join(', ')}], default: ${matrices[0]}, description: "bench.yaml matrix" }
+      controllers: { type: string, default: "", description: "comma-separated controllers of the matrix; empty: all of them" }
+      tunings: { type: string, default: "", description: "comma-separated tunings; empty: the matrix's" }
+      scenarios: { type: string, default: "", description: "comma-separated scenarios; empty: the matrix's" }
+      rate: { type: number, default: 0, description: "requests per second for every scenario (1..1000000); 0: the scenarios' own" }
+      duration: { type: string, default: "", description: "measured time per run, e.g. 30s, 2m; empty: the scenarios' own" }
+      repetitions: { type: number, default: 0, description: "runs per cell (1..50); 0: the matrix's" }
+      # none: the PR gates are duets and need no baselines; baseline once you record some.
+      compare: { type: choice, options: [none, baseline], default: none, description: "gate against the committed baselines (informational)" }
+      update-baselines: { type: boolean, default: false, description: "open a pull request with baselines from this run" }
+permissions:
+  contents: read
+concurrency:
+  group: tailgate-dispatch-\${{ github.ref }}
+  cancel-in-progress: false
+jobs:
+  dispatch:
+    permissions:
+      contents: write # only with update-baselines: the called job pushes a branch
+      pull-requests: write # …and opens the pull request (Settings → Actions: allow Actions to create PRs)
+    uses: ${repository}/.github/workflows/dispatch.yml@${ref}
+    with:
+      config: bench.yaml
+      matrix: \${{ inputs.matrix }}
+      controllers: \${{ inputs.controllers }}
+      tunings: \${{ inputs.tunings }}
+      scenarios: \${{ inputs.scenarios }}
+      rate: \${{ inputs.rate }}
+      duration: \${{ inputs.duration }}
+      repetitions: \${{ inputs.repetitions }}
+      compare: \${{ inputs.compare }}
+      update-baselines: \${{ inputs.update-baselines }}
+      tailgate-repository: ${repository}
+      tailgate-ref: ${ref}
+`;
+}
+
+// The nightly: bench.yaml's nightly matrix on the adopter's own machine, never from a PR.
+function nightlyText(pin, { repository, ref }) {
+  return `# Every night on your own machine — a self-hosted runner labelled ${BENCH_RUNNER}: tailgate's
+# reusable nightly.yml runs bench.yaml's nightly matrix there, gated against that machine's
+# committed baselines (none yet: results only). On the default branch it appends the run
+# to the tailgate-history branch, finds change points, rebuilds the page and its charts,
+# and opens or updates one issue when the default branch got worse.
+# No pull_request trigger, on purpose: a fork's PR must never reach your machine.
+${pin}name: tailgate-nightly
+on:
+  schedule:
+    - cron: "17 3 * * *" # 03:17 UTC, from the default branch
+  workflow_dispatch:
+permissions:
+  contents: read
+concurrency:
+  group: tailgate-nightly # one run at a time: the machine measures
+  cancel-in-progress: false
+jobs:
+  nightly:
+    permissions:
+      contents: write # only the called history job, on the default branch: push tailgate-history
+      issues: write # …and the change-point issue
+    uses: ${repository}/.github/workflows/nightly.yml@${ref}
+    with:
+      config: bench.yaml
+      matrix: nightly
+      runs-on: '["self-hosted", "linux", "${BENCH_RUNNER}"]'
+      # Settings → Environments → ${BENCH_RUNNER}: required reviewers, or deployment branches
+      # limited to the default branch (a scheduled run waits for a reviewer otherwise).
+      environment: ${BENCH_RUNNER}
+      # The load generator's own cores on that machine (a repository variable, e.g. 2-3).
+      k6-cpus: \${{ vars.TAILGATE_K6_CPUS }}
+      tailgate-repository: ${repository}
+      tailgate-ref: ${ref}
+`;
 }

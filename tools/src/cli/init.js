@@ -11,13 +11,14 @@ import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
 import { schemaRef } from '../install.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
-import { workflowFiles } from './init-workflows.js';
+import { BENCH_RUNNER, EXTRA_WORKFLOWS, workflowFiles } from './init-workflows.js';
 import { packageSource } from '../release-ref.js';
 import { CATALOG_DIR, readCatalogFile } from '../registry/catalog.js';
 
 export const summary =
   'Write a starter bench.yaml, the controller values file it names and the PR workflows for a catalog controller (never overwrites)';
 export const usage = `Usage: tailgate init [--controller traefik] [--dir .] [--repository owner/name] [--ref v0]
+                     [--with dispatch,nightly]
 
 Writes <dir>/bench.yaml and, where absent, <dir>/<controller>-values.yaml (the catalog's
 values for its chart, which bench.yaml names: a PR changes a value there),
@@ -31,6 +32,13 @@ where the controller supports one, else base and head interleaved.
 The workflows call tailgate's reusable workflows at the repository and ref of the package
 this runs from: package.json's repository, and the tag its release moves (v0 for 0.x,
 v1 for 1.x). --repository (a fork) and --ref (a commit SHA, to pin one) override them.
+--with adds the other two uses, as thin callers of tailgate's reusable workflows:
+  dispatch  .github/workflows/tailgate-dispatch.yml — a manual run from the Actions tab
+            (matrix, controllers, tunings, scenarios, rate, duration, repetitions,
+            compare against baselines, open a baseline PR)
+  nightly   .github/workflows/tailgate-nightly.yml — every night on your self-hosted
+            runner labelled ${BENCH_RUNNER}, with history, change points and the page;
+            bench.yaml gets its profile (${BENCH_RUNNER}) and a nightly matrix
 Controllers: ${catalog().join(', ')} (duet: ${catalog()
   .filter((n) => duetCapable(n))
   .join(', ')})`;
@@ -39,6 +47,7 @@ export const options = {
   dir: { type: 'string', default: '.' },
   repository: { type: 'string' },
   ref: { type: 'string' },
+  with: { type: 'string' },
 };
 
 function duetCapable(name) {
@@ -58,6 +67,7 @@ export function run(opts) {
     throw new InputError(`--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}`);
   const entry = readCatalogFile(join(CATALOG_DIR, name, 'controller.yaml'));
   const source = callSource(opts);
+  const extra = withOption(opts.with);
   const file = join(opts.dir, 'bench.yaml');
   if (existsSync(file))
     throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
@@ -69,7 +79,7 @@ export function run(opts) {
     writeTextAtomic(values, valuesText(name, entry), { root: opts.dir });
     console.log(`${values}: written (the catalog's values for chart ${entry.chart.name} ${entry.chart.version})`);
   }
-  const text = benchText(name, entry, valuesName, schemaRef(opts.dir));
+  const text = benchText(name, entry, valuesName, schemaRef(opts.dir), { nightly: extra.includes('nightly') });
   writeTextAtomic(file, text);
   const cfg = loadBench(file); // what init writes must validate
   const minutes = (m) => Math.round(estimateCost(planMatrix(cfg, m), { cfg, oneProcess: true }).longestJobS / 60);
@@ -77,7 +87,8 @@ export function run(opts) {
   // The wiring the verdict of record makes safe: each matrix its own gate (docs/workflows.md).
   const gates = ['pr', 'pr-failover', 'pr-routes'];
   const wf = makeDirIn(opts.dir, join(opts.dir, '.github', 'workflows'));
-  for (const [f, text] of Object.entries(workflowFiles(gates, source))) {
+  const matrices = ['local', ...gates, ...(extra.includes('nightly') ? ['nightly'] : [])];
+  for (const [f, text] of Object.entries(workflowFiles(gates, source, { extra, matrices }))) {
     const path = join(wf, f);
     if (existsSync(path)) console.log(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`);
     else {
@@ -94,7 +105,30 @@ export function run(opts) {
   console.log(
     `next: 1. try it here: npx tailgate setup, npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml, ${valuesName} and .github/workflows/  3. open a PR that changes a value in ${valuesName}: the gates run and comment  4. once they have reported, make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required`,
   );
+  if (extra.includes('dispatch'))
+    console.log(
+      'manual runs: Actions → tailgate-dispatch → Run workflow, once tailgate-dispatch.yml is on the default branch',
+    );
+  if (extra.includes('nightly'))
+    console.log(
+      `nightly: register a self-hosted runner labelled ${BENCH_RUNNER} (docs/adopting.md, self-hosted runners), set the ${BENCH_RUNNER} profile's maxRate in bench.yaml to what its k6 carries, and protect the tailgate-history branch`,
+    );
   return 0;
+}
+
+// --with: which of the other two uses to add. Checked before any file is written.
+function withOption(value) {
+  const valid = Object.keys(EXTRA_WORKFLOWS);
+  const names = String(value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const n of names)
+    if (!valid.includes(n))
+      throw new InputError(
+        `--with: "${n.slice(0, 40)}" is not one of ${valid.join(', ')} (comma-separated: --with ${valid.join(',')})`,
+      );
+  return [...new Set(names)];
 }
 
 // Where the written workflows call tailgate: this package's repository at the tag its
@@ -123,7 +157,8 @@ function valuesText(name, entry) {
 // The bench.yaml init writes: the local matrix, the pr matrix (a duet where the catalog
 // entry says how two releases coexist) and the route cell as a matrix of its own.
 // schema: where the package's bench schema is for this file's folder (install.js schemaRef).
-function benchText(name, entry, valuesName, schema) {
+// nightly: the self-hosted machine's profile and the nightly matrix (init --with nightly).
+function benchText(name, entry, valuesName, schema, { nightly = false } = {}) {
   // A controller whose catalog entry says how two releases coexist runs the PR as a duet,
   // adding pairs while a cell is undecided (maxRepetitions); else base and head interleaved.
   const duet = (max) =>
@@ -140,7 +175,14 @@ kind: Bench
 # (1000/s for its one k6) dropped nothing there. validate refuses a pr matrix above it.
 profiles:
   gha-ubuntu-24.04: { description: "GitHub-hosted runner, kind", runner: ubuntu-24.04, maxRate: 1000 }
-
+${
+  nightly
+    ? `  # Your bench machine (tailgate-nightly.yml runs there): its own baselines and history.
+  # maxRate: what one k6 carries there beside kind — measure it; 1000 is the hosted runner's.
+  ${BENCH_RUNNER}: { description: "self-hosted bench machine, kind", runner: ${BENCH_RUNNER}, maxRate: 1000 }
+`
+    : ''
+}
 controllers:
   nginx-reload: { type: local, variant: nginx-reload, retries: "off" }
   haproxy-runtime: { type: local, variant: haproxy-runtime, retries: "off" }
@@ -222,5 +264,18 @@ ${duet(6)}  # pr-routes: routes added, changed and removed under load.
     controllers: [${name}]
     scenarios: [routes]
     repetitions: 3
-${entry.duet ? '    # a duet as pr is: both sides get each route edit at once, their propagation times pair\n    compare: concurrent\n' : '    compare: paired\n'}`;
+${entry.duet ? '    # a duet as pr is: both sides get each route edit at once, their propagation times pair\n    compare: concurrent\n' : '    compare: paired\n'}${
+    nightly
+      ? `  # nightly (tailgate-nightly.yml): the gates' scenarios on your bench machine every night,
+  # the controller alone, against that machine's committed baselines (none yet: results
+  # only); each run on the default branch joins its history, where change points are found.
+  nightly:
+    target: kind
+    profile: ${BENCH_RUNNER}
+    controllers: [${name}]
+    scenarios: [steady, pod-kill, routes]
+    repetitions: 3
+`
+      : ''
+  }`;
 }

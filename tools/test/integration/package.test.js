@@ -68,7 +68,8 @@ test(
     const run = (args) => spawnSync(bin, args, { cwd: repo, encoding: 'utf8', env });
     const fresh = join(work, 'fresh');
     execFileSync('mkdir', ['-p', fresh]);
-    assert.equal(run(['init', '--controller', 'traefik', '--dir', fresh]).status, 0);
+    // examples/adopter is init with the manual and nightly callers (tools/test/unit/init.test.js).
+    assert.equal(run(['init', '--controller', 'traefik', '--with', 'dispatch,nightly', '--dir', fresh]).status, 0);
     for (const f of ['bench.yaml', 'traefik-values.yaml'])
       assert.equal(
         readFileSync(join(repo, f), 'utf8'),

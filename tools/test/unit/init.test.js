@@ -53,9 +53,9 @@ test('init never overwrites: bench.yaml present → refused, nothing written; a 
   assert.equal(readFileSync(join(fresh, 'traefik-values.yaml'), 'utf8'), catalogValues('traefik'));
 });
 
-test('examples/adopter holds what init --controller traefik writes (bench.yaml, the values file, the workflows)', async () => {
+test('examples/adopter holds what init --controller traefik --with dispatch,nightly writes (bench.yaml, the values file, the workflows)', async () => {
   const dir = scratchDir('tg-init-example-');
-  assert.equal((await runCli(['init', '--controller', 'traefik', '--dir', dir])).code, 0);
+  assert.equal((await runCli(['init', '--controller', 'traefik', '--with', 'dispatch,nightly', '--dir', dir])).code, 0);
   const example = join(ROOT, 'examples', 'adopter');
   const written = [
     'bench.yaml',
@@ -184,4 +184,96 @@ test('init --repository / --ref override where the workflows call tailgate; a va
     assert.match(bad.out, new RegExp(`${flag}: "`));
     assert.deepEqual(readdirSync(empty), [], 'nothing written');
   }
+});
+
+// init --with dispatch,nightly: the other two uses as thin callers of tailgate's reusable
+// dispatch.yml and nightly.yml — at the repository and tag a release of this version
+// publishes, passing only inputs the called workflow declares, granting exactly what its
+// jobs ask for.
+const REUSABLE_DIR = join(ROOT, '.github', 'workflows');
+function grantsNeeded(called) {
+  const need = {};
+  for (const job of Object.values(called.jobs))
+    for (const [scope, level] of Object.entries(job.permissions ?? called.permissions ?? {}))
+      if (need[scope] !== 'write') need[scope] = level;
+  return Object.fromEntries(Object.entries(need).filter(([, v]) => v === 'write'));
+}
+
+test("init --with dispatch,nightly writes both callers: uses: lines that resolve to tailgate's reusable workflows, declared inputs only, the grants they need", async () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const repo = githubRepository(pkg.repository);
+  const tag = callerRef(pkg.version);
+  const dir = scratchDir('tg-init-with-');
+  const r = await runCli(['init', '--controller', 'traefik', '--dir', dir, '--with', 'dispatch,nightly']);
+  assert.equal(r.code, 0, r.out);
+  const bench = loadBench(join(dir, 'bench.yaml'));
+  assert.ok(bench.matrices.nightly, 'bench.yaml gets the nightly matrix');
+  assert.equal(bench.matrices.nightly.profile, 'tailgate-bench');
+  for (const [f, called] of [
+    ['tailgate-dispatch.yml', 'dispatch.yml'],
+    ['tailgate-nightly.yml', 'nightly.yml'],
+  ]) {
+    const text = readFileSync(join(dir, '.github', 'workflows', f), 'utf8');
+    assert.match(r.out, new RegExp(`${f.replace('.', '\\.')}: written \\(calls ${repo}@${tag}\\)`));
+    const { uses, refs, repos } = callsIn(text);
+    assert.deepEqual(uses, [`${repo}/.github/workflows/${called}@${tag}`], f);
+    assert.deepEqual(refs, [tag], `${f}: tailgate-ref is the uses ref`);
+    assert.deepEqual(repos, [repo], `${f}: tailgate-repository is the uses repository`);
+    const doc = parse(text);
+    const target = parse(readFileSync(join(REUSABLE_DIR, called), 'utf8'));
+    const inputs = target.on.workflow_call.inputs;
+    const [job] = Object.values(doc.jobs);
+    for (const k of Object.keys(job.with)) assert.ok(Object.hasOwn(inputs, k), `${f}: ${called} has no input "${k}"`);
+    assert.deepEqual(job.permissions, grantsNeeded(target), `${f}: grants exactly what ${called}'s jobs ask for`);
+    assert.deepEqual(doc.permissions, { contents: 'read' }, `${f}: read-only at the top`);
+    assert.ok(!doc.on.pull_request && !doc.on.pull_request_target, `${f}: never from a pull request`);
+  }
+  // The manual run's form: every input dispatch.yml takes from a person, typed; the matrix
+  // a choice of bench.yaml's matrices.
+  const form = parse(readFileSync(join(dir, '.github', 'workflows', 'tailgate-dispatch.yml'), 'utf8')).on
+    .workflow_dispatch.inputs;
+  for (const k of [
+    'matrix',
+    'controllers',
+    'tunings',
+    'scenarios',
+    'rate',
+    'duration',
+    'repetitions',
+    'compare',
+    'update-baselines',
+  ])
+    assert.ok(form[k]?.type, `tailgate-dispatch.yml: a typed ${k} input`);
+  assert.deepEqual(form.matrix.options, Object.keys(bench.matrices));
+  assert.equal(form.rate.type, 'number');
+  assert.equal(form['update-baselines'].type, 'boolean');
+  // The nightly: scheduled, on the self-hosted label bench.yaml's profile names.
+  const nightly = parse(readFileSync(join(dir, '.github', 'workflows', 'tailgate-nightly.yml'), 'utf8'));
+  assert.ok(nightly.on.schedule?.length, 'scheduled');
+  const { with: w } = Object.values(nightly.jobs)[0];
+  assert.deepEqual(JSON.parse(w['runs-on']), ['self-hosted', 'linux', bench.profiles['tailgate-bench'].runner]);
+  assert.equal(w.matrix, 'nightly');
+  // Without --with: neither caller, and bench.yaml has no nightly matrix.
+  const plain = scratchDir('tg-init-plain-');
+  assert.equal((await runCli(['init', '--dir', plain])).code, 0);
+  assert.deepEqual(readdirSync(join(plain, '.github', 'workflows')).sort(), ['tailgate-comment.yml', 'tailgate.yml']);
+  assert.equal(loadBench(join(plain, 'bench.yaml')).matrices.nightly, undefined);
+});
+
+test('init --with: a value that is not dispatch or nightly is refused (exit 2) naming the valid ones, before anything is written', async () => {
+  for (const value of ['weekly', 'dispatch,nightlly', 'dispatch;rm']) {
+    const empty = scratchDir('tg-init-with-bad-');
+    const r = await runCli(['init', '--dir', empty, '--with', value]);
+    assert.equal(r.code, 2, `${value}: ${r.out}`);
+    assert.match(r.out, /--with: ".*" is not one of dispatch, nightly/);
+    assert.deepEqual(readdirSync(empty), [], 'nothing written');
+  }
+  // Either alone is fine, and repeated or spaced names are the same.
+  const one = scratchDir('tg-init-with-one-');
+  assert.equal((await runCli(['init', '--dir', one, '--with', ' dispatch , dispatch'])).code, 0);
+  assert.deepEqual(readdirSync(join(one, '.github', 'workflows')).sort(), [
+    'tailgate-comment.yml',
+    'tailgate-dispatch.yml',
+    'tailgate.yml',
+  ]);
 });
