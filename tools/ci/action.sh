@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=gh.sh
 source "$here/gh.sh"
 fail() { gh_error "tailgate action: $*"; exit 2; }
-for v in MATRIX CONTROLLER TUNING SCENARIO FROM; do
+for v in MATRIX TG_GATE_NAME CONTROLLER TUNING SCENARIO FROM; do
   [[ -z "${!v:-}" || "${!v}" =~ ^[a-z0-9][a-z0-9.,-]*$ ]] || fail "${v,,} must be names from bench.yaml, got '${!v}'"
 done
 # The job's clock for "seconds before the first request" (tailgate run's timing line).

@@ -13,10 +13,12 @@ import { jsonOption, withJson } from './json-out.js';
 import { options as compareOptions, verdict as compareVerdict } from './compare.js';
 import { reportVerdict } from './report.js';
 import { commandFailed } from './main.js';
+import { GATE_NAME } from '../plan/gate-identity.js';
+import { shown } from '../names.js';
 
 export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';
 export const usage = `Usage: tailgate gate --results <dir> [--mode baseline|paired|concurrent] [--base-ref <sha>]
-                     [--base-results <dir>] [--confirm-results <dir>] [--matrix <name>]
+                     [--base-results <dir>] [--confirm-results <dir>] [--matrix <name>] [--gate <name>]
                      [--run-url URL] [--out gate-out] [--json]
 
 Compares every cell of --results against baselines read from the base commit (--mode
@@ -50,6 +52,8 @@ export const options = {
   'base-results': { type: 'string' },
   'confirm-results': { type: 'string' },
   matrix: { type: 'string' },
+  // The gate's name (plan's gate output): its comment's marker and check run; the matrix's by default.
+  gate: { type: 'string' },
   'run-url': { type: 'string' },
   out: { type: 'string', default: 'gate-out' },
   ...jsonOption,
@@ -122,6 +126,8 @@ async function gate(opts, positionals, { log, err: warn, env = process.env }) {
 function checkOptions(opts, positionals) {
   if (positionals.length) throw new InputError(`gate takes no positional arguments\n\n${usage}`);
   if (!opts.results) throw new InputError(`gate needs --results <dir>\n\n${usage}`);
+  if (opts.gate !== undefined && !GATE_NAME.test(opts.gate))
+    throw new InputError(`--gate: "${shown(opts.gate, 90)}" is not a gate name (${GATE_NAME.source})`);
   if (!MODES.includes(opts.mode))
     throw new InputError(`--mode: "${String(opts.mode).slice(0, 40)}" is not one of ${MODES.join(', ')}`);
   if (opts.mode === 'baseline' && !opts['base-ref'])
@@ -136,7 +142,7 @@ function report(opts, files, doc, warn) {
     made = reportVerdict(
       doc,
       { markdown: files.comment, charts: files.charts, meta: files.meta, confirmMatrix: files.confirm, force: true },
-      { runUrl: opts['run-url'] },
+      { runUrl: opts['run-url'], gate: opts.gate },
       { log: () => {} },
     );
   } catch (err) {

@@ -1,4 +1,4 @@
-import { setOutputs } from '../github-output.js';
+import { neutralizeCommands, setOutputs } from '../github-output.js';
 import { loadBench } from '../config/load.js';
 import { loadConfig } from './config-file.js';
 import { planMatrix } from '../plan/plan.js';
@@ -9,19 +9,25 @@ import { duetRefusal } from '../plan/duet.js';
 import { pairOrder, pairingMode } from '../plan/pairing.js';
 import { ROOT } from '../exec/tools.js';
 import { InputError } from '../errors.js';
+import { shown } from '../names.js';
 import { configOption, planOverrides } from './options.js';
+import { checkGateIdentity, gateIdentity } from '../plan/gate-identity.js';
 
 export const summary = 'Print the cells a matrix expands to (JSON with --json, for workflow matrices)';
 export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml] [--json | --github-output] [--base-ref <sha>]
                     [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                     [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)
                     [--duet-base <base bench.yaml> [--duet-check]]
+                    [--gate-name <name>] [--workflow <file or github.workflow_ref>]
        tailgate plan --matrix <name> --base-dir <checkout of the PR's base> --pairing
        tailgate plan --pair-order --repetitions N [--first-pair 1]
 
   --json           the GitHub Actions matrix: {"include":[{controller,tuning,scenario}]}
-  --github-output  the lines matrix=<json> and compare=<baseline|paired|concurrent>, appended
-                   to $GITHUB_OUTPUT when it is set (else printed)
+  --github-output  the lines matrix=<json>, compare=<baseline|paired|concurrent> and gate=<name>,
+                   appended to $GITHUB_OUTPUT when it is set (else printed). The gate's name
+                   (its artifacts, comment and check run) is --gate-name, else the matrix for
+                   the default bench.yaml, else <config path>.<matrix>; refused when another
+                   gate.yml call of --workflow (else of any .github/workflows file) has it too
   --base-ref       the PR's base commit: plan the cells of its matrix too (those this
                    checkout still defines) — a PR answers for the base's cells, so dropping
                    one from its matrix does not stop it being measured (the gate's --matrix
@@ -52,6 +58,8 @@ export const options = {
   'pair-order': { type: 'boolean', default: false },
   'first-pair': { type: 'string' },
   'base-ref': { type: 'string' },
+  'gate-name': { type: 'string', default: '' },
+  workflow: { type: 'string', default: '' },
 };
 
 export function run(opts) {
@@ -61,6 +69,9 @@ export function run(opts) {
       console.log(`${side} ${pair}`);
     return;
   }
+  // The gate's name first, before the config is read: a PR whose bench.yaml is refused still
+  // gets its input-error comment under its own name; a name another call has gets none.
+  if (opts['github-output']) setOutputs([['gate', uniqueGate(opts)]]);
   // --rate and --duration are checked as the file's own values are (config/overrides.js).
   const overrides = opts.pairing || opts['duet-check'] ? {} : planOverrides(opts);
   const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });
@@ -121,4 +132,19 @@ function jobEntries(cells) {
     const c = cells.find((x) => x.key === k);
     return { controller: c.controllerName, tuning: c.tuningName, scenario: c.scenarioName };
   });
+}
+
+// Before any bench job: this gate's name is no other gate.yml call's in the caller's
+// workflow, or both would write the same artifacts, comment and check run.
+function uniqueGate(opts) {
+  const gate = gateIdentity({ config: opts.config, matrix: opts.matrix, name: opts['gate-name'] });
+  const { problems, unchecked } = checkGateIdentity({ root: process.cwd(), gate, workflowRef: opts.workflow });
+  for (const c of unchecked)
+    console.error(
+      neutralizeCommands(
+        `tailgate plan: ${c.file} job ${shown(c.job, 80)}: its gate.yml ${c.unknown.join(', ')} is set at run time, so its gate's name is not checked against this one ("${gate}")`,
+      ),
+    );
+  if (problems.length) throw new InputError('two gates would share one name', { details: problems });
+  return gate;
 }

@@ -91,7 +91,8 @@ export function run(opts, positionals, io) {
  * command line reads a file) -> { code, comment, meta, confirm }, having printed its table
  * through log and written what `to` names (markdown, charts, meta, confirmMatrix; force);
  * comment is the markdown written, null without to.markdown.
- * where: runUrl, and the baselines' folder and ref for charts of a baseline verdict.
+ * where: runUrl, the gate's name (its comment's marker and the artifact's meta; the
+ * matrix's by default), and the baselines' folder and ref for charts of a baseline verdict.
  * input: the verdict's file, when it came from one (named in errors, never overwritten).
  */
 export function reportVerdict(doc, to, where = {}, { log, input = null }) {
@@ -105,11 +106,15 @@ export function reportVerdict(doc, to, where = {}, { log, input = null }) {
   if (to.markdown) {
     if (input && resolve(to.markdown) === realpathSync(input))
       throw new InputError(`--markdown ${to.markdown} is the input file`);
-    comment = renderMarkdown(doc, { runUrl: where.runUrl, lead: duetDiffText(doc.duetChange, { markdown: true }) });
+    comment = renderMarkdown(doc, {
+      runUrl: where.runUrl,
+      gate: where.gate,
+      lead: duetDiffText(doc.duetChange, { markdown: true }),
+    });
     writeTextAtomic(to.markdown, comment, { force: to.force });
   }
   if (to.charts) drawVerdictCharts(doc, to.charts, where);
-  const meta = commentMeta(doc);
+  const meta = commentMeta(doc, where.gate);
   if (to.meta) writeTextAtomic(to.meta, JSON.stringify(meta), { force: to.force });
   const confirm = confirmMatrix(doc);
   if (to.confirmMatrix) writeTextAtomic(to.confirmMatrix, JSON.stringify(confirm), { force: to.force });
@@ -119,7 +124,7 @@ export function reportVerdict(doc, to, where = {}, { log, input = null }) {
 // What the publisher needs beside the comment: the verdict, which round it is (a first look
 // that asked for a round is never published as final), and which gate (its own comment
 // and check run).
-function commentMeta(doc) {
+function commentMeta(doc, gate = doc.matrix) {
   return {
     kind: 'tailgate.comment',
     schemaVersion: 1,
@@ -127,7 +132,7 @@ function commentMeta(doc) {
     exitCode: doc.exitCode,
     round: doc.round ?? 'first',
     pending: doc.pending === true,
-    ...(doc.matrix ? { gate: doc.matrix } : {}),
+    ...(gate ? { gate } : {}),
   };
 }
 

@@ -8,10 +8,12 @@ import { shown } from '../names.js';
 import { GITHUB_COMMENT_LIMIT, markerFor } from '../report/markdown.js';
 import { VERDICTS as VERDICT_NAMES } from '../result/verdicts.js';
 import { ANNOTATION_LIMITS } from '../report/annotations.js';
+import { GATE_NAME } from '../plan/gate-identity.js';
 
 export const ARTIFACT_FILES = { 'comment.md': GITHUB_COMMENT_LIMIT, 'meta.json': 16384 };
-const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment(:[a-z0-9.-]{1,40})? -->/g;
-export const GATE_NAME = /^[a-z0-9]([a-z0-9.-]{0,38}[a-z0-9])?$/;
+const ALLOWED_TAGS = /<\/?(details|summary|sub)>|<!-- tailgate:sticky-comment(:[a-z0-9.-]{1,80})? -->/g;
+// A gate's name: its matrix, or its config and matrix (plan/gate-identity.js).
+export { GATE_NAME };
 const VERDICTS = new Set(VERDICT_NAMES);
 
 export function readCommentArtifact(dir, { repoUrl }) {
@@ -62,7 +64,7 @@ function parseMeta(text) {
     Object.keys(m).every((k) => META_KEYS.includes(k));
   if (!ok)
     throw new InputError(
-      `comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode[, round: first|confirmation, pending: boolean, gate: a matrix name, annotations: at most ${ANNOTATION_LIMITS.count} of {path, line, message}]} and nothing else`,
+      `comment artifact rejected: meta.json must be {kind: "tailgate.comment", schemaVersion: 1, overall, exitCode[, round: first|confirmation, pending: boolean, gate: a gate's name, annotations: at most ${ANNOTATION_LIMITS.count} of {path, line, message}]} and nothing else`,
     );
   return m;
 }

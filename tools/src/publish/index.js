@@ -33,7 +33,7 @@ export async function publishFromWorkflowRun({ github, context, core, env = proc
 // The gate whose comment this job publishes (comment.yml's matrix over its `gates`).
 function gateOf(name) {
   if (name === undefined || name === '') return null;
-  if (!GATE_NAME.test(name)) throw new InputError(`GATE: ${JSON.stringify(name.slice(0, 60))} is not a matrix name`);
+  if (!GATE_NAME.test(name)) throw new InputError(`GATE: ${JSON.stringify(name.slice(0, 60))} is not a gate's name`);
   return name;
 }
 

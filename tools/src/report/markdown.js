@@ -30,9 +30,10 @@ const HEADLINE = {
 };
 
 // lead: markdown shown first, before the context (a duet's change as the data planes see it).
-export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET, lead = '' } = {}) {
+// gate: the gate's name (plan's, from its config and matrix), the matrix's by default.
+export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET, lead = '', gate = doc.matrix } = {}) {
   const cells = doc.cells;
-  const compose = (...a) => composeWith(lead, ...a);
+  const compose = (...a) => composeWith({ lead, gate }, ...a);
   let body = compose(doc, cells, 0, runUrl, true);
   // Too long for a comment: drop the folded details and chart, then table rows. The
   // budget is in bytes, as GitHub's limit and the publisher's check are.
@@ -48,7 +49,7 @@ export function renderMarkdown(doc, { runUrl = null, maxChars = BUDGET, lead = '
   return body;
 }
 
-function composeWith(lead, doc, cells, hidden, runUrl, full) {
+function composeWith({ lead, gate }, doc, cells, hidden, runUrl, full) {
   const n = doc.cells.length;
   const bad = doc.cells.filter((c) => c.verdict === doc.overall).length;
   const waiting = doc.cells.filter((c) => c.awaiting === 'confirmation').length;
@@ -56,7 +57,7 @@ function composeWith(lead, doc, cells, hidden, runUrl, full) {
     ? `awaiting confirmation — ${waiting} of ${plural(n, 'cell')} run again with fresh pairs; this first look is not the verdict`
     : `${HEADLINE[doc.overall]}${doc.overall === 'pass' || !n ? '' : ` — ${bad} of ${plural(n, 'cell')}`}`;
   return renderTemplate('comment.md', {
-    marker: markerFor(doc.matrix),
+    marker: markerFor(gate),
     icon: doc.pending && doc.overall !== 'regression' ? '⏳' : ICON[doc.overall],
     headline,
     next: nextStep(doc, runUrl),
