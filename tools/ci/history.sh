@@ -4,8 +4,10 @@
 # detected, the page and its gnuplot charts rebuilt, the job summary written, the branch
 # pushed. Only for trusted events on the default branch (the workflow says when).
 # Env: RESULTS (run folder), COMMIT, [RUN_URL], [HISTORY_BRANCH=tailgate-history],
-#      [REPO_URL], [PAGES_URL], [OUT=history-out]. Output: changes=<file> (history detect
-#      --out), worse=true|false.
+#      [REPO_URL], [PAGES_URL], [OUT=history-out],
+#      [HISTORY_VERIFIED_FILE] a file outside the workspace that keeps the tip this job
+#      last verified and pushed (a self-hosted runner's): the branch must descend from it.
+#      Output: changes=<file> (history detect --out), worse=true|false.
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -14,11 +16,16 @@ out=$(mkdir -p "${OUT:-history-out}" && cd "${OUT:-history-out}" && pwd)
 tree=$out/branch
 history_worktree "$branch" "$tree"
 # The branch's rules (regular files only, append-only) are tailgate's (history check):
-# before the append, so nothing is written through a link, and after it, so no line of
-# the store was removed or rewritten. A refusal is an annotation naming the files.
+# before the append, so nothing is written through a link and nothing built on a past
+# some commit rewrote (every commit since the last verified point, or since the first),
+# and after it, so no line of the store was removed or rewritten. A refusal is an
+# annotation naming the commits, files and records.
+verified=${HISTORY_VERIFIED_FILE:-}
+since=""
+if [ -n "$verified" ] && [ -s "$verified" ]; then since=$(head -c 40 "$verified"); fi
 branch_rules() {
   local said code=0
-  said=$(tailgate history check --worktree "$tree" 2>&1) || code=$?
+  said=$(tailgate history check --worktree "$tree" ${since:+--since "$since"} 2>&1) || code=$?
   [ "$code" -eq 0 ] || { gh_error "$said"; exit "$code"; }
   echo "$said"
 }
@@ -37,6 +44,7 @@ git -C "$tree" add history site
 git -C "$tree" -c user.name="github-actions[bot]" -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \
   commit -q -m "tailgate history: ${COMMIT:0:12}" -m "${RUN_URL:-}"
 git -C "$tree" push -q origin "HEAD:refs/heads/$branch"
+if [ -n "$verified" ]; then git -C "$tree" rev-parse HEAD > "$verified"; fi
 echo "history: appended ${COMMIT:0:12} to $branch (change points for the worse: $worse)"
 step_output "changes=$out/changes.json"
 step_output "worse=$worse"

@@ -1,5 +1,6 @@
 import { appendRecord, historyRecord, readStore } from '../history/store.js';
 import { BRANCH_FOLDERS, branchProblems } from '../history/branch.js';
+import { chainLength, chainProblems } from '../history/chain.js';
 import { DETECT_DEFAULTS, HISTORY_METRICS, seriesChanges } from '../history/detect.js';
 import { collectRun } from '../result/run-dir.js';
 import { InputError } from '../errors.js';
@@ -19,7 +20,7 @@ export const usage = `Usage:
                           [--min-size 5] [--out changes.json] [--markdown cite.md] [--repo-url URL]
   tailgate history report [--store history] --site <dir> [--repo-url https://github.com/o/r]
                           [--png] [--pages-url https://o.github.io/r]
-  tailgate history check --worktree <dir>
+  tailgate history check --worktree <dir> [--since <sha>]
 
 append: one record per cell of the run (commit, time, profile, machine, the workload's
 identity, p50/p99/p99.9/p99.99 with intervals, errors by class, dropped iterations, cost
@@ -40,9 +41,12 @@ served.
 
 check: the history branch's rules where it is checked out in <dir> (its history/ and
 site/): regular files only — a symbolic link, tracked or on disk, is refused — and
-append-only — a tracked file of the store with a line removed or changed since the
-branch's last commit is refused. Exit 2 naming the files. tools/ci/history.sh runs it
-before it appends (nothing is written through a link) and after.`;
+append-only, whole — every commit of the branch since --since (the last verified point,
+which the tip must descend from: else non-fast-forward, refused), or since its first
+commit, only added lines to the store (a commit that removed or changed one is refused
+naming the commit and the record; a merge is refused), and so does the worktree since the
+branch's last commit. Exit 2 naming them. tools/ci/history.sh runs it before it appends
+(nothing is written through a link, nothing built on a rewritten past) and after.`;
 export const options = {
   results: { type: 'string' },
   commit: { type: 'string' },
@@ -59,6 +63,7 @@ export const options = {
   'pages-url': { type: 'string' },
   force: { type: 'boolean', default: false },
   worktree: { type: 'string' },
+  since: { type: 'string' },
 };
 
 export function run(opts, positionals) {
@@ -147,10 +152,14 @@ function report(opts) {
 
 function checkBranch(opts) {
   if (!opts.worktree) throw new InputError('history check needs --worktree <dir> (the history branch checked out)');
-  const problems = branchProblems(opts.worktree);
+  const since = opts.since ?? '';
+  const problems = [...chainProblems(opts.worktree, { since }), ...branchProblems(opts.worktree)];
   if (problems.length)
     throw new InputError(`${opts.worktree}: the history branch breaks its rules`, { details: problems });
-  console.log(`${opts.worktree}: ${BRANCH_FOLDERS.join(' and ')} hold regular files only, and the store only grew`);
+  const n = chainLength(opts.worktree, { since });
+  console.log(
+    `${opts.worktree}: ${BRANCH_FOLDERS.join(' and ')} hold regular files only, and the store only grew — ${n} commit(s) ${since ? `since ${since.slice(0, 12)}` : 'since the first'} and the worktree`,
+  );
   return 0;
 }
 
