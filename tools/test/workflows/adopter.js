@@ -74,8 +74,10 @@ export function releaseTarball() {
  * needs the network; npm, from its cache), `npx tailgate init`, the
  * files init wrote committed — `tailgate setup` left out (it installs local tools; the
  * gate's jobs install their own). Returns the repository and what each step took.
+ * withUses: init's --with (docs/adopting.md: "dispatch,nightly" adds the manual and
+ * nightly callers).
  */
-export function readmeAdopter(controller) {
+export function readmeAdopter(controller, { withUses = null } = {}) {
   const dir = scratchDir(`tg-wf-readme-${controller}-`);
   gitInit(dir);
   const took = {};
@@ -100,7 +102,13 @@ export function readmeAdopter(controller) {
     '--loglevel=error',
     tgz,
   ]);
-  const said = step('init', 'npx', ['tailgate', 'init', '--controller', controller]);
+  const said = step('init', 'npx', [
+    'tailgate',
+    'init',
+    '--controller',
+    controller,
+    ...(withUses ? ['--with', withUses] : []),
+  ]);
   forTheCase(dir);
   const values = `${controller}-values.yaml`;
   git(dir, 'add', 'package.json', 'package-lock.json', 'bench.yaml', values, '.github');
