@@ -1,4 +1,4 @@
-// make test-workflows: bench-dispatch.yml on workflow_dispatch payloads, executed by act
+// make test-workflows: bench-dispatch.yml (a thin caller of dispatch.yml) on workflow_dispatch payloads, executed by act
 // in a copy of this repository: out-of-range inputs are refused by the dispatch check
 // before anything runs, with the CLI's own message; a small valid dispatch runs the local
 // target and uploads its results.
@@ -31,7 +31,7 @@ const inputs = (over) => ({
   rate: '500',
   duration: '2s',
   repetitions: '1',
-  target: 'local',
+  matrix: 'local',
   compare: 'none',
   'update-baselines': 'false',
   ...over,
