@@ -16,6 +16,7 @@ case "${TG_COMMAND:?}" in
   setup) make -C "$here/../.." setup-bench ;;                 # OS packages, pinned k6, npm (run-time only)
   kube-tools) "$here/install-kube-tools.sh" ;;                # pinned kind and helm
   report-tools) "$here/../scripts/setup.sh" report ;;         # gnuplot, npm (run-time only)
+  gate-name) "$here/gate-name.sh" "${MATRIX:?}" ;;               # the gate's name, refused if another call has it
   plan) "$here/plan.sh" "${MATRIX:?}" ;;
   cell)
     if [ "${CONCURRENT:-false}" = true ]; then "$here/duet-cell.sh"
@@ -27,5 +28,5 @@ case "${TG_COMMAND:?}" in
     [[ -z "${MARGIN:-}" || "$MARGIN" =~ ^[a-z0-9.=%,]+$ ]] || fail "margin must look like p99=10%,errors=10%, got '$MARGIN'"
     "$here/migrate.sh" ;;
   teardown) "$here/teardown.sh" ;;
-  *) fail "command must be setup, kube-tools, report-tools, plan, cell, gate, migrate or teardown, got '$TG_COMMAND'" ;;
+  *) fail "command must be setup, kube-tools, report-tools, gate-name, plan, cell, gate, migrate or teardown, got '$TG_COMMAND'" ;;
 esac

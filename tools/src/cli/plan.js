@@ -18,16 +18,18 @@ export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml]
                     [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                     [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)
                     [--duet-base <base bench.yaml> [--duet-check]]
-                    [--gate-name <name>] [--workflow <file or github.workflow_ref>]
+       tailgate plan --matrix <name> --gate [--github-output] [--gate-name <name>] [--workflow <file or ref>]
        tailgate plan --matrix <name> --base-dir <checkout of the PR's base> --pairing
        tailgate plan --pair-order --repetitions N [--first-pair 1]
 
   --json           the GitHub Actions matrix: {"include":[{controller,tuning,scenario}]}
-  --github-output  the lines matrix=<json>, compare=<baseline|paired|concurrent> and gate=<name>,
-                   appended to $GITHUB_OUTPUT when it is set (else printed). The gate's name
-                   (its artifacts, comment and check run) is --gate-name, else the matrix for
-                   the default bench.yaml, else <config path>.<matrix>; refused when another
-                   gate.yml call of --workflow (else of any .github/workflows file) has it too
+  --github-output  the lines matrix=<json> and compare=<baseline|paired|concurrent>, appended
+                   to $GITHUB_OUTPUT when it is set (else printed)
+  --gate           the line gate=<name> only (--github-output: to $GITHUB_OUTPUT): the gate's
+                   name — its artifacts, comment and check run — is --gate-name, else the
+                   matrix for the default bench.yaml, else <config path>.<matrix>; refused
+                   (exit 2) when another gate.yml call of --workflow (a path or
+                   github.workflow_ref; else of any .github/workflows file) has it too
   --base-ref       the PR's base commit: plan the cells of its matrix too (those this
                    checkout still defines) — a PR answers for the base's cells, so dropping
                    one from its matrix does not stop it being measured (the gate's --matrix
@@ -58,6 +60,7 @@ export const options = {
   'pair-order': { type: 'boolean', default: false },
   'first-pair': { type: 'string' },
   'base-ref': { type: 'string' },
+  gate: { type: 'boolean', default: false },
   'gate-name': { type: 'string', default: '' },
   workflow: { type: 'string', default: '' },
 };
@@ -69,9 +72,15 @@ export function run(opts) {
       console.log(`${side} ${pair}`);
     return;
   }
-  // The gate's name first, before the config is read: a PR whose bench.yaml is refused still
-  // gets its input-error comment under its own name; a name another call has gets none.
-  if (opts['github-output']) setOutputs([['gate', uniqueGate(opts)]]);
+  // The gate's name, its own step before the plan's (the config is not read): a PR whose
+  // bench.yaml is refused still gets its input-error comment under its gate's name; a
+  // name another call has gets none.
+  if (opts.gate) {
+    const line = [['gate', uniqueGate(opts)]];
+    if (opts['github-output']) setOutputs(line);
+    else console.log(`gate=${line[0][1]}`);
+    return;
+  }
   // --rate and --duration are checked as the file's own values are (config/overrides.js).
   const overrides = opts.pairing || opts['duet-check'] ? {} : planOverrides(opts);
   const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });

@@ -109,7 +109,7 @@ matrices:
 const plan = (dir, ...args) => {
   const env = { ...process.env };
   delete env.GITHUB_OUTPUT;
-  return spawnSync(process.execPath, [CLI, 'plan', '--matrix', 'pr', '--github-output', ...args], {
+  return spawnSync(process.execPath, [CLI, 'plan', '--matrix', 'pr', ...args], {
     cwd: dir,
     encoding: 'utf8',
     env,
@@ -117,15 +117,16 @@ const plan = (dir, ...args) => {
 };
 const REF = 'acme/mono/.github/workflows/tailgate.yml@refs/pull/7/merge';
 
-test('one gate, one identity: collision refusal at plan — exit 2 before any bench job, the gate= output only for a name no other call has', () => {
+test("one gate, one identity: collision refusal at plan — gate.yml's gate-name step exits 2 before any bench job; gate= only for a name no other call has", () => {
   const ok = monorepo([
     call('api', { config: 'services/api/bench.yaml' }),
     call('web', { config: 'services/web/bench.yaml' }),
   ]);
-  const a = plan(ok, '--config', 'services/api/bench.yaml', '--workflow', REF);
+  const a = plan(ok, '--gate', '--github-output', '--config', 'services/api/bench.yaml', '--workflow', REF);
   assert.equal(a.status, 0, a.stderr);
-  assert.match(a.stdout, /^gate=services-api\.pr$/m);
-  assert.match(a.stdout, /^compare=paired$/m);
+  assert.equal(a.stdout, 'gate=services-api.pr\n');
+  const p = plan(ok, '--github-output', '--config', 'services/api/bench.yaml');
+  assert.match(p.stdout, /^compare=paired$/m, 'the plan itself is unchanged');
   // Only the caller's workflow counts (other.yml's two default gates are not this run's).
   assert.equal(checkGateIdentity({ root: ok, gate: 'services-api.pr', workflowRef: REF }).problems.length, 0);
 
@@ -133,13 +134,22 @@ test('one gate, one identity: collision refusal at plan — exit 2 before any be
     call('api', { config: 'services/api/bench.yaml', matrix: 'pr' }),
     call('web', { config: 'services/api/bench.yaml' }),
   ]);
-  const r = plan(clash, '--config', 'services/api/bench.yaml', '--workflow', REF);
+  const r = plan(clash, '--gate', '--github-output', '--config', 'services/api/bench.yaml', '--workflow', REF);
   assert.equal(r.status, 2, r.stdout + r.stderr);
-  assert.doesNotMatch(r.stdout, /^(gate|matrix)=/m, 'no name and no matrix: no bench job, no artifact of this gate');
+  assert.doesNotMatch(r.stdout, /^gate=/m, 'no name: nothing of this gate is named, its bench jobs never start');
   assert.match(r.stderr, /two gates would share one name/);
   assert.match(r.stderr, /\.github\/workflows\/tailgate\.yml job api .*job web/);
   // Either call's name input resolves it.
-  const named = plan(clash, '--config', 'services/api/bench.yaml', '--workflow', REF, '--gate-name', 'api-canary');
+  const named = plan(
+    clash,
+    '--gate',
+    '--config',
+    'services/api/bench.yaml',
+    '--workflow',
+    REF,
+    '--gate-name',
+    'api-canary',
+  );
   assert.equal(named.status, 0, named.stderr);
   assert.match(named.stdout, /^gate=api-canary$/m);
 });
@@ -182,10 +192,13 @@ test("one gate, one identity: the publisher — a service's gate gets its own co
 test("one gate, one identity: gate.yml names artifacts, patterns and the comment by plan's gate output, never the matrix alone", () => {
   const text = readFileSync(join(ROOT, '.github', 'workflows', 'gate.yml'), 'utf8');
   const doc = parse(text, { merge: true });
-  assert.equal(doc.jobs.plan.outputs.gate, '${{ steps.plan.outputs.gate }}');
-  const planStep = doc.jobs.plan.steps.find((s) => s.id === 'plan');
-  assert.equal(planStep.with['gate-name'], '${{ inputs.name }}');
-  assert.equal(planStep.with['workflow-ref'], '${{ github.workflow_ref }}');
+  assert.equal(doc.jobs.plan.outputs.gate, '${{ steps.gate-name.outputs.gate }}');
+  const ids = doc.jobs.plan.steps.map((s) => s.id).filter(Boolean);
+  assert.deepEqual(ids, ['gate-name', 'plan'], 'named before the plan: a refused bench.yaml still has its name');
+  const naming = doc.jobs.plan.steps.find((s) => s.id === 'gate-name');
+  assert.equal(naming.with.command, 'gate-name');
+  assert.equal(naming.with['gate-name'], '${{ inputs.name }}');
+  assert.equal(naming.with['workflow-ref'], '${{ github.workflow_ref }}');
   const named = [];
   for (const [job, spec] of Object.entries(doc.jobs))
     for (const s of spec.steps ?? []) {
