@@ -50,7 +50,7 @@ test('catalog: a misspelt key in controller.yaml is refused, naming the file, th
       assert.ok(all.includes(`${file}:${line('podSelectr:')}: podSelectr: unknown field`), all);
       assert.match(
         all,
-        /effectiveConfig\.fromat: unknown field \(check spelling; see schemas\/controller\.schema\.json\)/,
+        /effectiveConfig\.fromat: unknown field — did you mean "format"\? \(see schemas\/controller\.schema\.json\)/,
       );
       assert.ok(all.includes(`${file}:${line('omited:')}: knobs.retries.omited: unknown field`), all);
       return true;
