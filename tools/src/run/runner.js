@@ -19,11 +19,12 @@ import { progress } from './progress.js';
 /** stages: { ingest, ingestRunners } of the ingest stage. */
 export async function runPlan(plan, { runDir, driver, signal, log = console.log, opts = {}, pair = null, stages }) {
   // A driver may hold state across cells (a cluster per controller): start() gives
-  // a session, teardown() always runs.
-  // Which engine loads each cell, decided (and refused) before any cluster or process starts.
-  const engines = await cellEngines(plan, opts.engine, log);
+  // a session, teardown() always runs. Which engine loads each cell is decided (or
+  // refused, recorded like any refusal) before any cluster or process starts.
   let session;
+  let engines;
   try {
+    engines = await cellEngines(plan, opts.engine, log);
     session = driver.start ? await driver.start(plan, { runDir, signal, log, opts }) : driver;
   } catch (err) {
     // Refused before any cell ran (a values file the chart's schema refuses): every planned
@@ -115,7 +116,7 @@ async function cellEngines(plan, flag, log) {
   const byRequest = new Map();
   const out = new Map();
   for (const cell of plan.cells) {
-    const requested = flag ?? cell.scenario.engine ?? 'auto';
+    const requested = flag ?? cell.scenario?.engine ?? 'auto';
     if (!byRequest.has(requested)) {
       const e = await chooseEngine(requested);
       if (e.why) log(`tailgate: ${e.why}`);
