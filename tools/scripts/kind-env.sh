@@ -36,11 +36,11 @@ if [ -z "$KIND_SKIP" ]; then
   # The in-cluster load image of each engine this machine has (docs/engines.md): k6's only
   # where its release binary was installed, Vegeta's always.
   if [ -x .tools/bin/k6 ]; then
-    TAILGATE_K6_IMAGE=$K6_IMAGE IMAGE=$K6_IMAGE tools/scripts/build-k6-image.sh
+    IMAGE=$K6_IMAGE tools/scripts/build-engine-image.sh k6
     export TAILGATE_K6_IMAGE=$K6_IMAGE
   fi
   VEGETA_IMAGE=localhost/tailgate-vegeta:$(pin vegeta)
-  IMAGE=$VEGETA_IMAGE tools/scripts/build-vegeta-image.sh
+  IMAGE=$VEGETA_IMAGE tools/scripts/build-engine-image.sh vegeta
   export TAILGATE_VEGETA_IMAGE=$VEGETA_IMAGE
   export TAILGATE_OFFLINE=1 TAILGATE_KIND_NODE_IMAGE=$NODE_IMAGE
 fi

@@ -51,7 +51,7 @@ test('pins: one place (tools/versions.json); clusters/images.yaml names the same
   for (const f of [
     'tools/scripts/setup.sh',
     'tools/ci/install-kube-tools.sh',
-    'tools/scripts/build-k6-image.sh',
+    'tools/scripts/build-engine-image.sh',
     'tools/scripts/test-kind.sh',
     'tools/src/exec/deps.js',
     'tools/src/targets/kube/k6-job.js',
