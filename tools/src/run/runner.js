@@ -25,6 +25,8 @@ export async function runPlan(plan, { runDir, driver, signal, log = console.log,
   let engines;
   try {
     engines = await cellEngines(plan, opts.engine, log);
+    // Before the driver plans its steps: they load the in-cluster image of the cell's engine.
+    for (const cell of plan.cells) cell.engine = engines.get(cell.key ?? cell.id).name;
     session = driver.start ? await driver.start(plan, { runDir, signal, log, opts }) : driver;
   } catch (err) {
     // Refused before any cell ran (a values file the chart's schema refuses): every planned
@@ -78,8 +80,6 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages, engi
     const started = Date.now();
     const prefix = `[${cell.index + 1}/${plan.cells.length}] ${cell.id}`;
     try {
-      // The engine goes with the cell to its driver and into its results' workload.
-      Object.assign(cell, { engine: engines.get(cell.key ?? cell.id).name });
       const run = await session.runCell({ cell, cellDir: dir, signal });
       if (signal?.aborted) break;
       const meta = runMeta(cell, run, { ...host, engine: engines.get(cell.key ?? cell.id) }, pair);

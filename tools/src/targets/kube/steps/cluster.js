@@ -1,7 +1,7 @@
 // A controller's cluster (kind) or namespaces (an existing cluster): set-up, what an
 // offline cluster needs loaded, teardown.
 import { InputError } from '../../../errors.js';
-import { K6_IMAGE } from '../k6-job-manifest.js';
+import { JOB_ENGINES } from '../job-engines.js';
 import { verifiedArchive } from '../../../registry/chart-archive.js';
 import { DUET_NODE_PORT, INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 import { BACKEND_RELEASE, backendStep, OFFLINE_BACKEND_IMAGE } from './backend.js';
@@ -101,7 +101,10 @@ export function offlineLoadSteps(u) {
       argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`],
       env: { GOFLAGS: '-mod=mod' },
     });
-  const k6Image = cells.some((c) => c.scenario.loadFrom === 'cluster') ? [K6_IMAGE] : [];
+  // The in-cluster load image of each engine the cells run on (job-engines.js).
+  const loadImages = [
+    ...new Set(cells.filter((c) => c.scenario.loadFrom === 'cluster').map((c) => JOB_ENGINES[c.engine ?? 'k6'].image)),
+  ];
   u.add({
     timeoutMs: 300_000,
     title: 'load locally built images into the cluster',
@@ -111,7 +114,7 @@ export function offlineLoadSteps(u) {
       'docker-image',
       OFFLINE_BACKEND_IMAGE,
       ...new Set([...cat.offlineImages, ...(head?.cat.offlineImages ?? [])]),
-      ...k6Image,
+      ...loadImages,
       '--name',
       ctx.clusterName(controller),
     ],
