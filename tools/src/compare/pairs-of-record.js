@@ -51,8 +51,10 @@ export function holdToRecord(p, record) {
     return {
       why: `judged on ${n} pair${n === 1 ? '' : 's'}, fewer than the ${record.minPairs} the base's design asks (its matrix's repetitions): not judged — the base's rules apply to a PR, its pair budget too`,
     };
-  const duet = [...p.base, ...p.head].every((r) => r.meta?.ab);
-  const sequential = record.sequential && duet;
+  // A duet's pairs, or a PR duet's loaded one side at a time because the sides would not
+  // share the node fairly (targets/kube/one-at-a-time.js): the same sequential budget.
+  const paired = [...p.base, ...p.head].every((r) => r.meta?.ab || r.meta?.alternate);
+  const sequential = record.sequential && paired;
   const ranLooks = [...p.base, ...p.head].some((r) => r.meta?.sequential);
   const most = sequential ? record.maxPairs : ranLooks ? record.minPairs : Infinity;
   if (p.pairs && n > most) cutTo(p, most);

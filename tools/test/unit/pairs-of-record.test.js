@@ -139,3 +139,16 @@ test("the base's design of record for pairs: a PR's duet runs the base's pairs, 
   // The head's own plan (no base to run against) keeps its own.
   assert.deepEqual(planMatrix(head, 'pr').sequential, { minPairs: 2, maxPairs: 4 });
 });
+
+test("the base's design of record for pairs: a PR duet loaded one side at a time (unfair node share) keeps the duet's budget — all its pairs judged, not cut to repetitions", async () => {
+  const { holdToRecord } = await import('../../src/compare/pairs-of-record.js');
+  const record = pairsOfRecord({ repetitions: 3, maxRepetitions: 10, compare: 'concurrent' });
+  const run = (role, i) => ({
+    meta: { alternate: { role }, pair: i + 1, sequential: { minPairs: 3, maxPairs: 10, looks: i - 2 } },
+  });
+  const pairs = Array.from({ length: 9 }, (_, i) => ({ base: run('base', i), head: run('head', i) }));
+  const p = { base: pairs.map((x) => x.base), head: pairs.map((x) => x.head), pairs };
+  const held = holdToRecord(p, record);
+  assert.deepEqual(held.meta, { minPairs: 3, maxPairs: 10 }, 'tested with the sequential design');
+  assert.equal(p.pairs.length, 9, 'no pair cut (before: cut to the first 3)');
+});
