@@ -1,5 +1,5 @@
-// make test-workflows: bench-dispatch.yml (a thin caller of dispatch.yml) on workflow_dispatch payloads, executed by act
-// in a copy of this repository: out-of-range inputs are refused by the dispatch check
+// make test-workflows: bench-dispatch.yml (a thin caller of dispatch.yml) on workflow_dispatch
+// payloads, executed by act in a copy of this repository: out-of-range inputs are refused by the dispatch check
 // before anything runs, with the CLI's own message; a small valid dispatch runs the local
 // target and uploads its results.
 import assert from 'node:assert/strict';
