@@ -3,10 +3,8 @@
 // had — k6 is never built from its Go module, which is under the AGPL (docs/engines.md).
 // An engine is its runner and the reader its output is ingested with; results name the
 // engine and its version, so one engine's result never compares with the other's.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { probe, DEPENDENCIES } from '../../exec/deps.js';
-import { which } from '../../exec/tools.js';
 import { PINS } from '../../version.js';
 import { InputError } from '../../errors.js';
 import { cellLoad, runK6Segments } from '../k6.js';
@@ -14,32 +12,23 @@ import { runVegetaSegments } from './vegeta.js';
 
 export const ENGINE_NAMES = Object.freeze(['auto', 'k6', 'vegeta']);
 
-const VEGETA_DEP = { name: 'vegeta', args: ['-version'], pattern: /Version: (v?[\d.]+)/ };
-// A Vegeta built with `go install` prints no version (its release sets it at link time);
-// Go's build information inside the binary names the module's.
-const VEGETA_MODULE = /mod\tgithub\.com\/tsenart\/vegeta\/v12\t(v[\d.]+)/;
-
-async function vegetaVersion() {
-  const p = await probe(VEGETA_DEP);
-  if (p.version) return p.version.startsWith('v') ? p.version : `v${p.version}`;
-  if (!p.path) return null;
-  try {
-    return VEGETA_MODULE.exec(readFileSync(which('vegeta'), 'latin1'))?.[1] ?? null;
-  } catch {
-    return null;
-  }
+// An engine's version is its tools entry's (exec/deps.js: for a Vegeta built with `go
+// install`, read from the build information in the binary), written as the pins are.
+async function versionOf(name) {
+  const v = (await probe(DEPENDENCIES.find((d) => d.name === name))).version;
+  return v && !v.startsWith('v') ? `v${v}` : v;
 }
 
 export const ENGINES = Object.freeze({
   k6: {
     format: 'k6',
     run: runK6Segments,
-    version: async () => (await probe(DEPENDENCIES.find((d) => d.name === 'k6'))).version,
+    version: () => versionOf('k6'),
   },
   vegeta: {
     format: 'vegeta',
     run: runVegetaSegments,
-    version: vegetaVersion,
+    version: () => versionOf('vegeta'),
   },
 });
 
