@@ -15,6 +15,8 @@
 // by φ — the effective number of independent errors.
 import { ERROR_CLASSES } from '../result/error-classes.js';
 import { binomialUpperTail, tSf } from './stats.js';
+import { moderate } from './noise.js';
+import { round } from '../numbers.js';
 
 export const ERROR_GROUPS = Object.freeze({
   '5xx': ['http502', 'http503', 'http504', 'http5xx'],
@@ -109,4 +111,47 @@ export function errorTest(ev, phi, df = 0) {
 // rounding — fewer successes out of more trials — never makes a p-value smaller.
 function tail(k, n, p) {
   return binomialUpperTail(Math.floor(k + 1e-9), Math.ceil(n - 1e-9), p);
+}
+
+/**
+ * The error tests of every valid cell (gate.js's `live`), one per group, with φ moderated
+ * across the cells: the evidence the gate's Holm family decides on.
+ */
+export function errorTests(live, gate) {
+  const out = [];
+  for (const group of Object.keys(ERROR_GROUPS)) {
+    const evs = live.map((p) => ({ owner: p, ev: errorEvidence(group, p.base, p.head) }));
+    const noise = moderate(evs.map((e) => e.ev));
+    evs.forEach((e, i) => {
+      if (!e.ev.testable) return;
+      const phi = Math.max(1, noise[i].var ?? 1);
+      const r = errorTest(e.ev, phi, noise[i].var > 1 ? noise[i].df : 0);
+      const share = e.ev.headRequests / Math.max(1, e.ev.headRequests + e.ev.baseRequests);
+      const eff = Math.floor((e.ev.base + e.ev.head) / phi + 1e-9);
+      out.push({
+        owner: e.owner,
+        kind: 'errors',
+        metric: e.ev.metric,
+        group,
+        classes: e.ev.classes,
+        blocking: gate.errors.blocking,
+        reliable: true,
+        minExtra: gate.errors.minExtra,
+        base: e.ev.base,
+        head: e.ev.head,
+        baseRequests: e.ev.baseRequests,
+        headRequests: e.ev.headRequests,
+        phi: round(phi, 3),
+        extra: round(r.extra, 2),
+        rateRatio: Number.isFinite(r.rateRatio) ? round(r.rateRatio, 3) : null,
+        pWorse: r.pWorse,
+        pBetter: r.pBetter,
+        // The smallest p-value these totals could ever give (all errors on one side):
+        // a test that cannot reach α cannot fail, so it costs the family nothing (Tarone).
+        minPWorse: share ** eff,
+        minPBetter: (1 - share) ** eff,
+      });
+    });
+  }
+  return out;
 }

@@ -10,12 +10,11 @@
 //      rule's relative threshold and absolute floor (a change worth a red PR)
 import { ruleNumbers } from '../config/normalise.js';
 import { normalQuantile } from '../normal.js';
-import { ERROR_GROUPS, errorEvidence, errorTest } from './errors.js';
+import { errorTests } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
 import { floorMs, LATENCY, latencyEvidence, latencyNoise } from './latency.js';
 import { hasPropagation, PROPAGATION } from './propagation.js';
 import { failoverClosed, failoverTests } from './failover.js';
-import { moderate } from './noise.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 import { CPU, CPU_METRIC, cpuNoiseRules, hasCpu, withCpuUnit } from './cpu.js';
@@ -291,45 +290,6 @@ function latencyDecision(owner, ev, { se, df, varSource }, rule, gate) {
     pBetter: tSf(-t, df),
     minP: 0, // a continuous test can always reach any p
   };
-}
-
-function errorTests(live, gate) {
-  const out = [];
-  for (const group of Object.keys(ERROR_GROUPS)) {
-    const evs = live.map((p) => ({ owner: p, ev: errorEvidence(group, p.base, p.head) }));
-    const noise = moderate(evs.map((e) => e.ev));
-    evs.forEach((e, i) => {
-      if (!e.ev.testable) return;
-      const phi = Math.max(1, noise[i].var ?? 1);
-      const r = errorTest(e.ev, phi, noise[i].var > 1 ? noise[i].df : 0);
-      const share = e.ev.headRequests / Math.max(1, e.ev.headRequests + e.ev.baseRequests);
-      const eff = Math.floor((e.ev.base + e.ev.head) / phi + 1e-9);
-      out.push({
-        owner: e.owner,
-        kind: 'errors',
-        metric: e.ev.metric,
-        group,
-        classes: e.ev.classes,
-        blocking: gate.errors.blocking,
-        reliable: true,
-        minExtra: gate.errors.minExtra,
-        base: e.ev.base,
-        head: e.ev.head,
-        baseRequests: e.ev.baseRequests,
-        headRequests: e.ev.headRequests,
-        phi: round(phi, 3),
-        extra: round(r.extra, 2),
-        rateRatio: Number.isFinite(r.rateRatio) ? round(r.rateRatio, 3) : null,
-        pWorse: r.pWorse,
-        pBetter: r.pBetter,
-        // The smallest p-value these totals could ever give (all errors on one side):
-        // a test that cannot reach α cannot fail, so it costs the family nothing (Tarone).
-        minPWorse: share ** eff,
-        minPBetter: (1 - share) ** eff,
-      });
-    });
-  }
-  return out;
 }
 
 // Worse: the family is every blocking test that could reject; each gets the
