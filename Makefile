@@ -38,9 +38,12 @@ test-kind: setup
 test-workflows: setup
 	flock /tmp/tailgate-test-kind.lock tools/scripts/with-tmpdir.sh node --test --test-concurrency=1 --test-reporter=spec tools/test/workflows/
 
-# The main job on the embedded default: the `local` matrix of bench.yaml.
+# The main job on the embedded default: the `local` matrix of bench.yaml. It ends in a
+# verdict on any machine: against the committed baselines where they were measured on this
+# one, else against this machine's own in results/baselines/ (ignored by git), which the
+# first run records (docs/baselines.md).
 bench: setup-bench
-	$(TAILGATE) run --matrix local
+	$(TAILGATE) run --matrix local --own-baselines results/baselines
 
 perf: setup-bench
 	tools/scripts/perf.sh

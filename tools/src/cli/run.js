@@ -17,6 +17,10 @@ export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] 
                    [--no-confirm]   (with baselines: do not re-run candidate cells, just list them)
                    [--no-gate]   (results only, no verdict against committed baselines: a later
                       \`tailgate gate\` step decides, as the workflows' cell jobs do)
+                   [--own-baselines <dir>]   (make bench: a verdict on any machine — a cell without a
+                      committed baseline measured on this machine is compared with this machine's own
+                      in <dir>/<machine fingerprint>/; where there is none yet, this run's results are
+                      recorded there (exit 0, said) and the next run is compared with them)
                    [--ab-head <controller>[:<tuning>]]   (local and kind: concurrent A/B, a duet — every
                       cell's configuration is the base, this one the head, both live at once in front of
                       the same pods (kind: two releases in one cluster); results in <run>/base and
@@ -52,6 +56,7 @@ export const options = {
   pair: { type: 'string', default: process.env.TAILGATE_PAIR },
   'no-confirm': { type: 'boolean', default: false },
   'no-gate': { type: 'boolean', default: false },
+  'own-baselines': { type: 'string' },
   'ab-head': { type: 'string' },
   'duet-base': { type: 'string' },
   alternate: { type: 'boolean', default: false },
@@ -59,11 +64,16 @@ export const options = {
   engine: { type: 'string', default: process.env.TAILGATE_ENGINE || undefined },
 };
 
+const ownBaselinesOnly =
+  '--own-baselines <dir> applies to a run gated against baselines: not with --no-gate or a duet, and not empty';
+
 export async function run(opts) {
   if (opts.engine !== undefined && !ENGINE_NAMES.includes(opts.engine))
     throw new InputError(
       `--engine: expected one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(opts.engine.slice(0, 20))}`,
     );
+  const own = opts['own-baselines'] !== undefined;
+  if (own && (opts['no-gate'] || !opts['own-baselines'])) throw new InputError(ownBaselinesOnly);
   const overrides = planOverrides(opts);
   const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });
   const plan = planMatrix(cfg, opts.matrix, overrides);
@@ -75,6 +85,7 @@ export async function run(opts) {
     process.stdout.write(driver.dryRun(plan, opts));
     return EXIT.OK;
   }
+  if (own && plan.ab) throw new InputError(ownBaselinesOnly);
   if (opts['sides-out'] && !plan.ab)
     throw new InputError(
       '--sides-out applies to a duet (--duet-base, --ab-head, or a matrix with compare: concurrent)',

@@ -7,6 +7,9 @@ import { collectRun } from '../result/run-dir.js';
 import { readDuetChange, readOneAtATime, readWorkloadChange } from '../result/duet-change.js';
 import { counts, exitCodeFor, overallVerdict } from './overall.js';
 
+// baselineOf: a cell's baseline where another rule than baselinesDir's picks it (this
+// machine's own, own-baselines.js); skip: cells not judged at all (their results were just
+// recorded as the baselines).
 export function compareRunToBaselines({
   runDir,
   gate,
@@ -14,12 +17,16 @@ export function compareRunToBaselines({
   baseRef,
   allowMachineMismatch,
   confirmDir = null,
+  baselineOf = null,
+  skip = new Set(),
 }) {
   const inputs = [];
-  const found = collectRun(runDir);
+  const found = collectRun(runDir).filter((c) => !skip.has(c.key));
   const cells = found.map((c) => {
     if (c.errors.length) return infraCell(c);
-    const baseline = readBaseline({ dir: baselinesDir, profile: c.profile, cellKey: c.key, baseRef });
+    const baseline = baselineOf
+      ? baselineOf(c)
+      : readBaseline({ dir: baselinesDir, profile: c.profile, cellKey: c.key, baseRef });
     if (!baseline) {
       return {
         cell: c.key,

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { comparePairedRuns, compareRunToBaselines } from '../compare/run-compare.js';
+import { chooseBaselines, recordOwnBaselines } from '../compare/own-baselines.js';
 import { collectRun } from '../result/run-dir.js';
 import { EXIT } from '../errors.js';
 import { writeFileIn, writeJsonAtomic } from '../result/write.js';
@@ -22,6 +23,7 @@ export async function afterRun({
   baselinesDir = 'baselines',
   confirm = null,
   gate: gated = true,
+  ownBaselinesDir = null,
   log = (...a) => console.log(...a),
 }) {
   if (plan.ab) return afterConcurrentRun({ cfg, plan, runDir, log });
@@ -45,14 +47,22 @@ export async function afterRun({
     log('\nNo verdict here (--no-gate): `tailgate gate` compares these results.');
     return EXIT.OK;
   }
-  if (!existsSync(join(baselinesDir, profile))) {
+  // run --own-baselines (make bench): a verdict on any machine, from its own baselines
+  // where no committed one was measured on it (compare/own-baselines.js).
+  const own = ownBaselinesDir ? ownBaselines({ cells, baselinesDir, ownBaselinesDir, log }) : null;
+  if (own && !own.judged) {
+    log('\nNo verdict this time (exit 0): every cell was just recorded. The next run is compared with them.');
+    return EXIT.OK;
+  }
+  if (!own && !existsSync(join(baselinesDir, profile))) {
     log(
       `\nNo baselines for profile "${profile}" yet, so no verdict. To record this run as the baseline:\n  npx tailgate baseline update --results ${runDir}\nthen commit ${baselinesDir}/${profile}/ (review it like code).`,
     );
     return EXIT.OK;
   }
   const gate = plan.matrix.gate ?? cfg.gate;
-  let doc = compareRunToBaselines({ runDir, gate, baselinesDir });
+  const pick = own ? { baselineOf: own.baselineOf, skip: own.recorded } : {};
+  let doc = compareRunToBaselines({ runDir, gate, baselinesDir, ...pick });
   // Confirm-on-fail: candidate cells run again with fresh repetitions, then the verdict
   // is made with both (compare/confirm.js). A sibling folder, so the fresh runs never
   // mix into this run's cells.
@@ -61,12 +71,31 @@ export async function afterRun({
       `\n${renderTerminal(doc)}\n\nConfirming ${doc.confirm.length} cell(s) with fresh runs: ${doc.confirm.map((c) => c.cell).join(', ')}`,
     );
     const confirmDir = await confirm(doc.confirm.map((c) => c.cell));
-    doc = compareRunToBaselines({ runDir, gate, baselinesDir, confirmDir });
+    doc = compareRunToBaselines({ runDir, gate, baselinesDir, confirmDir, ...pick });
   }
   writeJsonAtomic(join(runDir, 'verdict.json'), doc, { root: runDir });
   writeFileIn(runDir, join(runDir, 'comment.md'), renderMarkdown(doc));
   log(`\n${renderTerminal(doc)}`);
   return doc.exitCode;
+}
+
+// Records what has no baseline of this machine yet and says which cells are judged against
+// what. judged: cells left to the gate (those just recorded are not; a cell that failed is).
+function ownBaselines({ cells, baselinesDir, ownBaselinesDir, log }) {
+  const choices = chooseBaselines({ cells, baselinesDir, ownBaselinesDir });
+  const lines = recordOwnBaselines({ cells, choices, ownBaselinesDir });
+  if (lines.length) log(`\n${lines.join('\n')}`);
+  const recorded = new Set([...choices].filter(([, c]) => c.source === 'record').map(([k]) => k));
+  const by = (source) => [...choices.values()].filter((c) => c.source === source).length;
+  if (by('own'))
+    log(
+      `\n${by('own')} cell(s) compared with this machine's own baselines (${ownBaselinesDir}/), ${by('committed')} with the committed ones (${baselinesDir}/): committed baselines win where they were measured on this machine`,
+    );
+  return {
+    recorded,
+    judged: cells.filter((c) => !recorded.has(c.key)).length,
+    baselineOf: (c) => choices.get(c.key)?.baseline ?? null,
+  };
 }
 
 // A concurrent A/B run is its own comparison: base and head measured in the same

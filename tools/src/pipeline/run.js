@@ -89,6 +89,7 @@ async function finish({ cfg, plan, driver, opts, after, runDir, outcomes, signal
     runDir,
     confirm: opts['no-confirm'] ? null : confirm,
     gate: !opts['no-gate'],
+    ownBaselinesDir: opts['own-baselines'] ?? null,
     log,
   });
   reportTiming(timing(outcomes), runDir, { log });
