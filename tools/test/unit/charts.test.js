@@ -146,9 +146,10 @@ test('catalog: every helm controller in bench.yaml has a pinned chart and an ove
 });
 
 // The real Traefik chart at the pinned version (the archive offline runs install),
-// rendered with the catalog's values and every overlay, as `helm upgrade` would.
+// rendered with the catalog's values, the offline values and every overlay, as an offline
+// `helm upgrade` would (online, no image is pinned: init-values.test.js).
 const traefikEntry = parse(readFileSync(join(ROOT, 'charts', 'controllers', 'traefik', 'controller.yaml'), 'utf8'));
-test(`catalog: Traefik chart ${traefikEntry.chart.version} with our values and overlays: ClusterIP, hostPort 80, upgradable on one node, image pinned`, (t) => {
+test(`catalog: Traefik chart ${traefikEntry.chart.version} with our values and overlays: ClusterIP, hostPort 80, upgradable on one node, image pinned offline`, (t) => {
   const { dir, skip } = controllerChart('traefik');
   if (skip) return t.skip(skip);
   assert.match(
@@ -167,6 +168,8 @@ test(`catalog: Traefik chart ${traefikEntry.chart.version} with our values and o
       'tailgate-ingress',
       '-f',
       join(base, 'values.yaml'),
+      '-f',
+      join(base, 'offline-values.yaml'),
       ...(overlay ? ['-f', overlay] : []),
     ];
     const docs = renderDocs(args);
@@ -179,7 +182,7 @@ test(`catalog: Traefik chart ${traefikEntry.chart.version} with our values and o
       'a new pod can take hostPort 80 on the only ingress node',
     );
     const c = dep.spec.template.spec.containers[0];
-    assert.match(c.image, new RegExp(`:${PINS.traefik}$`));
+    assert.equal(c.image, `localhost/traefik:${PINS.traefik}`);
     assert.ok(
       c.ports.some((p) => p.hostPort === 80),
       'listens on hostPort 80',
