@@ -177,7 +177,7 @@ function table(cells, hidden) {
   if (seen)
     rows.push(
       '',
-      `⁽†⁾ the p99 change this cell's noise and the gate's rule (significant, over the threshold, confirmed) catch 80% of the time${cells.some((c) => c.sequential) ? '; "4 of ≤ 8 pairs": the duet added pairs until the cell was decided, up to its budget' : ''}.`,
+      `⁽†⁾ the p99 change this cell's noise and the gate's rule (significant, over the threshold, confirmed) catch 80% of the time${cells.some((c) => c.sequential) ? '; "n of ≤ m pairs": the cell ran n pairs, adding pairs up to m only while undecided' : ''}.`,
     );
   return rows.join('\n');
 }
