@@ -20,7 +20,9 @@ const SHELLS = { bash, zsh };
 export async function run(opts, positionals) {
   const [shell, ...more] = positionals;
   if (!Object.hasOwn(SHELLS, shell ?? '') || more.length)
-    throw new InputError(`expected "completion bash" or "completion zsh"\n\n${usage}`);
+    throw new InputError(
+      `expected "completion bash" or "completion zsh"${shell === undefined ? '' : `, got "${positionals.join(' ').slice(0, 40)}"`}\n\n${usage}`,
+    );
   console.log(SHELLS[shell](await definitions()));
   return 0;
 }

@@ -1,5 +1,5 @@
 import { DEPENDENCIES, engineMissing, mark, probe } from '../exec/deps.js';
-import { EXIT } from '../errors.js';
+import { EXIT, InputError } from '../errors.js';
 import { hint } from '../install.js';
 import { sweepDeadRuns } from '../exec/registry.js';
 import { deleteStaleClusters } from '../targets/kube/builtins.js';
@@ -21,7 +21,8 @@ export const options = { clean: { type: 'boolean', default: false } };
 
 const LOCAL_NEEDS = ['nginx', 'haproxy'];
 
-export async function run(opts = {}, _positionals = [], { probeDep = probe } = {}) {
+export async function run(opts = {}, positionals = [], { probeDep = probe } = {}) {
+  if (positionals.length) throw new InputError(`doctor takes no positional arguments\n\n${usage}`);
   if (opts.clean) {
     const swept = sweepDeadRuns();
     if (swept) console.log(swept);

@@ -33,10 +33,13 @@ export async function main(argv, io = {}) {
   const lead = argv.findIndex((a) => a !== NO_COLOR);
   const [name, ...rest] = lead < 0 ? [] : argv.slice(lead);
   await loadCommands(name);
-  // `tailgate help validate` is `tailgate validate --help`.
-  const topic = name === 'help' ? rest.find((a) => a !== NO_COLOR) : undefined;
-  if (topic && Object.hasOwn(COMMANDS, topic)) {
-    console.log(helpText(COMMANDS[topic]));
+  // `tailgate help validate` is `tailgate validate --help`; `help <no command>` is the
+  // unknown command it names.
+  const topic = name === 'help' ? rest.find((a) => ![NO_COLOR, '--help', '-h'].includes(a)) : undefined;
+  if (topic !== undefined) {
+    const cmd = commandOf(topic);
+    if (!cmd) return unknownCommand(topic);
+    console.log(helpText(cmd));
     return EXIT.OK;
   }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -48,16 +51,8 @@ export async function main(argv, io = {}) {
     console.log(TAILGATE_VERSION);
     return EXIT.OK;
   }
-  const cmd = COMMANDS[name];
-  if (!cmd) {
-    const near = closest(name, NAMES);
-    console.error(
-      neutralizeCommands(
-        `tailgate: unknown command "${String(name).slice(0, 40)}"${near ? ` — did you mean "${near}"?` : ''}; expected one of: ${NAMES.join(', ')}`,
-      ),
-    );
-    return EXIT.BAD_INPUT;
-  }
+  const cmd = commandOf(name);
+  if (!cmd) return unknownCommand(name);
   let args;
   try {
     args = parseArgs({
@@ -80,6 +75,22 @@ export async function main(argv, io = {}) {
   } catch (err) {
     return commandFailed(name, err, io.err);
   }
+}
+
+// A command is one of NAMES, never whatever else a plain object answers to: looked up in
+// COMMANDS, `constructor` or `toString` was a "command" that crashed (issue 67).
+function commandOf(name) {
+  return NAMES.includes(name) ? COMMANDS[name] : undefined;
+}
+
+function unknownCommand(name) {
+  const near = closest(name, NAMES);
+  console.error(
+    neutralizeCommands(
+      `tailgate: unknown command "${String(name).slice(0, 40)}"${near ? ` — did you mean "${near}"?` : ''}; expected one of: ${NAMES.join(', ')}`,
+    ),
+  );
+  return EXIT.BAD_INPUT;
 }
 
 /** A command's error as the CLI prints it (on `warn`, stderr) -> its exit code. */

@@ -15,6 +15,11 @@ export const options = {
 };
 
 export function run(opts, positionals, io) {
+  // `validate perf.yaml` would otherwise validate bench.yaml and say it is valid.
+  if (positionals.length)
+    throw new InputError(
+      `validate takes no positional arguments (--config ${JSON.stringify(positionals[0].slice(0, 80))} names a config)\n\n${usage}`,
+    );
   return withJson(opts.json, io, ({ log, err: warn }) => {
     let cfg;
     try {
