@@ -33,7 +33,7 @@ async function concurrentPair(spec, head = spec) {
   const side = async (s) => {
     const rep = resultRep(
       await ingest({
-        k6Output: join(dir, 'k6.json.gz'),
+        output: join(dir, 'k6.json.gz'),
         meta: { rate: spec.scenario.rate, durationMs: SECONDS * 1000, k6ExitCode: run.k6.exitCode },
         side: s,
       }),

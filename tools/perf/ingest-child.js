@@ -2,7 +2,7 @@
 import { ingest } from '../src/ingest/ingest.js';
 
 const t0 = process.hrtime.bigint();
-const result = await ingest({ k6Output: process.argv[2], meta: {} });
+const result = await ingest({ output: process.argv[2], meta: {} });
 const usage = process.resourceUsage();
 console.log(
   JSON.stringify({

@@ -184,7 +184,7 @@ export function gate(dir, controller, config = join(dir, 'bench.yaml')) {
   const perScenario = Object.fromEntries(
     Object.entries(byScenario).map(([s, pairs]) => {
       const logs = pairs.map(([b, h]) => Math.log(h.percentiles.p99 / b.percentiles.p99));
-      // Which side k6 served first: the base in odd pairs (run/k6.js duetSides).
+      // Which side k6 served first: the base in odd pairs (engines/load.js duetSides).
       const onA = pairs.filter(([b]) => b.meta?.ab?.side === 'a').length;
       const leanA = pairs.filter(
         ([b, h]) =>

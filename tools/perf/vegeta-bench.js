@@ -1,4 +1,4 @@
-// Vegeta's own CPU per request, as `tailgate run` starts it (run/engines/vegeta-plan.js's
+// Vegeta's own CPU per request, as `tailgate run` starts it (engines/vegeta/plan.js's
 // attack for bench.yaml's steady scenario at this rate), beside the encode to the JSON that
 // ingest reads — the figure k6-bench.js measures for k6, on the same pod and rate.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandLine } from '../src/exec/command.js';
 import { which } from '../src/exec/tools.js';
-import { attackArgs, attackPlan } from '../src/run/engines/vegeta-plan.js';
-import { targetsText } from '../src/run/engines/vegeta.js';
+import { attackArgs, attackPlan, targetsText } from '../src/engines/vegeta/plan.js';
 import { steadyScenario } from './k6-command.js';
 import { ProcessGroup } from '../src/targets/local/proc.js';
 import { startPod } from '../src/targets/local/pod.js';

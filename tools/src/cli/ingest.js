@@ -3,9 +3,8 @@ import { ingest } from '../ingest/ingest.js';
 import { readJsonFile } from '../result/read.js';
 import { writeJsonAtomic } from '../result/write.js';
 import { NAME } from '../names.js';
-import { k6RequestCount } from '../ingest/k6-summary.js';
 import { FORMATS, sniffFormat, toolClaims } from '../ingest/formats.js';
-import { chunksOf } from '../ingest/open.js';
+import { chunksOf } from '../engines/open.js';
 
 export const summary = 'k6, Vegeta or fortio output -> result.json (HDR histograms, error classes, timeline)';
 export const usage = `Usage: tailgate ingest <output> --out result.json [--format k6|vegeta|fortio]
@@ -56,7 +55,7 @@ export async function run(opts, positionals) {
   if (opts.side && opts.summary)
     throw new InputError('--summary counts both sides of a concurrent run: leave it out with --side');
   const result = await ingest({
-    k6Output: positionals[0],
+    output: positionals[0],
     format: opts.format,
     events: opts.events,
     meta,
@@ -131,7 +130,7 @@ function checkMeta(m, file, format) {
 
 // k6 counts every phase; the raw output and its summary must agree on the total.
 function crossCheck(result, summaryJson, file) {
-  const k6Count = k6RequestCount(summaryJson);
+  const k6Count = FORMATS.k6.summaryCount(summaryJson);
   if (k6Count === undefined) throw new InputError(`${file}: not a k6 summary (no metrics.http_reqs.values.count)`);
   if (k6Count !== result.wholeRun.requests) {
     throw new InputError(

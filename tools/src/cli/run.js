@@ -4,7 +4,7 @@ import { planMatrix } from '../plan/plan.js';
 import { runPipeline } from '../pipeline/run.js';
 import { target } from '../targets/index.js';
 import { configOption, int, planOverrides } from './options.js';
-import { ENGINE_NAMES } from '../run/engines/index.js';
+import { ENGINE_NAMES } from '../engines/index.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]

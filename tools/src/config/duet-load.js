@@ -1,5 +1,5 @@
 // What one k6 run carries for a cell, as one rule for the two places that need it:
-// validation (a profile's maxRate, config/validate.js) and the k6 runner (run/k6.js
+// validation (a profile's maxRate, config/validate.js) and the load engines (engines/load.js
 // cellLoad). Each had its own coding — validation on compare: concurrent, the runner on
 // concurrent && !alternate — and a matrix with alternate was checked at twice the rate
 // its k6 ran.

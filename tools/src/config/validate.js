@@ -121,7 +121,7 @@ function matrixProblems(cfg, mname, m, add) {
   const most = { ...m, repetitions: Math.max(m.repetitions ?? 1, m.maxRepetitions ?? 0) };
   for (const p of matrixSizeProblems(most)) add(['matrices', mname, p.field], p.message);
   // The rate the profile's runner can carry: what k6 runs for a cell (config/duet-load.js,
-  // run/k6.js's rule too: a duet's one k6 runs both sides, unless they alternate).
+  // engines/load.js cellLoad's rule too: a duet's one k6 runs both sides, unless they alternate).
   const cap = own(cfg.profiles, m.profile ?? '')?.maxRate;
   const sides = { duet: m.compare === 'concurrent' || m.duet, alternate: m.alternate };
   const both = oneK6BothSides(sides);

@@ -84,12 +84,13 @@ export function startFaults(faults, { pods, routes = null, events, offsetMs = 0 
   };
 }
 
-// Faults begin after k6 has started and run its setup() preflight (about a second)
-// and after the warm-up: a fault during the preflight would abort the run.
-export const K6_START_MS = 1000;
+// Faults begin after the load has started — k6 takes about a second to start and run its
+// setup() preflight, and every engine starts its load that long after it is called — and
+// after the warm-up: a fault during the preflight would abort the run.
+export const LOAD_START_MS = 1000;
 
 export function faultOffsetMs(warmupMs) {
-  return K6_START_MS + warmupMs;
+  return LOAD_START_MS + warmupMs;
 }
 
 export function pause(ms, signal) {

@@ -281,7 +281,7 @@ function tooMany(what, max) {
   throw sampleError(`more than ${max} distinct ${what} tags: not a tailgate scenario's output`);
 }
 
-// The reader that fed the sample adds the file and line (ingest/k6-stream.js).
+// The reader that fed the sample adds the file and line (engines/k6/read.js).
 function sampleError(message) {
   return Object.assign(new RangeError(message), { sample: true });
 }

@@ -1,8 +1,10 @@
 // The load tools whose output `tailgate ingest --format` reads: one reader each, all
-// handing request samples to the same aggregate (ingest.js). A tool is its reader file and
-// its entry here, plus its name in schemas/result.schema.json's latency.source.tool
-// (schema-registries.test.js) and in `tailgate ingest`'s usage and docs/cli.md, and a
-// fixture of its output (tools/test/unit/reader-contract.test.js).
+// handing request samples to the same aggregate (ingest.js). Every load engine's reader
+// (engines/index.js: its format is its name), and tools tailgate only reads (fortio). A
+// read-only tool is its reader file and its entry here; every tool also needs its name in
+// schemas/result.schema.json's latency.source.tool (schema-registries.test.js), in
+// `tailgate ingest`'s usage and docs/cli.md, and a fixture of its output
+// (tools/test/unit/reader-contract.test.js).
 //
 // A reader's contract, which reader-contract.test.js runs over every entry with its
 // fixture (tools/test/fixtures/readers/<format>.*):
@@ -14,33 +16,22 @@
 // - It refuses anything else with an InputError that names the file (and the line or the
 //   field), never echoing its content — another tool's output included, which `sniff`
 //   recognises so that the CLI says whose output it is and which --format reads it.
-// - It stays bounded whatever the file claims: lines through open.js (a line over its
-//   limit, a gzip that inflates past INFLATE_LIMITS: refused), whole documents through
+// - It stays bounded whatever the file claims: lines through engines/open.js (a line over
+//   its limit, a gzip that inflates past INFLATE_LIMITS: refused), whole documents through
 //   result/read.js (over MAX_JSON_BYTES: refused); a count in the file sets no work.
-import { readK6Output } from './k6-stream.js';
-import { readVegeta } from './vegeta.js';
+import { ENGINES } from '../engines/index.js';
 import { readFortio } from './fortio.js';
 
 // sniff: the start of a file (its first non-blank line, or the start of one JSON document)
-// looks like this tool's output.
+// looks like this tool's output. summaryCount: the count the tool's own summary holds
+// (--summary; null: it writes none).
 export const FORMATS = Object.freeze({
-  k6: {
-    read: readK6Output,
-    what: "k6's --out json (.gz)",
-    sniff: (text) => /^\{[^\n]*"type"\s*:\s*"(Point|Metric)"/.test(text),
-  },
-  vegeta: {
-    read: readVegeta,
-    what: 'vegeta encode --to json or --to csv (.gz)',
-    sniff: (text) =>
-      /^\{[^\n]*"attack"\s*:/.test(text) ||
-      /^\{[^\n]*"latency"\s*:\s*\d[^\n]*"code"\s*:/.test(text) ||
-      /^\d{10,},\d{1,3},\d+,/.test(text), // --to csv: timestamp,code,latency,…
-  },
+  ...Object.fromEntries(Object.values(ENGINES).map((e) => [e.name, { ...e.reader, summaryCount: e.summaryCount }])),
   fortio: {
     read: readFortio,
     what: 'fortio load -json',
     sniff: (text) => /"DurationHistogram"\s*:/.test(text) || /^\{\s*"RunType"\s*:/.test(text),
+    summaryCount: null,
   },
 });
 

@@ -12,14 +12,14 @@ import { InputError } from '../errors.js';
 import { checkResult } from '../result/load.js';
 import { MAX_JSON_BYTES } from '../result/read.js';
 
-// side: of a concurrent A/B run, only the requests k6 tagged side=<side> ("a" base,
-// "b" head). Dropped iterations cannot be told apart and count for both sides.
-// k6Output may be a list: the outputs of several k6 runners (execution segments of one
+// side: of a concurrent A/B run, only the requests the load generator tagged side=<side>
+// ("a" base, "b" head). Dropped iterations cannot be told apart and count for both sides.
+// output may be a list: the outputs of several runners (execution segments of one
 // scenario) folded into one aggregate — HDR histograms add exactly, so the merged
 // quantiles are those of the union of the samples. Returns the per-file counts in
 // `perFile` for the completeness check.
 export async function ingest({
-  k6Output,
+  output,
   format = 'k6',
   events: eventsFile,
   meta = {},
@@ -28,7 +28,7 @@ export async function ingest({
   sides = null,
   perFile = null,
 }) {
-  const files = Array.isArray(k6Output) ? k6Output : [k6Output];
+  const files = Array.isArray(output) ? output : [output];
   if (!Object.hasOwn(FORMATS, format))
     throw new InputError(`format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(format)}`);
   const claims = toolClaims(format, meta);

@@ -1,11 +1,11 @@
-// Several k6 runners of one cell (execution segments) → one result, or a named reason
+// Several runners of one cell (execution segments) → one result, or a named reason
 // why not. Never a result built from the survivors: a runner that failed, whose output
-// is missing or truncated, whose own count disagrees with its k6 summary, or that did
+// is missing or truncated, whose own count disagrees with its engine's summary, or that did
 // not run at the same time as the others makes the cell inconclusive, naming it.
 import { existsSync } from 'node:fs';
 import { RunnerProblem } from '../errors.js';
 import { ingest } from './ingest.js';
-import { k6RequestCount } from './k6-summary.js';
+import { FORMATS } from './formats.js';
 import { readJsonFile } from '../result/read.js';
 
 const OK = new Set([0, 99]);
@@ -31,17 +31,17 @@ export async function ingestRunners(runners, { events, meta, format = 'k6' }) {
   const perFile = [];
   let result;
   try {
-    result = await ingest({ k6Output: runners.map((r) => r.output), format, events, meta, perFile });
+    result = await ingest({ output: runners.map((r) => r.output), format, events, meta, perFile });
   } catch (err) {
     const at = runners.findIndex((r) => err.message.includes(r.output));
     throw new RunnerProblem(`${at >= 0 ? name(at) : 'a runner'}: ${err.message}`);
   }
   const list = runners.map((r, i) => {
     const counted = perFile[i].requests;
-    const k6Count = r.summary ? readSummaryCount(r.summary) : null;
-    if (k6Count !== null && k6Count !== counted)
+    const own = r.summary ? readSummaryCount(r.summary, FORMATS[format].summaryCount) : null;
+    if (own !== null && own !== counted)
       throw new RunnerProblem(
-        `${name(i)}: its output holds ${counted} requests but its k6 summary counted ${k6Count}: output truncated`,
+        `${name(i)}: its output holds ${counted} requests but its ${format} summary counted ${own}: output truncated`,
       );
     return {
       runner: i + 1,
@@ -60,9 +60,10 @@ export async function ingestRunners(runners, { events, meta, format = 'k6' }) {
 
 // A runner killed before its summary leaves none (or half of one): then only its exit
 // code and its output speak.
-function readSummaryCount(file) {
+function readSummaryCount(file, count) {
+  if (!count) return null;
   try {
-    return k6RequestCount(readJsonFile(file)) ?? null;
+    return count(readJsonFile(file)) ?? null;
   } catch {
     return null;
   }

@@ -10,7 +10,7 @@ import { newRunDir } from '../run/results-dir.js';
 import { runPlan } from '../run/runner.js';
 import { reportTiming, timing } from '../run/timing.js';
 import { sweepDeadRuns } from '../exec/registry.js';
-import { k6Cpus } from '../run/k6.js';
+import { loadCpus } from '../engines/load.js';
 import { ingest } from '../ingest/ingest.js';
 import { ingestRunners } from '../ingest/runners.js';
 import { afterRun } from './after-run.js';
@@ -32,7 +32,7 @@ export async function runPipeline({
   after = afterRun,
   log = (...a) => console.log(...a),
 }) {
-  k6Cpus(); // a CPU list this machine lacks is refused before any process starts
+  loadCpus(); // a CPU list this machine lacks is refused before any process starts
   const swept = sweepDeadRuns();
   if (swept) log(swept);
   // Absolute, so generated configs and process command lines name real paths.

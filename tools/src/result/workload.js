@@ -34,7 +34,7 @@ export function k6ScriptsDigest() {
 
 /**
  * The workload a run records in meta.workload (runner.js). engine: {name, version} of the
- * engine that ran (run/engines/index.js), or a k6 version as before. A k6 run's record is
+ * engine that ran (engines/index.js), or a k6 version as before. A k6 run's record is
  * what it always was (k6 version, script digest: no tool named, so k6 history series keep
  * their workload); Vegeta's names the tool and its version: never like with like with k6's.
  */

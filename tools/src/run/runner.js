@@ -7,10 +7,10 @@ import { scenarioMs } from '../config/normalise.js';
 import { InfraError, TailgateError } from '../errors.js';
 import { machineInfo } from '../result/machine.js';
 import { writeJsonAtomic } from '../result/write.js';
-import { chooseEngine, loadOutput } from './engines/index.js';
+import { chooseEngine, loadOutput } from '../engines/index.js';
 import { cellDir as makeCellDir } from './results-dir.js';
 import { gitSha } from './git.js';
-import { duetSides } from './k6.js';
+import { duetSides } from '../engines/load.js';
 import { workloadRecord } from '../result/workload.js';
 import { round } from '../numbers.js';
 import { sequence } from './sequence.js';
@@ -109,7 +109,7 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages, engi
 }
 
 /**
- * Each cell's engine (run/engines/index.js chooseEngine): --engine, else its scenario's
+ * Each cell's engine (engines/index.js chooseEngine): --engine, else its scenario's
  * `engine`, else auto. Resolved once per request, said once when auto chose Vegeta.
  */
 async function cellEngines(plan, flag, log) {
@@ -153,7 +153,7 @@ function runMeta(cell, run, { machine, sha, engine }, pair) {
     // Paired mode: the pair this run belongs to, so compare matches base and head
     // by it (compare/pairs.js) rather than by folder or clock.
     ...(pair ? { pair } : {}),
-    // The engine's own cost where it was measured (run/engines/usage.js): one engine serves
+    // The engine's own cost where it was measured (engines/usage.js): one engine serves
     // a duet's two sides, so both record the whole of it.
     ...(run.k6.usage ? { loadGenerator: { engine: engine.name, version: engine.version, ...run.k6.usage } } : {}),
     startedAt: new Date(run.k6.startedAt).toISOString(),

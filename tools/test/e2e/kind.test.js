@@ -81,7 +81,7 @@ test(
         assert.ok(r.events.filter((e) => e.type === 'pod-killed').length >= 2, 'pods were killed through kubectl');
       if (scenario !== 'pod-kill') assert.equal(r.errors.total, 0, `${scenario}: steady state has no errors`);
       if (scenario === 'inside')
-        assert.ok(existsSync(join(runDir, 'traefik', 'default', 'inside', 'rep-1', 'k6-job.json')), 'ran as a Job');
+        assert.ok(existsSync(join(runDir, 'traefik', 'default', 'inside', 'rep-1', 'load-job.json')), 'ran as a Job');
       if (scenario === 'routes') {
         // Six new Ingresses, the loaded one switched to the second Service and back, two
         // removed: each followed within its 10 s, and the load saw no error (above).
@@ -257,7 +257,7 @@ test(
         'get',
         'pods',
         '-l',
-        'job-name=tailgate-k6',
+        'job-name=tailgate-load',
         '-o',
         'json',
       );

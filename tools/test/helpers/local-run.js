@@ -5,7 +5,7 @@ import { resultRep } from '../../src/result/load.js';
 import { parseDuration } from '../../src/units.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
-import { loadOutput } from '../../src/run/engines/index.js';
+import { loadOutput } from '../../src/engines/index.js';
 import { makeCell } from './cells.js';
 import { scratchDir } from './scratch.js';
 

@@ -31,6 +31,9 @@ export const STAGES = [
   ['plan/', 'plan'],
   ['run/', 'run'],
   ['targets/', 'run'], // the drivers
+  // the load engines, one folder each (plan, runner, reader, Job) and their registry: run
+  // starts them, ingest reads their output through the registry
+  ['engines/', 'run'],
   ['ingest/', 'ingest'],
   ['compare/', 'compare'],
   ['report/', 'report'],

@@ -53,7 +53,7 @@ export async function syntheticResult({
   const file = join(dir, `synthetic-${++counter}.json.gz`);
   writeFileSync(file, k6File(lines));
   const result = await ingest({
-    k6Output: file,
+    output: file,
     meta: {
       rate,
       durationMs: (n / rate) * 1000,

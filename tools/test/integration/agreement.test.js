@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { runLocal } from '../helpers/local-run.js';
-import { chooseEngine } from '../../src/run/engines/index.js';
+import { chooseEngine } from '../../src/engines/index.js';
 
 const ENGINE = (await chooseEngine('auto')).name;
 const onK6 = ENGINE === 'k6' ? {} : { skip: `k6 is not installed here: ${ENGINE} runs (its agreement test below)` };

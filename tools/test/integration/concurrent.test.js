@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ingest } from '../../src/ingest/ingest.js';
 import { runCell } from '../../src/targets/local/driver.js';
-import { loadOutput } from '../../src/run/engines/index.js';
+import { loadOutput } from '../../src/engines/index.js';
 import { makeCell } from '../helpers/cells.js';
 import { scratchDir } from '../helpers/scratch.js';
 

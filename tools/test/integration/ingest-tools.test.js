@@ -93,7 +93,7 @@ test(
   "ingest --format vegeta: every sample, so the exact quantiles; Vegeta's own t-digest report agrees",
   { skip, timeout: 120_000 },
   async () => {
-    const result = await ingest({ k6Output: join(dir, 'vegeta.json'), format: 'vegeta', meta: { rate: RATE } });
+    const result = await ingest({ output: join(dir, 'vegeta.json'), format: 'vegeta', meta: { rate: RATE } });
     resultRep(result, 'vegeta result'); // compare, report and history read it as they read k6's
     const lines = readFileSync(join(dir, 'vegeta.json'), 'utf8')
       .split('\n')
@@ -131,7 +131,7 @@ test(
     }
     console.log(rows.join('\n'));
     // The CSV encoding of the same attack gives the same result.
-    const csv = await ingest({ k6Output: join(dir, 'vegeta.csv'), format: 'vegeta', meta: { rate: RATE } });
+    const csv = await ingest({ output: join(dir, 'vegeta.csv'), format: 'vegeta', meta: { rate: RATE } });
     assert.deepEqual(csv.latency.percentiles, result.latency.percentiles);
     assert.deepEqual(csv.errors, result.errors);
   },
@@ -142,7 +142,7 @@ test(
   { skip, timeout: 60_000 },
   async () => {
     const doc = JSON.parse(readFileSync(join(dir, 'fortio.json'), 'utf8'));
-    const result = await ingest({ k6Output: join(dir, 'fortio.json'), format: 'fortio' });
+    const result = await ingest({ output: join(dir, 'fortio.json'), format: 'fortio' });
     resultRep(result, 'fortio result');
     const h = doc.DurationHistogram;
     assert.equal(result.requests.total, h.Count);

@@ -42,7 +42,7 @@ test('runners: 3 runners together deliver exactly the configured rate; the merge
   );
   const union = join(dir, 'union.json.gz');
   writeFileSync(union, gzipSync(`${lines.join('\n')}\n`));
-  const one = await ingest({ k6Output: union, meta, format });
+  const one = await ingest({ output: union, meta, format });
   assert.equal(one.latency.histogram, merged.latency.histogram, 'the same histogram, bucket for bucket');
   assert.deepEqual(one.latency.percentiles, merged.latency.percentiles);
   assert.deepEqual(one.errors, merged.errors);

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import { parseBench } from '../../src/config/load.js';
 import { k6Load, oneK6BothSides } from '../../src/config/duet-load.js';
 import { planMatrix } from '../../src/plan/plan.js';
-import { cellLoad, k6Env } from '../../src/run/k6.js';
+import { cellLoad } from '../../src/engines/load.js';
+import { k6Env } from '../../src/engines/k6/plan.js';
 
 const CAP = 1000;
 
@@ -63,7 +64,7 @@ function refused(rate, matrix, overrides) {
   }
 }
 
-/** The --rate each k6 runner of the matrix's first cell gets, as run/k6.js builds its env. */
+/** The --rate each k6 runner of the matrix's first cell gets, as engines/k6/plan.js builds its env. */
 function k6RatePerRunner(rate, matrix, overrides) {
   const cfg = parseBench(bench(rate), 'bench.yaml', { matrix, overrides });
   const cell = planMatrix(cfg, matrix, overrides).cells[0];

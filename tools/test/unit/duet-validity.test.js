@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { gateCells } from '../../src/compare/gate.js';
-import { cellLoad, duetSides, sideUrls } from '../../src/run/k6.js';
+import { cellLoad, duetSides, sideUrls } from '../../src/engines/load.js';
 import { simRep } from '../helpers/pr-sim.js';
 
 const gate = { ...applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate, assumedDuetCv: 0.06 };

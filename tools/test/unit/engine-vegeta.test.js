@@ -6,10 +6,9 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, test } from 'node:test';
-import { attackArgs, attackName, attackPlan } from '../../src/run/engines/vegeta-plan.js';
-import { parseAttackName } from '../../src/ingest/vegeta-attack.js';
-import { chooseEngine } from '../../src/run/engines/index.js';
-import { targetsText } from '../../src/run/engines/vegeta.js';
+import { attackArgs, attackName, attackPlan, targetsText } from '../../src/engines/vegeta/plan.js';
+import { parseAttackName } from '../../src/engines/vegeta/attack.js';
+import { chooseEngine } from '../../src/engines/index.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { workloadDiff, workloadRecord } from '../../src/result/workload.js';
 import { PINS } from '../../src/version.js';
@@ -160,7 +159,7 @@ function attackResults({ late = 50, lateFrom = 1500, n = 3000 } = {}) {
 test('vegeta ingest: warm-up by schedule, latency from the scheduled send, late sends counted, nothing due after the window', async () => {
   const file = join(dir, 'attack.json.gz');
   writeFileSync(file, gzipSync(attackResults()));
-  const r = await ingest({ k6Output: file, format: 'vegeta', meta: { rate: 1000 } });
+  const r = await ingest({ output: file, format: 'vegeta', meta: { rate: 1000 } });
   assert.equal(r.phases.warmup.requests, 1000);
   assert.equal(r.phases.measure.requests, 2000);
   assert.equal(r.requests.total, 2000, 'the warm-up is never gated');
@@ -169,7 +168,7 @@ test('vegeta ingest: warm-up by schedule, latency from the scheduled send, late 
   assert.deepEqual(r.latency.source.schedule, { lateSends: 1500, lateMs: 10, maxLagMs: 50, afterWindow: 1 });
   const onTime = join(dir, 'on-time.json.gz');
   writeFileSync(onTime, gzipSync(attackResults({ late: 0 })));
-  const ok = await ingest({ k6Output: onTime, format: 'vegeta' });
+  const ok = await ingest({ output: onTime, format: 'vegeta' });
   assert.ok(ok.latency.percentiles.p99 <= 1.01, 'on schedule: the latency Vegeta measured');
   assert.equal(ok.latency.source.schedule.lateSends, 0);
 });
@@ -182,7 +181,7 @@ test('vegeta ingest: requests the schedule asked for but no free worker ever sen
     .join('\n');
   const file = join(dir, 'short.json.gz');
   writeFileSync(file, gzipSync(text));
-  const r = await ingest({ k6Output: file, format: 'vegeta', meta: { rate: 1000 } });
+  const r = await ingest({ output: file, format: 'vegeta', meta: { rate: 1000 } });
   assert.equal(r.requests.total, 1200);
   assert.equal(r.load.droppedIterations, 800, 'the 800 never sent, all due in the measured phase');
   assert.ok(r.load.droppedRatio > 0.3);
@@ -192,12 +191,12 @@ test('vegeta ingest: a duet side is the requests to its own target; an unknown t
   const file = join(dir, 'duet.json.gz');
   writeFileSync(file, gzipSync(attackResults({ late: 0 })));
   const sides = { a: 'http://127.0.0.1:1/0KiB', b: 'http://127.0.0.1:2/0KiB' };
-  const a = await ingest({ k6Output: file, format: 'vegeta', side: 'a', sides });
-  const b = await ingest({ k6Output: file, format: 'vegeta', side: 'b', sides });
+  const a = await ingest({ output: file, format: 'vegeta', side: 'a', sides });
+  const b = await ingest({ output: file, format: 'vegeta', side: 'b', sides });
   assert.equal(a.requests.total, 1000);
   assert.equal(b.requests.total, 1000);
   await assert.rejects(
-    ingest({ k6Output: file, format: 'vegeta', side: 'a', sides: { a: sides.a, b: 'http://other/0KiB' } }),
+    ingest({ output: file, format: 'vegeta', side: 'a', sides: { a: sides.a, b: 'http://other/0KiB' } }),
     /url: not one of the duet's two targets/,
   );
 });
@@ -209,7 +208,7 @@ test('vegeta ingest: an attack whose first request (seq 0) is missing is truncat
     .join('\n');
   const file = join(dir, 'no-seq0.json.gz');
   writeFileSync(file, gzipSync(text));
-  await assert.rejects(ingest({ k6Output: file, format: 'vegeta' }), /seq 0\) is missing: results truncated/);
+  await assert.rejects(ingest({ output: file, format: 'vegeta' }), /seq 0\) is missing: results truncated/);
 });
 
 test('engine: auto is k6 where the pinned k6 is installed, else Vegeta with one line saying why; a missing engine asked for is refused', async () => {

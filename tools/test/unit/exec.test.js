@@ -74,10 +74,13 @@ test('exec: no module outside tools/src/exec spawns a process itself', () => {
   assert.deepEqual(offenders, []);
 });
 
-test('TAILGATE_K6_CPUS: a CPU list the machine lacks is refused before any load, naming the CPUs it has (bench-metal assumed 2-3)', async () => {
-  const { k6Cpus } = await import('../../src/run/k6.js');
-  assert.equal(k6Cpus({}, 2), null);
-  assert.equal(k6Cpus({ TAILGATE_K6_CPUS: '0-1' }, 2), '0-1');
-  assert.throws(() => k6Cpus({ TAILGATE_K6_CPUS: '2-3' }, 2), /this machine has CPUs 0-1/);
-  assert.throws(() => k6Cpus({ TAILGATE_K6_CPUS: '1;true' }, 8), /expected a CPU list/);
+test('TAILGATE_LOAD_CPUS (or the old TAILGATE_K6_CPUS): a CPU list the machine lacks is refused before any load, naming the CPUs it has (bench-metal assumed 2-3)', async () => {
+  const { loadCpus } = await import('../../src/engines/load.js');
+  assert.equal(loadCpus({}, 2), null);
+  assert.equal(loadCpus({ TAILGATE_LOAD_CPUS: '0-1' }, 2), '0-1');
+  assert.equal(loadCpus({ TAILGATE_K6_CPUS: '0-1' }, 2), '0-1');
+  assert.equal(loadCpus({ TAILGATE_LOAD_CPUS: '1', TAILGATE_K6_CPUS: '0' }, 2), '1', 'the new name wins');
+  assert.throws(() => loadCpus({ TAILGATE_K6_CPUS: '2-3' }, 2), /TAILGATE_K6_CPUS=2-3: this machine has CPUs 0-1/);
+  assert.throws(() => loadCpus({ TAILGATE_LOAD_CPUS: '2-3' }, 2), /TAILGATE_LOAD_CPUS=2-3: this machine has CPUs 0-1/);
+  assert.throws(() => loadCpus({ TAILGATE_LOAD_CPUS: '1;true' }, 8), /expected a CPU list/);
 });

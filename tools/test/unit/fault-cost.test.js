@@ -101,7 +101,7 @@ test('ingest: a duet’s sides list the same kills, each with its own stalls and
   writeFileSync(k6, k6File(lines));
   const events = join(dir, 'events.jsonl');
   writeFileSync(events, [kill(2), kill(6)].map((e) => JSON.stringify({ ...e, pod: 'p' })).join('\n'));
-  const [a, b] = await Promise.all(['a', 'b'].map((side) => ingest({ k6Output: k6, events, side })));
+  const [a, b] = await Promise.all(['a', 'b'].map((side) => ingest({ output: k6, events, side })));
   assert.deepEqual(
     a.faultCost.perAction.map((x) => x.at),
     b.faultCost.perAction.map((x) => x.at),

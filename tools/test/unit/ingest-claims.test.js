@@ -123,7 +123,7 @@ test('provenance: k6 output with meta naming another load tool is refused (exit 
   const r = await runCli(['ingest', outputs.k6(), '--meta', metaFile, '--out', out]);
   assert.equal(r.code, 0, r.out);
   // A k6 run's own meta.json is its provenance: accepted as it was.
-  const plain = await ingest({ k6Output: outputs.k6(), meta: k6RunMeta });
+  const plain = await ingest({ output: outputs.k6(), meta: k6RunMeta });
   assert.deepEqual(plain.meta.workload, k6RunMeta.workload);
 });
 
@@ -133,18 +133,18 @@ test("provenance: the result's tool is its reader's, whatever workload --meta gi
     // A workload with k6's fields but no k6 marks: without the reader's tool it compared
     // equal to the k6 baseline's.
     const meta = { rate: 200, workload: { duration: '10s', rate: 200, script: 'steady' } };
-    const r = await ingest({ k6Output: outputs[format](), format, meta });
+    const r = await ingest({ output: outputs[format](), format, meta });
     assert.equal(r.meta.workload.tool, format);
     assert.equal(r.latency.source.tool, format);
     assert.ok(workloadDiff(k6Workload, workloadOf(r)).includes(`load tool k6 → ${format}`), format);
-    const own = await ingest({ k6Output: outputs[format](), format, meta: { workload: { tool: format } } });
+    const own = await ingest({ output: outputs[format](), format, meta: { workload: { tool: format } } });
     assert.equal(own.meta.workload.tool, format);
     // No workload at all would let compare fall back to meta.scenario (and k6's fields).
     await assert.rejects(
-      ingest({ k6Output: outputs[format](), format, meta: { workload: null, scenario: k6RunMeta.scenario } }),
+      ingest({ output: outputs[format](), format, meta: { workload: null, scenario: k6RunMeta.scenario } }),
       (err) => err.name === 'InputError' && /workload: expected an object/.test(err.details.join('\n')),
     );
-    await assert.rejects(ingest({ k6Output: outputs[format](), format, meta: k6RunMeta }), (err) =>
+    await assert.rejects(ingest({ output: outputs[format](), format, meta: k6RunMeta }), (err) =>
       RULE.test(err.details.join('\n')),
     );
   }
@@ -173,36 +173,36 @@ function inflateRefusal(err, f) {
 test('bounded work: a gzip that inflates past 200× is refused — every member counts (k6 and Vegeta)', async () => {
   const filler = Buffer.from('{"metric":"x"}\n'.repeat((1 << 20) / 16));
   const k6 = file('bomb-k6.json.gz', Buffer.concat([k6File(k6Lines()), bomb(filler, 256)]));
-  await assert.rejects(ingest({ k6Output: k6 }), (err) => inflateRefusal(err, k6));
+  await assert.rejects(ingest({ output: k6 }), (err) => inflateRefusal(err, k6));
 
   const line = `${vegetaLine(0, { body: 'A'.repeat(100_000) })}\n`;
   const block = Buffer.from(line.repeat(Math.ceil((1 << 20) / line.length)));
   const head = gzipSync(`${Array.from({ length: 10 }, (_, i) => vegetaLine(i)).join('\n')}\n`);
   const v = file('bomb-v.json.gz', Buffer.concat([head, bomb(block, 256)]));
-  await assert.rejects(ingest({ k6Output: v, format: 'vegeta' }), (err) => inflateRefusal(err, v));
+  await assert.rejects(ingest({ output: v, format: 'vegeta' }), (err) => inflateRefusal(err, v));
 
   // A legitimate file is far inside the bound.
-  const fine = await ingest({ k6Output: file('fine.json.gz', k6File(k6Lines())) });
+  const fine = await ingest({ output: file('fine.json.gz', k6File(k6Lines())) });
   assert.equal(fine.requests.total, 200);
 });
 
 test('bounded work: blank lines are not read to the end of a gzip of them (Vegeta, k6)', async () => {
   const newlines = gzipSync(Buffer.alloc(16 << 20, 10), { level: 9 });
   const v = file('blank-v.json.gz', Buffer.concat([gzipSync(`${vegetaLine(0)}\n`), newlines]));
-  await assert.rejects(ingest({ k6Output: v, format: 'vegeta' }), (err) => {
+  await assert.rejects(ingest({ output: v, format: 'vegeta' }), (err) => {
     assert.match(err.message, /blank-v\.json\.gz:1002: more than 1000 blank lines: not Vegeta results/);
     return true;
   });
   const only = file('blank-only.json.gz', newlines);
   await assert.rejects(
-    ingest({ k6Output: only, format: 'vegeta' }),
+    ingest({ output: only, format: 'vegeta' }),
     /blank-only\.json\.gz:1001: more than 1000 blank lines/,
   );
   const k6 = file('blank-k6.json.gz', Buffer.concat([k6File(k6Lines()), newlines]));
-  await assert.rejects(ingest({ k6Output: k6 }), /blank-k6\.json\.gz:1202: more than 1000 blank lines: not k6 output/);
+  await assert.rejects(ingest({ output: k6 }), /blank-k6\.json\.gz:1202: more than 1000 blank lines: not k6 output/);
   // A few, as from files joined by hand, are still read.
   const few = file('few.json', `${vegetaLine(0)}\n\n\n${vegetaLine(1)}\n\n`);
-  assert.equal((await ingest({ k6Output: few, format: 'vegeta' })).requests.total, 2);
+  assert.equal((await ingest({ output: few, format: 'vegeta' })).requests.total, 2);
 });
 
 test("bounded work: fortio's claimed request count sets no work — one record per histogram bin and status", async () => {
@@ -237,12 +237,12 @@ test("bounded work: fortio's claimed request count sets no work — one record p
     assert.equal(read.records, calls);
     assert.ok(calls <= 25_000, `${calls} records`);
   }
-  const big = await ingest({ k6Output: file('claim.json', JSON.stringify(fortioDoc(...claims[1]))), format: 'fortio' });
+  const big = await ingest({ output: file('claim.json', JSON.stringify(fortioDoc(...claims[1]))), format: 'fortio' });
   assert.equal(big.requests.total, 1_000_000_000);
   assert.equal(big.errors.byClass.transport, 1);
 
   const f = file('too-many.json', JSON.stringify(fortioDoc([{ Start: 0, End: 1, Count: 1e12 }], { 200: 1e12 })));
-  await assert.rejects(ingest({ k6Output: f, format: 'fortio' }), (err) =>
+  await assert.rejects(ingest({ output: f, format: 'fortio' }), (err) =>
     /Count: expected an integer from 0 to 1000000000/.test(err.details.join('\n')),
   );
 });
@@ -256,7 +256,7 @@ test("fortio's weighted records make the histogram one record per request made",
     { Start: 0.5, End: 2.5, Count: 5000 },
   ];
   const r = await ingest({
-    k6Output: file('same.json', JSON.stringify(fortioDoc(buckets, { 200: 6990, 503: 6, '-1': 4 }))),
+    output: file('same.json', JSON.stringify(fortioDoc(buckets, { 200: 6990, 503: 6, '-1': 4 }))),
     format: 'fortio',
   });
   const h = newHistogram(3);

@@ -68,8 +68,8 @@ test('vegeta: JSON and CSV encodings give one result — every sample, errors by
         '\n',
     ),
   );
-  const a = await ingest({ k6Output: json, format: 'vegeta', meta: { rate: 100 } });
-  const b = await ingest({ k6Output: csv, format: 'vegeta', meta: { rate: 100 } });
+  const a = await ingest({ output: json, format: 'vegeta', meta: { rate: 100 } });
+  const b = await ingest({ output: csv, format: 'vegeta', meta: { rate: 100 } });
   resultRep(a, 'a');
   assert.equal(a.requests.total, 1000);
   // The 990th and 500th samples, as HDR keeps them (3 significant digits, upper edge).
@@ -109,7 +109,7 @@ const fortioDoc = (over = {}) => ({
 });
 
 test('fortio: requests spread over their buckets, each quantile with its bucket as the bound, no timeline', async () => {
-  const r = await ingest({ k6Output: file('f.json', JSON.stringify(fortioDoc())), format: 'fortio' });
+  const r = await ingest({ output: file('f.json', JSON.stringify(fortioDoc())), format: 'fortio' });
   resultRep(r, 'fortio');
   assert.equal(r.requests.total, 2000);
   assert.deepEqual(Object.fromEntries(Object.entries(r.errors.byClass).filter(([, n]) => n)), {
@@ -145,7 +145,7 @@ test('a fortio or Vegeta run is never like with like with a k6 baseline (the wor
 const refuses = async (name, text, format, why) => {
   const f = file(name, text);
   await assert.rejects(
-    ingest({ k6Output: f, format }),
+    ingest({ output: f, format }),
     (err) => {
       const all = `${err.message}\n${(err.details ?? []).join('\n')}`;
       assert.match(all, why);
@@ -184,7 +184,7 @@ test('hostile fortio files: every problem named at once, never echoed', async ()
     },
   });
   const f = file('f2', JSON.stringify(bad));
-  const err = await ingest({ k6Output: f, format: 'fortio' }).catch((e) => e);
+  const err = await ingest({ output: f, format: 'fortio' }).catch((e) => e);
   const details = err.details.join('\n');
   for (const why of [
     /Data\[0\]: Start and End/,

@@ -19,7 +19,7 @@ function write(name, buf) {
 
 function run(lines) {
   return ingest({
-    k6Output: write(`run-${Math.random()}.json.gz`, k6File(lines)),
+    output: write(`run-${Math.random()}.json.gz`, k6File(lines)),
     meta: { rate: 100, durationMs: 2000 },
   });
 }
@@ -53,7 +53,7 @@ test('ingest: counts, classes, phases, dropped iterations and the per-second tim
 test('ingest: events are placed on the k6 clock', async () => {
   const lines = [durationLine({ ts: T0, ms: 1 }), durationLine({ ts: T0 + 3000, ms: 1 })];
   const events = write('events.jsonl', `${JSON.stringify({ ts: T0 + 1500, type: 'pod-kill', pod: 'p1' })}\n`);
-  const r = await ingest({ k6Output: write('ev.json.gz', k6File(lines)), events });
+  const r = await ingest({ output: write('ev.json.gz', k6File(lines)), events });
   assert.deepEqual(
     r.events.map((e) => [e.type, e.t]),
     [['pod-kill', 1.5]],
@@ -64,7 +64,7 @@ test('ingest: a truncated gzip is a named input error', async () => {
   const buf = k6File([durationLine({ ts: T0, ms: 1 }), durationLine({ ts: T0 + 1, ms: 1 })]);
   const p = write('trunc.json.gz', buf.subarray(0, buf.length - 12));
   await assert.rejects(
-    ingest({ k6Output: p }),
+    ingest({ output: p }),
     (err) => err instanceof InputError && err.message.includes('trunc.json.gz'),
   );
 });
@@ -72,12 +72,12 @@ test('ingest: a truncated gzip is a named input error', async () => {
 test('ingest: a cut-off last line is detected even in plain JSON', async () => {
   const text = `${durationLine({ ts: T0, ms: 1 })}\n${durationLine({ ts: T0, ms: 1 }).slice(0, 50)}`;
   const p = write('cut.json', text);
-  await assert.rejects(ingest({ k6Output: p }), /cut\.json:2: truncated k6 output/);
+  await assert.rejects(ingest({ output: p }), /cut\.json:2: truncated k6 output/);
 });
 
 test('ingest: a file that is not k6 output is refused', async () => {
   const p = write('notk6.json', '{"hello": "world"}\n');
-  await assert.rejects(ingest({ k6Output: p }), /notk6\.json:1: not k6 JSON output/);
+  await assert.rejects(ingest({ output: p }), /notk6\.json:1: not k6 JSON output/);
 });
 
 test('ingest: Metric declaration lines (metric key last) are not samples', async () => {

@@ -1,6 +1,6 @@
 // k6/lib/env.js keeps no defaults of its own (it had a third set: duration 10s where
 // config says 30s): every value a script reads comes from the run, and a script refuses
-// without one, naming it. Here: each builder of k6's environment — run/k6.js k6Env (local
+// without one, naming it. Here: each builder of k6's environment — engines/k6/plan.js k6Env (local
 // runs, a kind cell's k6, perf's command) and the in-cluster Job's manifest — passes every
 // variable env.js lists for the script, and env.js reads back what the scenario says.
 import assert from 'node:assert/strict';
@@ -10,8 +10,9 @@ import { test } from 'node:test';
 import { loadFor, NEEDS, OPTIONAL } from '../../../k6/lib/env.js';
 import { parseBench } from '../../src/config/load.js';
 import { planMatrix } from '../../src/plan/plan.js';
-import { cellLoad, k6Env } from '../../src/run/k6.js';
-import { jobManifestFor } from '../../src/targets/kube/k6-job-manifest.js';
+import { cellLoad } from '../../src/engines/load.js';
+import { k6Env } from '../../src/engines/k6/plan.js';
+import { jobManifestFor } from '../../src/targets/kube/load-job-manifest.js';
 
 const K6 = new URL('../../../k6/', import.meta.url).pathname;
 const SCRIPTS = Object.keys(NEEDS).filter((k) => k !== 'all');
@@ -38,10 +39,10 @@ const cells = Object.fromEntries(planMatrix(cfg, 'all').cells.map((c) => [c.scen
 /** The environment each builder gives k6 for a script's cell. */
 function builtEnvs(script) {
   const scenario = cellLoad(cells[script]);
-  const job = jobManifestFor(scenario).spec.template.spec.containers[0].env;
+  const job = jobManifestFor(scenario, 'k6').spec.template.spec.containers[0].env;
   return {
-    'run/k6.js k6Env': k6Env(scenario, { url: 'http://127.0.0.1:18080', summary: '/r/k6-summary.json' }),
-    'targets/kube/k6-job-manifest.js': Object.fromEntries(job.map((e) => [e.name, e.value])),
+    'engines/k6/plan.js k6Env': k6Env(scenario, { url: 'http://127.0.0.1:18080', summary: '/r/k6-summary.json' }),
+    'targets/kube/load-job-manifest.js': Object.fromEntries(job.map((e) => [e.name, e.value])),
   };
 }
 
@@ -71,19 +72,19 @@ test('k6 env: every builder passes every variable env.js requires of each script
 test('k6 env: env.js reads back the scenario as config made it (its defaults included)', () => {
   for (const script of SCRIPTS) {
     const scenario = cellLoad(cells[script]);
-    const load = withEnv(builtEnvs(script)['run/k6.js k6Env'], () => loadFor(script));
+    const load = withEnv(builtEnvs(script)['engines/k6/plan.js k6Env'], () => loadFor(script));
     assert.ok(Object.keys(load).length >= 2, script);
     for (const [field, value] of Object.entries(load)) assert.deepEqual(value, scenario[field], `${script}.${field}`);
   }
   // The values env.js once defaulted on its own: config's, and what a run passes.
-  const steady = withEnv(builtEnvs('steady')['run/k6.js k6Env'], () => loadFor('steady'));
+  const steady = withEnv(builtEnvs('steady')['engines/k6/plan.js k6Env'], () => loadFor('steady'));
   assert.deepEqual(steady, { duration: '30s', warmup: '0s', rate: 300, vus: 50, maxVus: cells.steady.scenario.maxVus });
 });
 
 test('k6 env: a script started without a value the run passes refuses, naming every one missing', () => {
   for (const script of SCRIPTS)
     for (const name of [...NEEDS.all, ...NEEDS[script]]) {
-      const env = { ...builtEnvs(script)['run/k6.js k6Env'] };
+      const env = { ...builtEnvs(script)['engines/k6/plan.js k6Env'] };
       delete env[name];
       assert.throws(
         () => withEnv(env, () => loadFor(script)),

@@ -1,11 +1,11 @@
-// k6-line.js reads an http_req_duration line from its bytes; k6-stream.js's text path is
+// engines/k6/line.js reads an http_req_duration line from its bytes; read.js's text path is
 // the rule. Every line the byte path reads must give the text path's sample exactly, and
 // the lines it declines (another shape, a refusal) are left to the text path.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Clock } from '../../src/ingest/clock.js';
-import { K6LineReader } from '../../src/ingest/k6-line.js';
-import { parseRequest } from '../../src/ingest/k6-stream.js';
+import { Clock } from '../../src/engines/clock.js';
+import { K6LineReader } from '../../src/engines/k6/line.js';
+import { parseRequest } from '../../src/engines/k6/read.js';
 import { rng } from '../helpers/synthetic.js';
 
 const HEAD = '{"metric":"http_req_duration","type":"Point","data":{"time":"';

@@ -276,16 +276,19 @@ test('Envoy Gateway: offline the plan refuses at once and says why; an Ingress a
 });
 
 test('runners on kind: the dry run shows the Indexed Job — one segment per completion index, started paused, spread off the ingress node', async () => {
-  const { jobManifestFor } = await import('../../src/targets/kube/k6-job-manifest.js');
-  const job = jobManifestFor({
-    script: 'steady',
-    rate: 300,
-    duration: '12s',
-    warmup: '2s',
-    payload: '1KiB',
-    runners: 2,
-    faults: [],
-  });
+  const { jobManifestFor } = await import('../../src/targets/kube/load-job-manifest.js');
+  const job = jobManifestFor(
+    {
+      script: 'steady',
+      rate: 300,
+      duration: '12s',
+      warmup: '2s',
+      payload: '1KiB',
+      runners: 2,
+      faults: [],
+    },
+    'k6',
+  );
   assert.equal(job.spec.completionMode, 'Indexed');
   assert.deepEqual([job.spec.completions, job.spec.parallelism], [2, 2]);
   const pod = job.spec.template.spec;
@@ -304,14 +307,17 @@ test('runners on kind: the dry run shows the Indexed Job — one segment per com
     script,
     /1\) TG_SUMMARY=\/out\/k6-summary-r2\.json k6 'run' '--paused' .*'--execution-segment' '1\/2:1'/,
   );
-  const single = jobManifestFor({
-    script: 'steady',
-    rate: 300,
-    duration: '12s',
-    warmup: '2s',
-    payload: '1KiB',
-    faults: [],
-  });
+  const single = jobManifestFor(
+    {
+      script: 'steady',
+      rate: 300,
+      duration: '12s',
+      warmup: '2s',
+      payload: '1KiB',
+      faults: [],
+    },
+    'k6',
+  );
   assert.equal(single.spec.completionMode, undefined, 'one runner: the plain Job as before');
   assert.doesNotMatch(single.spec.template.spec.containers[0].command[2], /--paused/);
   const cwd = process.cwd();

@@ -54,7 +54,9 @@ test('pins: one place (tools/versions.json); clusters/images.yaml names the same
     'tools/scripts/build-engine-image.sh',
     'tools/scripts/test-kind.sh',
     'tools/src/exec/deps.js',
-    'tools/src/targets/kube/k6-job.js',
+    'tools/src/targets/kube/load-job.js',
+    'tools/src/engines/k6/job.js',
+    'tools/src/engines/vegeta/job.js',
   ]) {
     const text = readFileSync(new URL(`../../../${f}`, import.meta.url), 'utf8');
     for (const [name, v] of Object.entries(PINS))
@@ -119,7 +121,7 @@ test('plan: routes carried before each run (routes: N) cost the run their time, 
 });
 
 test('runners: execution segments cover the scenario exactly once', async () => {
-  const { segmentArgs } = await import('../../src/run/k6.js');
+  const { segmentArgs } = await import('../../src/engines/k6/plan.js');
   assert.deepEqual(segmentArgs(null), []);
   assert.deepEqual(segmentArgs({ index: 0, count: 1 }), []);
   assert.deepEqual(segmentArgs({ index: 0, count: 3 }), [

@@ -83,7 +83,7 @@ test('fed its fixture, each reader fills what the result needs, and ingest makes
     if (read.source) assert.equal(read.source.tool, format, `${name}: source.tool`);
     if (read.meta?.workload) assert.equal(read.meta.workload.tool, format, `${name}: meta.workload.tool`);
 
-    const r = await ingest({ k6Output: file, format });
+    const r = await ingest({ output: file, format });
     resultRep(r, name);
     assert.equal(r.requests.total, samples.requests, `${name}: every request counted`);
     assert.equal(r.latency.count, samples.requests, `${name}: every request in the histogram`);

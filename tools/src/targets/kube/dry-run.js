@@ -1,5 +1,6 @@
 // The step list as a shell script a user can read and paste, step by step.
 import { commandLine } from '../../exec/command.js';
+import { JOB_FILE } from './load-job.js';
 
 export function renderDryRun(steps, { header }) {
   const out = [
@@ -19,10 +20,10 @@ export function renderDryRun(steps, { header }) {
     out.push(`# ${i + 1}. ${s.title} [${tags}]`);
     out.push(s.builtin ? `#    (built in) ${commandLine(s.argv)}` : commandLine(s.argv, s.env));
     for (const f of s.faultsShown ?? []) out.push(`#    fault every ${f.every}: ${commandLine(f.argv)}`);
-    // In-cluster load: the Job that is applied instead of the k6 command above.
+    // In-cluster load: the Job that is applied instead of the engine's command above.
     if (s.manifestShown)
       out.push(
-        '#    applied as this Job (kubectl apply -f k6-job.json):',
+        `#    applied as this Job (kubectl apply -f ${JOB_FILE}):`,
         ...JSON.stringify(s.manifestShown, null, 1)
           .split('\n')
           .map((l) => `#    ${l}`),

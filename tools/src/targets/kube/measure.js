@@ -4,8 +4,8 @@
 // way in its own namespace, and a duet loaded one side at a time (measureAlternately).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { duetSides, sideUrls } from '../../run/k6.js';
-import { runLoad } from '../../run/engines/index.js';
+import { duetSides, sideUrls } from '../../engines/load.js';
+import { runLoad } from '../../engines/index.js';
 import { EventLog } from '../../run/event-log.js';
 import { measureWithFaults } from '../../run/measure.js';
 import { ROUTE_FAULTS } from '../../faults/schedule.js';
@@ -13,7 +13,7 @@ import { INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, targetFlags } from './context.j
 import { KubePods } from './pods.js';
 import { KubeRoutes } from './routes.js';
 import { resourceDelta, sampleControllerPods } from './resources.js';
-import { runK6InCluster } from './k6-job.js';
+import { runLoadInCluster } from './load-job.js';
 import { catalogEntry } from '../../registry/catalog.js';
 import { captureEffectiveConfig } from './effective.js';
 import { checkTargetUnchanged, targetIdentity } from './identity.js';
@@ -59,7 +59,7 @@ export async function measure({ ctx, signal, log }, step, cell, cellDir) {
   const before = await sample();
   const startLoad = () =>
     cell.scenario.loadFrom === 'cluster'
-      ? runK6InCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
+      ? runLoadInCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
       : runLoad(cell, { cellDir, ...sidesOf(cell, step), host: 'bench.local', signal });
   let k6;
   try {
@@ -132,7 +132,7 @@ function routeSides(entry, headEntry, step) {
   ];
 }
 
-// A duet's sides swap every other pair (run/k6.js duetSides).
+// A duet's sides swap every other pair (engines/load.js duetSides).
 function sidesOf(cell, step) {
   if (!step.urlB) return { url: step.url, urlB: null };
   const [url, urlB] = sideUrls(cell, step.url, step.urlB);

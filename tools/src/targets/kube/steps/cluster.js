@@ -1,7 +1,7 @@
 // A controller's cluster (kind) or namespaces (an existing cluster): set-up, what an
 // offline cluster needs loaded, teardown.
 import { InputError } from '../../../errors.js';
-import { JOB_ENGINES } from '../job-engines.js';
+import { engineShown } from '../../../engines/index.js';
 import { verifiedArchive } from '../../../registry/chart-archive.js';
 import { DUET_NODE_PORT, INGRESS_NAMESPACE, INGRESS_NAMESPACE_B, NAMESPACE, rel } from '../context.js';
 import { BACKEND_RELEASE, backendStep, OFFLINE_BACKEND_IMAGE } from './backend.js';
@@ -101,9 +101,9 @@ export function offlineLoadSteps(u) {
       argv: ['go', 'mod', 'download', '-json', `${cat.upstream.goModule}@${cat.upstream.version}`],
       env: { GOFLAGS: '-mod=mod' },
     });
-  // The in-cluster load image of each engine the cells run on (job-engines.js).
+  // The in-cluster load image of each engine the cells run on (engines/<name>/job.js).
   const loadImages = [
-    ...new Set(cells.filter((c) => c.scenario.loadFrom === 'cluster').map((c) => JOB_ENGINES[c.engine ?? 'k6'].image)),
+    ...new Set(cells.filter((c) => c.scenario.loadFrom === 'cluster').map((c) => engineShown(c).job.image)),
   ];
   u.add({
     timeoutMs: 300_000,

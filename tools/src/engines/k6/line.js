@@ -4,7 +4,7 @@
 // follows the latency — found in one pass, or, when those bytes are a recent line's
 // (a run has a handful of tag sets: phase × side × status), taken from it. Anything
 // else — another shape, a non-ASCII byte, an out-of-range value — returns null, and
-// k6-stream.js reads the line as text (its checks and errors). Both give the same sample:
+// read.js reads the line as text (its checks and errors). Both give the same sample:
 // a decimal of at most 15 digits is an exact integer over an exact power of ten, and
 // IEEE division rounds that quotient as Number() rounds the decimal text.
 
@@ -14,7 +14,7 @@ const MAX_DIGITS = 15;
 const POW10 = Array.from({ length: MAX_DIGITS + 1 }, (_, i) => 10 ** i);
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-// The tags the sample carries, as k6-stream.js's tag() finds them: the first `"key":"`
+// The tags the sample carries, as read.js's tag() finds them: the first `"key":"`
 // after the value, wherever it stands.
 const KEYS = ['status', 'error_code', 'error', 'phase', 'step', 'side'].map((k) => Buffer.from(`${k}":"`));
 const [STATUS, ERROR_CODE, ERROR, PHASE, STEP, SIDE] = [0, 1, 2, 3, 4, 5];
@@ -23,7 +23,7 @@ const isDigit = (c) => c >= 0x30 && c <= 0x39;
 const SEEN = 8;
 const MAX_SEEN_BYTES = 512;
 
-// k6-stream.js's rule for the status tag: at most three digits.
+// read.js's rule for the status tag: at most three digits.
 function httpCode(text) {
   if (text.length > 3) return false;
   for (let i = 0; i < text.length; i++) if (!isDigit(text.charCodeAt(i))) return false;

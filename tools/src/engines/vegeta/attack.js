@@ -1,10 +1,10 @@
-// How a Vegeta result of tailgate's own run is read: its attack's name (run/engines/
-// vegeta-plan.js attackName) gives the schedule, the warm-up and the sweep step, so each
+// How a Vegeta result of tailgate's own run is read: its attack's name (plan.js
+// attackName) gives the schedule, the warm-up and the sweep step, so each
 // request gets a phase, a step and its latency from the moment it was due to be sent.
 // Coordinated omission is measured, not assumed: Vegeta releases request n at n/rate after
 // its attack began, and a request sent later than that (no worker free, the machine busy)
 // counts the wait as latency — the user would have waited it — and is counted as late.
-import { InputError } from '../errors.js';
+import { InputError } from '../../errors.js';
 
 const NAME =
   /^tailgate(?: rate=(\d{1,7})\/(\d{1,9})ms)? warmup=(\d{1,9})ms window=(\d{1,9})ms(?: step=(r\d{1,7}-c\d{1,7}))?(?: runner=\d{1,4}\/\d{1,4})?$/;

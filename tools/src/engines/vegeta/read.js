@@ -1,10 +1,10 @@
 // Vegeta's results, encoded by `vegeta encode --to json` (one JSON object per line) or
 // `--to csv`: every request is a sample, so the result is as exact as k6's. Vegeta's own
 // binary (gob) stream is Go-specific; `vegeta encode` is Vegeta's documented way out of it.
-import { InputError } from '../errors.js';
-import { Clock } from './clock.js';
-import { forEachLine } from './open.js';
-import { LATE_MS, Schedules } from './vegeta-attack.js';
+import { InputError } from '../../errors.js';
+import { Clock } from '../clock.js';
+import { forEachLine } from '../open.js';
+import { LATE_MS, Schedules } from './attack.js';
 
 const WHAT = 'Vegeta results (vegeta encode --to json or --to csv)';
 // A line carries the response's headers and, unless `attack -max-body 0`, its body.
@@ -17,7 +17,7 @@ const MAX_BLANK_LINES = 1000;
 /**
  * onRequest({ts, ms, status, error, phase?, step?, side?}) per result line; resolves with
  * {source, lines, meta}. A result of tailgate's own run (its attack named by the run) gets
- * its phase, step and schedule (vegeta-attack.js); sides: {a: url, b: url} of a duet.
+ * its phase, step and schedule (attack.js); sides: {a: url, b: url} of a duet.
  */
 export async function readVegeta(file, { onRequest, onDropped, sides = null }) {
   const clock = new Clock();
@@ -90,7 +90,7 @@ function fromJson(line, file, lineNo) {
   return r;
 }
 
-// A duet's two targets as Vegeta names them (run/engines/vegeta.js targetsText).
+// A duet's two targets as Vegeta names them (plan.js targetsText).
 function sideTargets(sides) {
   return new Map(
     Object.entries(sides)

@@ -1,5 +1,5 @@
 // What Vegeta runs for a scenario: one or more `vegeta attack` processes, one after the
-// other, each named so that its results say how to read them (ingest/vegeta-attack.js).
+// other, each named so that its results say how to read them (attack.js).
 // The k6 scripts' meanings, in Vegeta's terms:
 // - steady: one attack at the constant rate for warm-up + duration, so the warm-up's
 //   connections carry into the measured phase as k6's VUs' do; a request scheduled before
@@ -98,7 +98,7 @@ function attackOf(
 
 /**
  * The attack's name, which Vegeta writes into each of its results: how ingest reads them
- * (ingest/vegeta-attack.js parses exactly this). rate: hits per perMs, from which the
+ * (attack.js parses exactly this). rate: hits per perMs, from which the
  * schedule of request n follows; absent for a closed loop. window: the attack's span —
  * Vegeta checks its duration before it waits for the next tick, so it may send one request
  * due at the very end, which k6's executor never starts; ingest leaves such requests out of
@@ -143,4 +143,34 @@ export function attackArgs(a, { scenario, targets, output }) {
   args.push(a.rate ? `-rate=${a.rate.hits}/${a.rate.perMs}ms` : '-rate=0');
   if (a.connections) args.push(`-connections=${a.connections}`, `-max-connections=${a.connections}`);
   return args;
+}
+
+/** The URL Vegeta requests on a side: the payload's path under the side's URL. */
+export const targetUrl = (u, scenario) => `${u.replace(/\/$/, '')}/${scenario.payload}`;
+
+/** Vegeta's targets file: the payload path on each side, with the Host header k6 sends. */
+export function targetsText(scenario, { url, urlB, host }) {
+  return [url, urlB]
+    .filter(Boolean)
+    .map((u) => JSON.stringify({ method: 'GET', url: targetUrl(u, scenario), header: { Host: [host] } }))
+    .join('\n')
+    .concat('\n');
+}
+
+/**
+ * What the dry run shows for a cell: Vegeta's attacks, one after the other, as run.js runs
+ * them (load: the cell's load, engines/load.js cellLoad). Its targets file names the URLs.
+ */
+export function vegetaShown(cell, load) {
+  const cellDir = `results/<run>/${cell.id}`;
+  const argv = attackPlan(load).flatMap((a, i) => [
+    ...(i ? ['&&'] : []),
+    'vegeta',
+    ...attackArgs(a, {
+      scenario: load,
+      targets: `${cellDir}/vegeta-targets.json`,
+      output: `${cellDir}/vegeta-${i + 1}.bin`,
+    }),
+  ]);
+  return { argv };
 }

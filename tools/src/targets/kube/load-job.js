@@ -1,31 +1,37 @@
-// k6 as a Job inside the cluster (traffic from inside, the AKS report's test 2): the
-// scenario scripts as ConfigMaps, the ingress reached at its node's address (hostPort
-// 80, chart-agnostic), raw output kept in the pod until it is copied out.
+// The load as a Job inside the cluster (traffic from inside, the AKS report's test 2), on
+// the engine the run chose (its job: engines/<name>/job.js — image, files as ConfigMaps,
+// each runner's shell, how a runner says it is ready and is released, what is copied
+// out): the ingress reached at its node's address (hostPort 80, chart-agnostic), raw
+// output kept in the pod until it is copied out.
 //
-// runners: N > 1 makes it an Indexed Job of N pods, one execution segment each (the
-// completion index picks it), spread over the nodes and kept off the ingress node when
-// another exists. All start paused (`k6 run --paused`) and are released together by
-// `k6 resume` once every one is up — no operator, no CRD, namespace rights only. Each
-// runner's output is copied out and merged exactly (run/runners.js); a runner that
+// runners: N > 1 makes it an Indexed Job of N pods, one segment each (the completion
+// index picks it), spread over the nodes and kept off the ingress node when another
+// exists. All start paused (k6: `k6 run --paused`; Vegeta: waiting for /out/go) and are
+// released together once every one is up — no operator, no CRD, namespace rights only.
+// Each runner's output is copied out and merged exactly (ingest/runners.js); a runner that
 // dies, never starts or whose output is incomplete makes the cell inconclusive, naming
 // it. The Job and its pods are deleted in every case.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../exec/tools.js';
 import { InfraError, RunnerProblem } from '../../errors.js';
-import { k6Budget } from '../../run/k6.js';
+import { chooseEngine, engineOf } from '../../engines/index.js';
+import { loadBudget, segmentsOf } from '../../engines/load.js';
 import { NAMESPACE } from './context.js';
-import { JOB, jobManifest } from './k6-job-manifest.js';
-import { JOB_ENGINES } from './job-engines.js';
+import { JOB, jobManifest } from './load-job-manifest.js';
 import { failure, run, runToFile } from '../../exec/run.js';
 
-export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
-  // The engine the run chose (job-engines.js): k6's scripts and resume, or Vegeta's attacks.
-  const engine = JOB_ENGINES[cell.engine ?? 'k6'];
+// The Job's manifest as applied, in the cell folder (the dry run prints the same).
+export const JOB_FILE = 'load-job.json';
+
+export async function runLoadInCluster(cell, { kubectlFlags, cellDir, signal }) {
+  // The engine the run chose (run/runner.js sets cell.engine; auto's where a caller set
+  // none, as engines/index.js runLoad): its name and its Job recipe.
+  const { name, job } = engineOf(cell.engine ?? (await chooseEngine('auto')).name);
+  const engine = { name, ...job };
   const kubectl = async (args, timeoutMs = 60_000) => {
     const r = await run(['kubectl', ...kubectlFlags, '-n', NAMESPACE, ...args], { timeoutMs, signal });
     if (r.code !== 0)
-      throw new InfraError(`in-cluster k6: kubectl ${args.join(' ')} failed`, {
+      throw new InfraError(`in-cluster load: kubectl ${args.join(' ')} failed`, {
         details: r.output.trim().split('\n').slice(-10),
       });
     return r.stdout;
@@ -41,17 +47,16 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
       'jsonpath={.items[0].status.addresses[?(@.type=="InternalIP")].address}',
     ])
   ).trim();
-  if (!ingressIp) throw new InfraError('in-cluster k6: no node labelled ingress-ready=true');
-  if (engine.configMaps)
-    for (const dir of ['scenarios', 'lib']) {
-      const files = readdirSync(join(ROOT, 'k6', dir)).map((f) => `--from-file=${join(ROOT, 'k6', dir, f)}`);
-      await kubectl(['delete', 'configmap', `tg-k6-${dir}`, '--ignore-not-found']);
-      await kubectl(['create', 'configmap', `tg-k6-${dir}`, ...files]);
-    }
+  if (!ingressIp) throw new InfraError('in-cluster load: no node labelled ingress-ready=true');
+  for (const c of engine.configMaps) {
+    const files = readdirSync(c.dir).map((f) => `--from-file=${join(c.dir, f)}`);
+    await kubectl(['delete', 'configmap', c.name, '--ignore-not-found']);
+    await kubectl(['create', 'configmap', c.name, ...files]);
+  }
   // Foreground: the previous cell's runner pods are gone, not terminating beside the new ones.
   await kubectl(['delete', 'job', JOB, '--ignore-not-found', '--cascade=foreground', '--wait=true'], 120_000);
   const env = engine.env(cell.scenario, `http://${ingressIp}`);
-  const segments = n > 1 ? Array.from({ length: n }, (_, index) => ({ index, count: n })) : [null];
+  const segments = segmentsOf(cell.scenario);
   const placement = await placementOf(kubectl, n);
   const manifest = jobManifest({
     env,
@@ -60,9 +65,9 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
     image: engine.image,
     configMaps: engine.configMaps,
   });
-  writeFileSync(join(cellDir, 'k6-job.json'), JSON.stringify(manifest, null, 1));
+  writeFileSync(join(cellDir, JOB_FILE), JSON.stringify(manifest, null, 1));
   try {
-    await kubectl(['apply', '-f', join(cellDir, 'k6-job.json')]);
+    await kubectl(['apply', '-f', join(cellDir, JOB_FILE)]);
     // This Job's pods only (never a terminating one of an earlier Job of the same name).
     const uid = (await kubectl(['get', 'job', JOB, '-o', 'jsonpath={.metadata.uid}'])).trim();
     const selector = `batch.kubernetes.io/controller-uid=${uid}`;
@@ -70,7 +75,7 @@ export async function runK6InCluster(cell, { kubectlFlags, cellDir, signal }) {
       n > 1
         ? await runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, selector, engine })
         : await runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selector, engine });
-    return { ...outcome, format: engine.format };
+    return { ...outcome, format: engine.name };
   } finally {
     // Always: a failed or interrupted cell leaves no load generator running.
     await run(
@@ -99,12 +104,12 @@ async function runSingle(cell, { kubectl, kubectlFlags, cellDir, signal, selecto
     async () =>
       (await kubectl(['get', 'pods', '-l', selector, '-o', 'jsonpath={.items[0].metadata.name}'])).trim() || null,
     120_000,
-    'the k6 pod to be created',
+    `the ${engine.name} pod to be created`,
   );
   const exitCode = await waitFor(
     () => readExit(kubectlFlags, pod, signal),
-    k6Budget(cell.scenario) + 60_000,
-    'k6 to finish in the cluster',
+    loadBudget(cell.scenario) + 60_000,
+    `${engine.name} to finish in the cluster`,
   );
   const files = await copyFiles(engine, kubectlFlags, pod, cellDir, null);
   return {
@@ -126,7 +131,7 @@ async function runRunners(cell, { n, kubectl, kubectlFlags, cellDir, signal, sel
   released.forEach(({ r }, i) => {
     if (r.code !== 0) throw new RunnerProblem(`${name(i, pods[i])} could not be released: ${r.output.trim()}`);
   });
-  const deadline = Date.now() + k6Budget(cell.scenario) + 60_000;
+  const deadline = Date.now() + loadBudget(cell.scenario) + 60_000;
   const exits = await runnerExits(pods, { deadline, kubectl, kubectlFlags, signal, name });
   const runners = [];
   for (let i = 0; i < n; i++) {
@@ -160,9 +165,9 @@ async function runnerPods({ n, kubectl, kubectlFlags, signal, selector, engine }
         .sort((a, b) => a.index - b.index);
     },
     180_000,
-    `${n} k6 runner pods to run`,
+    `${n} ${engine.name} runner pods to run`,
   ).catch((err) => {
-    throw new RunnerProblem(`k6 runners never all started: ${err.message}`);
+    throw new RunnerProblem(`${engine.name} runners never all started: ${err.message}`);
   });
   await waitFor(
     async () => {
@@ -170,17 +175,16 @@ async function runnerPods({ n, kubectl, kubectlFlags, signal, selector, engine }
       return up.every((r) => r.code === 0) ? true : null;
     },
     60_000,
-    'every k6 runner to be paused and ready',
+    `every ${engine.name} runner to be paused and ready`,
   );
   return pods;
 }
 
-// Each runner's k6 exit code, polled once a second until all have one or the deadline.
+// Each runner's exit code, polled once a second until all have one or the deadline.
 async function runnerExits(pods, { deadline, kubectl, kubectlFlags, signal, name }) {
   const exits = new Array(pods.length).fill(null);
   while (exits.some((e) => e === null)) {
-    if (Date.now() > deadline)
-      throw new RunnerProblem(`k6 runners did not finish in time: ${missing(exits, pods, name)}`);
+    if (Date.now() > deadline) throw new RunnerProblem(`runners did not finish in time: ${missing(exits, pods, name)}`);
     for (let i = 0; i < pods.length; i++) {
       if (exits[i] !== null) continue;
       exits[i] = await readExit(kubectlFlags, pods[i].name, signal);
@@ -256,7 +260,7 @@ async function waitFor(probe, timeoutMs, what) {
     if (v !== null && v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  throw new InfraError(`in-cluster k6: timed out waiting for ${what}`);
+  throw new InfraError(`in-cluster load: timed out waiting for ${what}`);
 }
 
 // Binary-safe: kubectl exec's stdout straight into the file, flushed before we go on.
@@ -264,5 +268,5 @@ async function copyOut(kubectlFlags, pod, from, to) {
   const r = await runToFile(['kubectl', ...kubectlFlags, '-n', NAMESPACE, 'exec', pod, '--', 'cat', from], to, {
     timeoutMs: 120_000,
   });
-  if (r.code !== 0) throw failure(`in-cluster k6: cannot copy ${from} out of ${pod}`, r);
+  if (r.code !== 0) throw failure(`in-cluster load: cannot copy ${from} out of ${pod}`, r);
 }

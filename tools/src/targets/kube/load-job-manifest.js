@@ -1,36 +1,22 @@
-// The k6 Job's manifest (targets/kube/k6-job.js runs it): the scenario scripts mounted
-// from ConfigMaps, one shell per runner that keeps k6's exit code and end time for the
-// copy-out, the placement over nodes. Pure: the dry run shows the same manifest.
-import { join } from 'node:path';
-import { ROOT } from '../../exec/tools.js';
-import { k6Args, k6Env, k6Files } from '../../run/k6.js';
-import { PINS } from '../../version.js';
+// The load Job's manifest (load-job.js runs it), whichever engine it runs: the engine's
+// files mounted from ConfigMaps (k6's scenario scripts; none for Vegeta), one shell per
+// runner that keeps the engine's exit code and end time for the copy-out, the placement
+// over nodes. Pure: the dry run shows the same manifest.
+import { engineOf } from '../../engines/index.js';
+import { segmentsOf } from '../../engines/load.js';
 
-export const K6_IMAGE = process.env.TAILGATE_K6_IMAGE || `grafana/k6:${PINS.k6.replace(/^v/, '')}`;
-export const JOB = 'tailgate-k6';
+export const JOB = 'tailgate-load';
+const APP = { app: JOB };
 
-/** One runner's shell: its segment's k6 command, exit code and end time kept for copy-out. */
-export function podScript(scenario, segment) {
-  const files = k6Files('/out', segment);
-  const args = k6Args(scenario, '/out', segment).map((a) => a.replace(join(ROOT, 'k6'), '/k6'));
-  const paused = segment ? ['run', '--paused', ...args.slice(1)] : args;
-  return [
-    `TG_SUMMARY=${files.summary} k6 ${paused.map((a) => `'${a}'`).join(' ')} > ${files.log} 2>&1`,
-    'echo $? > /out/exit',
-    'date +%s%3N > /out/end',
-    'sleep 600',
-  ].join('; ');
-}
-
-/** image and configMaps: the engine's (job-engines.js); k6's scripts come from ConfigMaps. */
-export function jobManifest({ env, scripts, placement, image = K6_IMAGE, configMaps = true }) {
+/** image and configMaps ([{volume, name, mountPath}]): the engine's job (engines/<name>/job.js). */
+export function jobManifest({ env, scripts, placement, image, configMaps = [] }) {
   const n = scripts.length;
   // Each index runs its own segment: the completion index picks the script.
   const script =
     n === 1
       ? scripts[0]
       : `case "$JOB_COMPLETION_INDEX" in\n${scripts.map((s, i) => `${i}) ${s} ;;`).join('\n')}\nesac`;
-  const selector = { matchLabels: { app: 'tailgate-k6' } };
+  const selector = { matchLabels: APP };
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -42,7 +28,7 @@ export function jobManifest({ env, scripts, placement, image = K6_IMAGE, configM
       ttlSecondsAfterFinished: 300,
       ...(n > 1 ? { completionMode: 'Indexed', completions: n, parallelism: n } : {}),
       template: {
-        metadata: { labels: { app: 'tailgate-k6' } },
+        metadata: { labels: APP },
         spec: {
           restartPolicy: 'Never',
           // The shell waits in `sleep` for the copy-out and ignores SIGTERM: do not wait 30 s.
@@ -76,32 +62,22 @@ export function jobManifest({ env, scripts, placement, image = K6_IMAGE, configM
           tolerations: [{ key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }],
           containers: [
             {
-              name: 'k6',
+              name: 'load',
               image,
               imagePullPolicy: image.startsWith('localhost/') ? 'Never' : 'IfNotPresent',
               command: ['sh', '-c', script],
-              env: Object.entries({ ...env, K6_NO_USAGE_REPORT: 'true' }).map(([name, value]) => ({
+              env: Object.entries(env).map(([name, value]) => ({
                 name,
                 value: String(value),
               })),
               volumeMounts: [
-                ...(configMaps
-                  ? [
-                      { name: 'scenarios', mountPath: '/k6/scenarios' },
-                      { name: 'lib', mountPath: '/k6/lib' },
-                    ]
-                  : []),
+                ...configMaps.map((c) => ({ name: c.volume, mountPath: c.mountPath })),
                 { name: 'out', mountPath: '/out' },
               ],
             },
           ],
           volumes: [
-            ...(configMaps
-              ? [
-                  { name: 'scenarios', configMap: { name: 'tg-k6-scenarios' } },
-                  { name: 'lib', configMap: { name: 'tg-k6-lib' } },
-                ]
-              : []),
+            ...configMaps.map((c) => ({ name: c.volume, configMap: { name: c.name } })),
             { name: 'out', emptyDir: {} },
           ],
         },
@@ -110,18 +86,15 @@ export function jobManifest({ env, scripts, placement, image = K6_IMAGE, configM
   };
 }
 
-/** The manifest a plan would apply, for the dry run (placement as on a multi-node cluster). */
-export function jobManifestFor(scenario) {
+/** The Job a plan would apply on an engine, for the dry run (placement as on a multi-node cluster). */
+export function jobManifestFor(scenario, engineName) {
+  const { job } = engineOf(engineName);
   const n = scenario.runners ?? 1;
-  const segments = n > 1 ? Array.from({ length: n }, (_, index) => ({ index, count: n })) : [null];
-  const env = k6Env(scenario, {
-    url: 'http://<ingress-node-ip>',
-    host: 'bench.local',
-    summary: '/out/k6-summary.json',
-  });
   return jobManifest({
-    env,
-    scripts: segments.map((seg) => podScript(scenario, seg)),
+    env: job.env(scenario, 'http://<ingress-node-ip>'),
+    scripts: segmentsOf(scenario).map((seg) => job.podScript(scenario, seg)),
     placement: n > 1 ? { spread: true, avoidIngress: true } : {},
+    image: job.image,
+    configMaps: job.configMaps,
   });
 }

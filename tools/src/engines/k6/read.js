@@ -1,12 +1,12 @@
 // Streams k6's `--out json` (optionally gzipped) and hands each request sample to a
 // callback. Lines are filtered by prefix before any parsing: a run writes 13 lines
 // per request and only one (http_req_duration) carries what tailgate needs; that
-// line is read from its bytes (k6-line.js), or, when it is not in k6's own shape,
+// line is read from its bytes (line.js), or, when it is not in k6's own shape,
 // picked apart as text with indexOf instead of JSON.parse.
-import { InputError } from '../errors.js';
-import { chunksOf } from './open.js';
-import { Clock } from './clock.js';
-import { K6LineReader } from './k6-line.js';
+import { InputError } from '../../errors.js';
+import { chunksOf } from '../open.js';
+import { Clock } from '../clock.js';
+import { K6LineReader } from './line.js';
 
 const DURATION = '{"metric":"http_req_duration","type":"Point","data":{"time":"';
 const DROPPED = '{"metric":"dropped_iterations","type":"Point","data":{"time":"';

@@ -1,4 +1,4 @@
-// Vegeta as a load engine: the scenario's attacks (vegeta-plan.js) one after the other,
+// Vegeta as a load engine: the scenario's attacks (plan.js) one after the other,
 // their results encoded to one gzipped JSON-lines file that ingest reads with the Vegeta
 // reader. A duet's two targets alternate in Vegeta's round-robin targeter, so each side
 // gets half of the (doubled) rate at the same moments, as k6's alternating iterations do.
@@ -13,11 +13,10 @@ import { commandLine } from '../../exec/command.js';
 import { startProcess } from '../../exec/start.js';
 import { toolEnv, which } from '../../exec/tools.js';
 import { InfraError } from '../../errors.js';
-import { K6_START_MS } from '../../faults/schedule.js';
-import { pause } from '../../faults/schedule.js';
-import { k6Budget, k6Cpus } from '../k6.js';
-import { attackArgs, attackPlan } from './vegeta-plan.js';
-import { addUsage, sampleUsage } from './usage.js';
+import { LOAD_START_MS, pause } from '../../faults/schedule.js';
+import { loadBudget, pinned } from '../load.js';
+import { addUsage, sampleUsage } from '../usage.js';
+import { attackArgs, attackPlan, targetsText, targetUrl } from './plan.js';
 
 /** Files of one Vegeta run in a cell folder; runner i of several gets its own. */
 export function vegetaFiles(cellDir, segment) {
@@ -29,21 +28,10 @@ export function vegetaFiles(cellDir, segment) {
   };
 }
 
-const targetUrl = (u, scenario) => `${u.replace(/\/$/, '')}/${scenario.payload}`;
-
-/** Vegeta's targets file: the payload path on each side, with the Host header k6 sends. */
-export function targetsText(scenario, { url, urlB, host }) {
-  return [url, urlB]
-    .filter(Boolean)
-    .map((u) => JSON.stringify({ method: 'GET', url: targetUrl(u, scenario), header: { Host: [host] } }))
-    .join('\n')
-    .concat('\n');
-}
-
 /**
- * Runs a scenario on Vegeta; resolves like run/k6.js runK6 ({exitCode, startedAt, endedAt,
+ * Runs a scenario on Vegeta; resolves like k6/run.js runK6 ({exitCode, startedAt, endedAt,
  * command, output, log}) plus format and the duet's side URLs for ingest. The load starts
- * K6_START_MS after the call, as k6's does after its start and preflight, so a scenario's
+ * LOAD_START_MS after the call, as k6's does after its start and preflight, so a scenario's
  * fault schedule lands at the same point of the load on either engine.
  */
 export async function runVegeta(scenario, { cellDir, url, urlB, host = 'bench.local', signal, segment = null }) {
@@ -53,8 +41,8 @@ export async function runVegeta(scenario, { cellDir, url, urlB, host = 'bench.lo
   const calledAt = Date.now();
   writeFileSync(files.targets, targetsText(scenario, { url, urlB, host }));
   await preflight(scenario, { url, urlB, host });
-  await pause(Math.max(0, calledAt + K6_START_MS - Date.now()), signal ?? new AbortController().signal);
-  const deadline = calledAt + k6Budget(scenario);
+  await pause(Math.max(0, calledAt + LOAD_START_MS - Date.now()), signal ?? new AbortController().signal);
+  const deadline = calledAt + loadBudget(scenario);
   const attacks = attackPlan(scenario, segment);
   const bins = [];
   const commands = [];
@@ -86,13 +74,6 @@ export async function runVegeta(scenario, { cellDir, url, urlB, host = 'bench.lo
     usage,
     sides: urlB ? { a: targetUrl(url, scenario), b: targetUrl(urlB, scenario) } : null,
   };
-}
-
-// TAILGATE_K6_CPUS pins either engine, as it always pinned k6: the load generator on its
-// own cores on bare metal.
-function pinned(argv) {
-  const cpus = k6Cpus();
-  return cpus ? ['taskset', '-c', cpus, ...argv] : argv;
 }
 
 async function attackOnce(argv, { files, signal, deadline }) {
