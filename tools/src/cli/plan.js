@@ -4,7 +4,7 @@ import { loadConfig } from './config-file.js';
 import { planMatrix } from '../plan/plan.js';
 import { planOfRecord } from '../plan/of-record.js';
 import { benchAtRef } from '../config/base-ref.js';
-import { describeCost, estimateCost, jobsOf } from '../plan/cost.js';
+import { describeCost, describeGates, estimateCost, jobsOf } from '../plan/cost.js';
 import { duetRefusal } from '../plan/duet.js';
 import { pairOrder, pairingMode } from '../plan/pairing.js';
 import { ROOT } from '../exec/tools.js';
@@ -18,6 +18,9 @@ export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml]
                     [--controllers a,b] [--tunings a,b] [--scenarios a,b]
                     [--rate N] [--duration 30s] [--repetitions N]   (checked as run checks them)
                     [--duet-base <base bench.yaml> [--duet-check]]
+       tailgate plan --matrix <a,b,c>   (several gates, each its own job: each one's estimate, then
+                    what a PR waits for, the longest, and the runner-minutes it uses, their sum —
+                    init's gates: --matrix pr,pr-failover,pr-routes)
        tailgate plan --matrix <name> --gate [--github-output] [--gate-name <name>] [--workflow <file or ref>]
        tailgate plan --matrix <name> --base-dir <checkout of the PR's base> --pairing
        tailgate plan --pair-order --repetitions N [--first-pair 1]
@@ -81,6 +84,7 @@ export function run(opts) {
     else console.log(`gate=${line[0][1]}`);
     return;
   }
+  if (opts.matrix.includes(',')) return planGates(opts);
   // --rate and --duration are checked as the file's own values are (config/overrides.js).
   const overrides = opts.pairing || opts['duet-check'] ? {} : planOverrides(opts);
   const cfg = loadConfig(opts.config, { matrix: opts.matrix, overrides });
@@ -126,6 +130,26 @@ export function run(opts) {
   }
   for (const c of plan.cells) console.log(`${String(c.index + 1).padStart(3)}  ${c.target}  ${c.id}`);
   console.log(`\nEstimate: ${describeCost(plan, estimateCost(plan, { cfg }))}`);
+}
+
+// --matrix a,b,c: several gates, each its own job on its own runner (init's pr,
+// pr-failover, pr-routes): each gate's estimate, then what a PR waits for (the longest)
+// and what it uses (the sum). Text only: a workflow plans one matrix at a time.
+function planGates(opts) {
+  const one = ['json', 'github-output', 'pairing', 'duet-check', 'duet-base', 'base-ref', 'base-dir'].filter(
+    (f) => opts[f] !== undefined && opts[f] !== false,
+  );
+  if (one.length)
+    throw new InputError(`--matrix ${opts.matrix}: --${one[0]} plans one matrix; name one, or drop --${one[0]}`);
+  const names = opts.matrix.split(',').map((m) => m.trim());
+  const plans = names.map((m) => {
+    const overrides = planOverrides(opts);
+    const cfg = loadConfig(opts.config, { matrix: m, overrides });
+    const plan = planMatrix(cfg, m, overrides);
+    return { name: m, plan, cost: estimateCost(plan, { cfg }) };
+  });
+  for (const { name, plan, cost } of plans) console.log(`${name}: ${describeCost(plan, cost)}`);
+  console.log(`\n${describeGates(plans)}`);
 }
 
 // A job's matrix entries: one, with comma lists when its cells are every tuning ×

@@ -98,8 +98,31 @@ export function estimateCost(plan, { cfg = null, oneProcess = false } = {}) {
   };
 }
 
+const min = (s) => (s >= 90 ? `${Math.round(s / 60)} min` : `${s} s`);
+
+/**
+ * Several gates, each its own job on its own runner, side by side: a PR waits for the
+ * longest and uses their sum. gates: [{ plan, cost }] -> one line, fewest–most where a
+ * gate's cells may stop early.
+ */
+export function describeGates(gates) {
+  const lo = (c) => c.least ?? c;
+  const span = (a, b, f) => (f(a) === f(b) ? f(b) : `${f(a)}–${f(b)}`);
+  const longest = (pick) => Math.max(...gates.map((g) => pick(g.cost).longestJobS));
+  const sum = (pick) => gates.reduce((a, g) => a + pick(g.cost).runnerMinutes, 0);
+  const [fast, slow] = [longest(lo), longest((c) => c)];
+  const waits = slow >= 90 ? `${span(fast, slow, (s) => Math.round(s / 60))} min` : `${span(fast, slow, String)} s`;
+  return (
+    `${gates.length} gates, each its own job, side by side: a PR waits ≈ ${waits} (the longest job) ` +
+    `and uses ≈ ${span(
+      sum(lo),
+      sum((c) => c),
+      Math.round,
+    )} runner-minutes (the gates' sum) — a model, not a measurement (tools/src/plan/cost.js)`
+  );
+}
+
 export function describeCost(plan, cost = estimateCost(plan)) {
-  const min = (s) => (s >= 90 ? `${Math.round(s / 60)} min` : `${s} s`);
   const l = cost.least;
   // A range where cells may stop early: fewest–most.
   const range = (lo, hi, f = (x) => x) => (l && f(lo) !== f(hi) ? `${f(lo)}–${f(hi)}` : f(hi));
