@@ -6,7 +6,8 @@
 # Env: RESULTS (run folder), COMMIT, [RUN_URL], [HISTORY_BRANCH=tailgate-history],
 #      [REPO_URL], [PAGES_URL], [OUT=history-out],
 #      [HISTORY_VERIFIED_FILE] a file outside the workspace that keeps the tip this job
-#      last verified and pushed (a self-hosted runner's): the branch must descend from it.
+#      last verified and pushed (nightly.yml restores and saves it as a cache; a
+#      self-hosted runner may keep it on disk): the branch must descend from it.
 #      Output: changes=<file> (history detect --out), worse=true|false.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -22,7 +23,11 @@ history_worktree "$branch" "$tree"
 # annotation naming the commits, files and records.
 verified=${HISTORY_VERIFIED_FILE:-}
 since=""
-if [ -n "$verified" ] && [ -s "$verified" ]; then since=$(head -c 40 "$verified"); fi
+if [ -n "$verified" ] && [ -s "$verified" ]; then
+  since=$(head -c 40 "$verified")
+else
+  echo "history: no verified point kept${verified:+ in $verified} (a first night, or it expired): the branch is read from its first commit"
+fi
 branch_rules() {
   local said code=0
   said=$(tailgate history check --worktree "$tree" ${since:+--since "$since"} 2>&1) || code=$?
@@ -44,7 +49,11 @@ git -C "$tree" add history site
 git -C "$tree" -c user.name="github-actions[bot]" -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \
   commit -q -m "tailgate history: ${COMMIT:0:12}" -m "${RUN_URL:-}"
 git -C "$tree" push -q origin "HEAD:refs/heads/$branch"
-if [ -n "$verified" ]; then git -C "$tree" rev-parse HEAD > "$verified"; fi
+# The new verified point, for the next night (nightly.yml keeps it): written whole or not at all.
+if [ -n "$verified" ]; then
+  mkdir -p "$(dirname "$verified")"
+  git -C "$tree" rev-parse HEAD > "$verified.tmp" && mv "$verified.tmp" "$verified"
+fi
 echo "history: appended ${COMMIT:0:12} to $branch (change points for the worse: $worse)"
 step_output "changes=$out/changes.json"
 step_output "worse=$worse"
