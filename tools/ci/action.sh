@@ -13,6 +13,7 @@ done
 # The job's clock for "seconds before the first request" (tailgate run's timing line).
 [ -n "${GITHUB_ENV:-}" ] && [ -z "${TAILGATE_JOB_STARTED:-}" ] && echo "TAILGATE_JOB_STARTED=$(date +%s)" >> "$GITHUB_ENV"
 case "${TG_COMMAND:?}" in
+  source) "$here/tailgate-source.sh" ;;                      # this checkout is the workflow's own commit
   setup) make -C "$here/../.." setup-bench ;;                 # OS packages, pinned k6, npm (run-time only)
   kube-tools) "$here/install-kube-tools.sh" ;;                # pinned kind and helm
   report-tools) "$here/../scripts/setup.sh" report ;;         # gnuplot, npm (run-time only)
@@ -28,5 +29,5 @@ case "${TG_COMMAND:?}" in
     [[ -z "${MARGIN:-}" || "$MARGIN" =~ ^[a-z0-9.=%,]+$ ]] || fail "margin must look like p99=10%,errors=10%, got '$MARGIN'"
     "$here/migrate.sh" ;;
   teardown) "$here/teardown.sh" ;;
-  *) fail "command must be setup, kube-tools, report-tools, gate-name, plan, cell, gate, migrate or teardown, got '$TG_COMMAND'" ;;
+  *) fail "command must be source, setup, kube-tools, report-tools, gate-name, plan, cell, gate, migrate or teardown, got '$TG_COMMAND'" ;;
 esac

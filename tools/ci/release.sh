@@ -4,7 +4,8 @@
 #   check           the tag is package.json's version and CHANGELOG.md has its section, which
 #                   GitHub will take as release notes (size: release-notes.js) — before publish
 #   test            the unit suite (make test-unit)
-#   pack            npm pack into $RELEASE_OUT, then check the tarball holds what
+#   pack            npm pack into $RELEASE_OUT, with release.json (the tag and its commit,
+#                   which init pins), then check the tarball holds what
 #                   `npx tailgate init / validate / run / setup` read
 #   publish         npm publish of that tarball, with provenance (id-token: write); a
 #                   version the registry already has is skipped, so a re-run is safe
@@ -44,7 +45,14 @@ case "${1:-}" in
     ;;
   pack)
     rm -rf "$OUT" && mkdir -p "$OUT"
+    # The commit the tag names goes into the package (release.json, package.json files):
+    # `tailgate init` of this package pins it in every `uses:` (tools/src/release-ref.js).
+    # HEAD is the tag's commit (check); a test's pack of a checkout names its HEAD.
+    commit=$(git rev-parse HEAD) || fail "no commit to name in release.json" 4
+    trap 'rm -f release.json' EXIT
+    printf '{ "tag": "%s", "commit": "%s" }\n' "$TAG" "$commit" > release.json
     npm pack --pack-destination "$OUT" --loglevel=error >/dev/null
+    rm -f release.json
     [ -f "$(tarball)" ] || fail "npm pack wrote no $(tarball)" 4
     listing=$(tar -tzf "$(tarball)")
     # What the commands of a package install read; a `files` entry dropped from
@@ -52,7 +60,7 @@ case "${1:-}" in
     for need in tools/bin/tailgate.js tools/src/cli/main.js tools/versions.json schemas/bench.schema.json \
       tools/src/validators/bench.cjs tools/src/validators/result.cjs \
       schemas/verdict.schema.json charts/controllers/traefik/controller.yaml k6/scenarios/steady.js \
-      tools/scripts/setup.sh tools/ci/install-kube-tools.sh LICENSE README.md CHANGELOG.md; do
+      tools/scripts/setup.sh tools/ci/install-kube-tools.sh LICENSE README.md CHANGELOG.md release.json; do
       grep -qx "package/$need" <<< "$listing" || fail "$(tarball): package/$need missing (package.json files)" 4
     done
     echo "release: $(tarball), $(wc -l <<< "$listing") files"

@@ -1,8 +1,10 @@
 // Which ref of tailgate's repository a caller's `uses:` names, decided in one place: the
 // release's move-major-tag step (tools/ci/release-github.js) moves the tag majorTag names,
 // and `tailgate init` writes callerRef of the package it runs from — so the workflows init
-// writes call the tag a release of that very version moved (v0 for 0.x, v1 for 1.x).
-import { readFileSync } from 'node:fs';
+// writes call the tag a release of that very version moved (v0 for 0.x, v1 for 1.x). A
+// package packed by the release (tools/ci/release.sh pack) also carries release.json, the
+// commit its tag names: init then pins that commit, the moving tag only as its comment.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SEMVER = /^v(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
@@ -54,8 +56,34 @@ export function githubRepository(field) {
 
 export const PACKAGE_ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The tailgate package at `root`: { repository: "owner/name" | null, ref, version }. */
+/** The file release.sh pack writes into the package: { tag: "v1.2.0", commit: 40 hex }. */
+export const RELEASE_FILE = 'release.json';
+const SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * The tailgate package at `root`: { repository: "owner/name" | null, ref, version,
+ * release: { tag, commit } | null } — release only where the package names the commit of
+ * its own version's tag (a checkout or a git install names none).
+ */
 export function packageSource(root = PACKAGE_ROOT) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  return { repository: githubRepository(pkg.repository), ref: callerRef(pkg.version), version: pkg.version };
+  return {
+    repository: githubRepository(pkg.repository),
+    ref: callerRef(pkg.version),
+    version: pkg.version,
+    release: releaseOf(root, pkg.version),
+  };
+}
+
+// A release.json of another version (a stale file) or without a full SHA names nothing.
+function releaseOf(root, version) {
+  const file = join(root, RELEASE_FILE);
+  if (!existsSync(file)) return null;
+  let r;
+  try {
+    r = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+  return r?.tag === `v${version}` && SHA.test(String(r.commit)) ? { tag: r.tag, commit: r.commit } : null;
 }

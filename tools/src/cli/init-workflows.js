@@ -1,9 +1,11 @@
-// The adopter's two workflow files, as `tailgate init` writes them (and as
-// examples/adopter holds them): one gate.yml call per gated matrix — each a gate of its
-// own, with its own artifacts, comment and check run — and the commenting workflow naming
-// the same list, so a gate that leaves no comment still gets a failed check. Both call
-// tailgate at `source`: by default the repository and ref of the package this runs from
-// (release-ref.js: the major tag its release moved), so the `uses:` lines resolve.
+// The adopter's workflow files, as `tailgate init` writes them (and as examples/adopter
+// holds them): one gate.yml call per gated matrix — each a gate of its own, with its own
+// artifacts, comment and check run — and the commenting workflow naming the same list, so
+// a gate that leaves no comment still gets a failed check. Both call tailgate at `source`:
+// by default the repository of the package this runs from, at the commit of its release
+// (release-ref.js) with the tag as the line's comment, else at the major tag its release
+// moves. That `uses:` is the one pin: the reusable workflows check tailgate's scripts out
+// at their own source (job.workflow_sha), so no second ref is written.
 // `init --with dispatch,nightly` adds the callers of the other two uses: a manual run from
 // the Actions tab (dispatch.yml) and a scheduled run on the adopter's own machine with
 // history (nightly.yml) — thin callers, as tailgate's own bench-dispatch/bench-metal are.
@@ -19,27 +21,28 @@ export const EXTRA_WORKFLOWS = Object.freeze({
 export const BENCH_RUNNER = 'tailgate-bench';
 
 /**
+ * What follows `uses: <repository>/.github/workflows/<file>@`: the release's commit with
+ * its tag as the line's comment, else the ref.
+ */
+export function usesRef({ ref, release = null }) {
+  return release ? `${release.commit} # ${release.tag}` : ref;
+}
+
+/**
  * gates: the matrices gated on every PR, "pr" first; source: { repository: "owner/name",
- * ref }; extra: names of EXTRA_WORKFLOWS to add; matrices: bench.yaml's, offered by the
- * manual run's form -> { file name: text }.
+ * ref, release: { tag, commit } | null }; extra: names of EXTRA_WORKFLOWS to add;
+ * matrices: bench.yaml's, offered by the manual run's form -> { file name: text }.
  */
 export function workflowFiles(gates, source = packageSource(), { extra = [], matrices = gates } = {}) {
-  const { repository, ref } = source;
-  // tailgate-repository too, not gate.yml's default: a fork's callers check out the fork.
-  const moved = /^v\d+$/.test(ref) ? `, the tag each ${ref.slice(1)}.x release moves` : '';
-  const pin = `# tailgate from ${repository} at ${ref}${moved}. A reusable
-# workflow cannot see the ref it was called at, so each call names it twice — \`uses: …@${ref}\`
-# and \`tailgate-ref: ${ref}\` — keep them equal. To pin a commit, put its 40-hex SHA in both
-# (\`git ls-remote https://github.com/${repository} ${ref}\` prints the one ${ref} names now).
-`;
+  const { repository } = source;
+  const at = usesRef(source);
+  const pin = pinText(source);
   const job = (m) =>
     `  ${m === 'pr' ? 'gate' : `gate-${m}`}:
-    uses: ${repository}/.github/workflows/gate.yml@${ref}
+    uses: ${repository}/.github/workflows/gate.yml@${at}
     with:
       config: bench.yaml
       matrix: ${m}
-      tailgate-repository: ${repository}
-      tailgate-ref: ${ref}
 `;
   return {
     'tailgate.yml': `# The tailgate PR gate: tailgate's reusable workflow runs each gated matrix of bench.yaml
@@ -71,20 +74,56 @@ jobs:
       actions: read
       pull-requests: write
       checks: write # the verdict as a check run, annotated on the PR's lines
-    uses: ${repository}/.github/workflows/comment.yml@${ref}
+    uses: ${repository}/.github/workflows/comment.yml@${at}
     with:
       gates: '${JSON.stringify(gates)}'
-      tailgate-repository: ${repository}
-      tailgate-ref: ${ref}
 `,
-    ...(extra.includes('dispatch') ? { [EXTRA_WORKFLOWS.dispatch]: dispatchText(pin, source, matrices) } : {}),
-    ...(extra.includes('nightly') ? { [EXTRA_WORKFLOWS.nightly]: nightlyText(pin, source) } : {}),
+    ...(extra.includes('dispatch') ? { [EXTRA_WORKFLOWS.dispatch]: dispatchText(pin, repository, at, matrices) } : {}),
+    ...(extra.includes('nightly') ? { [EXTRA_WORKFLOWS.nightly]: nightlyText(pin, repository, at) } : {}),
   };
+}
+
+// Where the calls point, said once on top of each file: a release's commit (and what keeps
+// it current), or a tag or branch that moves — then how to pin a commit instead.
+function pinText({ repository, ref, release = null }) {
+  const one = `It is the one pin: tailgate's workflows check out its scripts at their own commit.`;
+  if (release)
+    return `# tailgate from ${repository} at ${release.tag}: the commit that tag names, pinned in
+# every \`uses:\`. ${one}
+# .github/dependabot.yml proposes each new release (SHA and comment together).
+`;
+  if (/^[0-9a-f]{40}$/.test(ref))
+    return `# tailgate from ${repository} at commit ${ref}, pinned in every \`uses:\`.
+# ${one}
+`;
+  const moving = /^v\d+$/.test(ref) ? `, a tag each ${ref.slice(1)}.x release moves (not a fixed commit)` : '';
+  return `# tailgate from ${repository} at ${ref}${moving}.
+# ${one}
+# To pin a commit, put its 40-hex SHA after each @ (\`git ls-remote
+# https://github.com/${repository} ${ref}\` prints the one ${ref} names now).
+`;
+}
+
+/** .github/dependabot.yml: the entry that keeps the pin of tailgate's workflows current. */
+export function dependabotText({ repository }) {
+  return `# Written by \`tailgate init\`: Dependabot looks weekly for a new release of tailgate's
+# workflows (${repository}) and proposes it in one PR — every \`uses:\` of it, the SHA and its
+# # vX.Y.Z comment together; that PR's own gates run the new release. Other actions of this
+# repository are proposed here too, each a week after its release (cooldown).
+version: 2
+updates:
+  - package-ecosystem: github-actions
+    directory: /
+    schedule: { interval: weekly }
+    cooldown: { default-days: 7 }
+    groups:
+      tailgate: { patterns: ["${repository}*"] }
+`;
 }
 
 // The manual run: the form's inputs typed as dispatch.yml's (a choice of bench.yaml's
 // matrices), passed through as they are — dispatch.yml checks them again before any run.
-function dispatchText(pin, { repository, ref }, matrices) {
+function dispatchText(pin, repository, at, matrices) {
   return `# Manual runs from the Actions tab (Run workflow): tailgate's reusable dispatch.yml runs a
 # matrix of bench.yaml, narrowed or reshaped by the form, on a GitHub-hosted runner; with
 # compare: baseline it gates the results against the committed baselines of the matrix's
@@ -115,7 +154,7 @@ jobs:
     permissions:
       contents: write # only with update-baselines: the called job pushes a branch
       pull-requests: write # …and opens the pull request (Settings → Actions: allow Actions to create PRs)
-    uses: ${repository}/.github/workflows/dispatch.yml@${ref}
+    uses: ${repository}/.github/workflows/dispatch.yml@${at}
     with:
       config: bench.yaml
       matrix: \${{ inputs.matrix }}
@@ -127,13 +166,20 @@ jobs:
       repetitions: \${{ inputs.repetitions }}
       compare: \${{ inputs.compare }}
       update-baselines: \${{ inputs.update-baselines }}
-      tailgate-repository: ${repository}
-      tailgate-ref: ${ref}
+      # The baseline PR's required checks arrive only if GitHub starts this repository's
+      # workflows for it: set a GitHub App (the variable TAILGATE_APP_ID and the secret
+      # TAILGATE_APP_KEY) or a fine-grained token (the secret TAILGATE_BASELINE_PR_TOKEN).
+      # Neither: the workflow's own token opens it, and its checks start once a maintainer
+      # closes and reopens it (tailgate's docs/adopting.md, "Baselines").
+      baseline-pr-app-id: \${{ vars.TAILGATE_APP_ID }}
+    secrets:
+      baseline-pr-token: \${{ secrets.TAILGATE_BASELINE_PR_TOKEN }}
+      baseline-pr-app-key: \${{ secrets.TAILGATE_APP_KEY }}
 `;
 }
 
 // The nightly: bench.yaml's nightly matrix on the adopter's own machine, never from a PR.
-function nightlyText(pin, { repository, ref }) {
+function nightlyText(pin, repository, at) {
   return `# Every night on your own machine — a self-hosted runner labelled ${BENCH_RUNNER}: tailgate's
 # reusable nightly.yml runs bench.yaml's nightly matrix there, gated against that machine's
 # committed baselines (none yet: results only). On the default branch it appends the run
@@ -155,17 +201,18 @@ jobs:
     permissions:
       contents: write # only the called history job, on the default branch: push tailgate-history
       issues: write # …and the change-point issue
-    uses: ${repository}/.github/workflows/nightly.yml@${ref}
+    uses: ${repository}/.github/workflows/nightly.yml@${at}
     with:
       config: bench.yaml
       matrix: nightly
       runs-on: '["self-hosted", "linux", "${BENCH_RUNNER}"]'
-      # Settings → Environments → ${BENCH_RUNNER}: required reviewers, or deployment branches
-      # limited to the default branch (a scheduled run waits for a reviewer otherwise).
+      # The machine runs the default branch's bench.yaml only: Run workflow on another
+      # branch is refused before anything is set up there (allow-other-branches: true lets
+      # it run). GitHub creates the environment unprotected: Settings → Environments →
+      # ${BENCH_RUNNER} → Required reviewers makes every run, the nightly ones too, wait for
+      # one; Deployment branches → the default branch makes other branches' runs fail.
       environment: ${BENCH_RUNNER}
       # The load generator's own cores on that machine (a repository variable, e.g. 2-3).
       k6-cpus: \${{ vars.TAILGATE_K6_CPUS }}
-      tailgate-repository: ${repository}
-      tailgate-ref: ${ref}
 `;
 }

@@ -65,8 +65,13 @@ test('workflows: top-level least-privilege permissions; write scopes only per jo
     const [job] = Object.values(doc.jobs).filter((j) => /comment\.yml/.test(j.uses ?? ''));
     assert.deepEqual(job?.permissions, COMMENT_GRANTS, `${f}: the job calling comment.yml grants exactly these`);
   }
-  // History is written only from the default branch: the job says so itself.
-  assert.match(wf['nightly.yml'].doc.jobs.history.if, /refs\/heads\/\{0\}', github\.event\.repository\.default_branch/);
+  // History is written only from the default branch: the bench job's branch step decides
+  // (branch-guard.sh, which knows a schedule's payload names no repository).
+  assert.equal(wf['nightly.yml'].doc.jobs.history.if, "inputs.history && needs.bench.outputs.default-branch == 'true'");
+  assert.equal(
+    wf['nightly.yml'].doc.jobs.bench.outputs['default-branch'],
+    '${{ steps.branch.outputs.default-branch }}',
+  );
   assert.ok(!wf['bench-metal.yml'].doc.on.pull_request && !wf['bench-metal.yml'].doc.on.pull_request_target);
 });
 
@@ -155,13 +160,79 @@ test('workflows: cluster teardown and artifact uploads run under always()', () =
   }
 });
 
-test('reusable gate: tailgate comes from tailgate-ref, every step is the composite action, inputs reach scripts via env', () => {
+// One pin: each job checks tailgate out at the workflow's own source (job.workflow_*), the
+// tailgate-ref/-repository inputs an override only, and its first tailgate step checks that
+// the checkout is the workflow's own commit (tailgate-source.sh refuses another).
+const OWN_SOURCE = {
+  repository: '${{ inputs.tailgate-repository || job.workflow_repository }}',
+  ref: '${{ inputs.tailgate-ref || job.workflow_sha }}',
+};
+function assertOwnSource(job, where) {
+  const at = job.steps.findIndex((s) => s.with?.path === '.tailgate');
+  const checkout = job.steps[at];
+  assert.equal(
+    checkout?.with.repository,
+    OWN_SOURCE.repository,
+    `${where}: tailgate from the workflow's own repository`,
+  );
+  assert.equal(checkout.with.ref, OWN_SOURCE.ref, `${where}: tailgate at the workflow's own commit`);
+  assert.equal(checkout.with['persist-credentials'], false, `${where}: tailgate's checkout keeps no token`);
+  assert.deepEqual(
+    job.steps[at + 1],
+    {
+      uses: './.tailgate',
+      with: {
+        command: 'source',
+        'workflow-repository': '${{ job.workflow_repository }}',
+        'workflow-sha': '${{ job.workflow_sha }}',
+        'tailgate-repository': '${{ inputs.tailgate-repository }}',
+        'tailgate-ref': '${{ inputs.tailgate-ref }}',
+      },
+    },
+    `${where}: the step after the checkout checks it is the workflow's own commit`,
+  );
+}
+
+test("reusable workflows: one pin — tailgate at the workflow's own commit, its tailgate-ref and tailgate-repository overrides empty by default; no caller of ours names them", () => {
+  for (const f of ['gate.yml', 'comment.yml', 'dispatch.yml', 'nightly.yml']) {
+    const { doc } = wf[f];
+    const inputs = doc.on.workflow_call.inputs;
+    for (const k of ['tailgate-ref', 'tailgate-repository'])
+      assert.equal(inputs[k].default, '', `${f}: ${k} is an override, empty by default`);
+    for (const [name, job] of Object.entries(doc.jobs)) assertOwnSource(job, `${f}:${name}`);
+  }
+  for (const f of ['bench-pr.yml', 'bench-comment.yml', 'bench-dispatch.yml', 'bench-metal.yml'])
+    for (const job of Object.values(wf[f].doc.jobs))
+      assert.ok(
+        !job.with?.['tailgate-ref'] && !job.with?.['tailgate-repository'],
+        `${f}: the called workflow's own commit, no second ref`,
+      );
+  // actionlint does not know job.workflow_* yet: its config lets that one finding pass, there only.
+  const lint = parse(readFileSync(join(ROOT, '.github', 'actionlint.yaml'), 'utf8'));
+  assert.deepEqual(
+    Object.values(lint.paths).map((p) => p.ignore),
+    [['property "workflow_(repository|sha)" is not defined in object type']],
+  );
+});
+
+// One runs-on format: a label, or JSON (labels, a group) where the value starts with [ or {.
+const RUNS_ON =
+  "${{ (startsWith(inputs.runs-on, '[') || startsWith(inputs.runs-on, '{')) && fromJSON(inputs.runs-on) || inputs.runs-on }}";
+test('reusable gate, dispatch and nightly: one runs-on format in every job — a label or a JSON list or group', () => {
+  for (const f of ['gate.yml', 'dispatch.yml', 'nightly.yml']) {
+    const { doc } = wf[f];
+    for (const [name, job] of Object.entries(doc.jobs)) assert.equal(job['runs-on'], RUNS_ON, `${f}:${name}`);
+    assert.match(
+      doc.on.workflow_call.inputs['runs-on'].description,
+      /one format in gate\.yml, dispatch\.yml and nightly\.yml/,
+    );
+  }
+});
+
+test('reusable gate: every step is the composite action, inputs reach scripts via env', () => {
   const { doc } = wf['gate.yml'];
   assert.deepEqual(Object.keys(doc.on), ['workflow_call']);
   for (const [name, job] of Object.entries(doc.jobs)) {
-    const checkout = job.steps.find((s) => s.with?.path === '.tailgate');
-    assert.equal(checkout.with.ref, '${{ inputs.tailgate-ref }}', `${name}: tailgate at the caller's chosen ref`);
-    assert.equal(checkout.with['persist-credentials'], false);
     const local = job.steps.filter((s) => String(s.uses).startsWith('./'));
     assert.ok(local.length && local.every((s) => s.uses === './.tailgate'), `${name}: only the composite action`);
     assert.ok(
@@ -169,10 +240,10 @@ test('reusable gate: tailgate comes from tailgate-ref, every step is the composi
       `${name}: no run: steps (the action's scripts run on a laptop too)`,
     );
   }
-  // tailgate's own PRs run the same workflow, with tailgate from the PR's merge commit.
+  // tailgate's own PRs run the same workflow, with tailgate from the PR's merge commit
+  // (gate.yml's own commit).
   const self = wf['bench-pr.yml'].doc.jobs.gate;
   assert.equal(self.uses, './.github/workflows/gate.yml');
-  assert.equal(self.with['tailgate-ref'], '${{ github.sha }}');
   const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8'));
   assert.equal(action.runs.using, 'composite');
   for (const step of action.runs.steps) {
@@ -197,16 +268,13 @@ function grantsNeeded(called) {
   return need;
 }
 
-/** A caller's job of `file` is well-formed: declared inputs only, both tailgate refs, the grants. */
+/** A caller's job of `file` is well-formed: declared inputs only, no second ref, the grants. */
 function assertCallsReusable(job, file, where) {
   const called = wf[file].doc;
   const inputs = called.on.workflow_call.inputs;
   for (const k of Object.keys(job.with ?? {}))
     assert.ok(Object.hasOwn(inputs, k), `${where}: ${file} has no input "${k}"`);
-  assert.ok(
-    job.with['tailgate-ref'] && job.with['tailgate-repository'],
-    `${where}: names tailgate's ref and repository`,
-  );
+  assert.ok(!job.with['tailgate-ref'] && !job.with['tailgate-repository'], `${where}: the uses: line is the one pin`);
   const need = grantsNeeded(called);
   assert.deepEqual(
     Object.fromEntries(Object.entries(job.permissions ?? {}).filter(([, v]) => v === 'write')),
@@ -215,7 +283,7 @@ function assertCallsReusable(job, file, where) {
   );
 }
 
-test('reusable dispatch and nightly: typed inputs, tailgate from tailgate-ref, every run: a script of its checkout fed through env', () => {
+test('reusable dispatch and nightly: typed inputs, tailgate at its own commit, every run: a script of its checkout fed through env', () => {
   for (const [file, own] of Object.entries(REUSABLE)) {
     const { doc } = wf[file];
     assert.deepEqual(Object.keys(doc.on), ['workflow_call'], `${file}: called only`);
@@ -228,10 +296,7 @@ test('reusable dispatch and nightly: typed inputs, tailgate from tailgate-ref, e
     for (const name of ['config', 'matrix', 'tailgate-repository', 'tailgate-ref', 'runs-on'])
       assert.ok(inputs[name], `${file}: input ${name}`);
     for (const [name, job] of Object.entries(doc.jobs)) {
-      const checkout = job.steps.find((s) => s.with?.path === '.tailgate');
-      assert.equal(checkout?.with.ref, '${{ inputs.tailgate-ref }}', `${file}:${name}: tailgate at the caller's ref`);
-      assert.equal(checkout.with.repository, '${{ inputs.tailgate-repository }}');
-      assert.equal(checkout.with['persist-credentials'], false, `${file}:${name}: tailgate's checkout keeps no token`);
+      assertOwnSource(job, `${file}:${name}`);
       assert.ok(job.permissions, `${file}:${name}: its own permissions`);
       assert.match(String(job['runs-on']), /inputs\.runs-on/, `${file}:${name}: on the caller's runner`);
       for (const s of job.steps) {
@@ -248,12 +313,23 @@ test('reusable dispatch and nightly: typed inputs, tailgate from tailgate-ref, e
     assert.equal(run.env.MATRIX, '${{ steps.check.outputs.matrix }}', `${file}: the checked matrix`);
     const check = doc.jobs.bench.steps.findIndex((s) => s.id === 'check');
     assert.ok(check > 0 && check < doc.jobs.bench.steps.indexOf(run), `${file}: inputs checked before the run`);
+    // Another branch's bench.yaml is refused on a self-hosted runner unless the caller opts
+    // in: the bench job's branch step, after the source check and before anything is set up.
+    const guard = doc.jobs.bench.steps.findIndex((s) => s.run === '.tailgate/tools/ci/branch-guard.sh');
+    const setup = doc.jobs.bench.steps.findIndex((s) => s.with?.command === 'setup');
+    assert.ok(guard > 0 && guard < setup, `${file}: the branch guard runs before setup`);
+    assert.deepEqual(doc.jobs.bench.steps[guard].env, {
+      EVENT_NAME: '${{ github.event_name }}',
+      REF: '${{ github.ref }}',
+      DEFAULT_BRANCH: '${{ github.event.repository.default_branch }}',
+      ALLOW_OTHER_BRANCHES: '${{ inputs.allow-other-branches }}',
+    });
+    assert.equal(inputs['allow-other-branches'].default, false, `${file}: guarded by default`);
     // tailgate's own workflow is a thin caller: one job, tailgate from this very commit.
     const caller = wf[own].doc;
     const [[jobName, job], ...more] = Object.entries(caller.jobs);
     assert.equal(more.length, 0, `${own}: one job`);
     assert.equal(job.uses, `./.github/workflows/${file}`, `${own}: calls ${file}`);
-    assert.equal(job.with['tailgate-ref'], '${{ github.sha }}', `${own}: tailgate from this commit`);
     assertCallsReusable(job, file, `${own}:${jobName}`);
   }
   // The nightly's bench job waits for its environment; history only from the default branch.
@@ -267,13 +343,14 @@ test('workflows: the commenter never checks out or runs PR code and gets the PR 
   const checkouts = steps(doc).filter((s) => String(s.uses).startsWith('actions/checkout'));
   assert.deepEqual(
     checkouts.map((c) => [c.with.repository, c.with.ref, c.with.path]),
-    [['${{ inputs.tailgate-repository }}', '${{ inputs.tailgate-ref }}', '.tailgate']],
-    'only tailgate itself, at the ref the caller names',
+    [[OWN_SOURCE.repository, OWN_SOURCE.ref, '.tailgate']],
+    "only tailgate itself, at the workflow's own commit",
   );
-  // tailgate's own commenter takes tailgate from the default branch, never the PR's.
+  // tailgate's own commenter takes tailgate from the default branch, never the PR's: a
+  // workflow_run runs the default branch's workflow files, comment.yml's own commit.
   const own = wf['bench-comment.yml'].doc;
   assert.deepEqual(Object.keys(own.on), ['workflow_run']);
-  assert.equal(own.jobs.comment.with['tailgate-ref'], '${{ github.event.repository.default_branch }}');
+  assert.equal(own.jobs.comment.with, undefined);
   // The head branch names the fork PR for an API lookup only (env of the script step):
   // never a ref to check out or text in a command.
   const script = steps(doc).find((s) => String(s.uses).startsWith('actions/github-script'));

@@ -2,8 +2,11 @@
 // machine: jobs on the host (ubuntu-24.04 mapped to -self-hosted), every pinned GitHub
 // action mapped onto its stand-in (standins/), tailgate's own reusable workflows and
 // composite action onto a tree of this checkout, GitHub's REST API onto the stand-in.
+// act has no job.workflow_repository / job.workflow_sha (the called workflow's own source,
+// which tailgate's reusable workflows check their scripts out at): the tree's copies of
+// those workflows are given them as GitHub would evaluate them (feedWorkflowSource).
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../helpers/scratch.js';
 import { packageSource } from '../../src/release-ref.js';
@@ -12,6 +15,8 @@ export const ROOT = new URL('../../../', import.meta.url).pathname;
 export const ACT = join(ROOT, '.tools', 'bin', 'act');
 /** Where init's workflows call tailgate: { repository, ref } of this checkout's package. */
 export const TAILGATE = packageSource(ROOT);
+/** The commit a package packed from this checkout names in release.json (release.sh pack): its HEAD. */
+export const RELEASE_COMMIT = spawnSync('git', ['-C', ROOT, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
 const PINS = JSON.parse(readFileSync(join(ROOT, 'tools', 'ci', 'action-pins.json'), 'utf8'));
 const STANDINS = {
   'actions/cache': 'cache',
@@ -42,8 +47,29 @@ function prepare() {
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'standins', d, 'node_modules'));
   const tree = copyCheckout(join(dir, 'repos', 'tailgate-dev', 'tailgate'));
   seedTools(tree); // the actions/cache stand-in always misses
-  prepared = { dir, tree, repos: join(dir, 'repos') };
+  // A repository with a commit and the caller's tag, as the one on GitHub: the checkout
+  // stand-in checks a ref out of it, and tailgate-source.sh compares that commit.
+  const sha = gitRepo(tree, { owner: 'tailgate-dev', name: 'tailgate' });
+  spawnSync('git', ['-C', tree, 'tag', TAILGATE.ref]);
+  feedWorkflowSource(tree, { repository: TAILGATE.repository, sha });
+  prepared = { dir, tree, repos: join(dir, 'repos'), sha };
   return prepared;
+}
+
+/**
+ * What GitHub gives the reusable workflows of `tree` called from another repository:
+ * job.workflow_repository and job.workflow_sha as literals in the tree's copies (act
+ * evaluates them to ''). After the commit, so `sha` names the tree's own commit.
+ */
+export function feedWorkflowSource(tree, { repository, sha }) {
+  const dir = join(tree, '.github', 'workflows');
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.yml'))) {
+    const text = readFileSync(join(dir, f), 'utf8');
+    const fed = text
+      .replaceAll('job.workflow_repository', `'${repository}'`)
+      .replaceAll('job.workflow_sha', `'${sha}'`);
+    if (fed !== text) writeFileSync(join(dir, f), fed);
+  }
 }
 
 // The files of this checkout (tracked and new, as git lists them) copied to `dest`.
@@ -109,8 +135,10 @@ export async function runAct({
   writeFileSync(eventFile, JSON.stringify(payload));
   const maps = [
     ...Object.entries(STANDINS).map(([a, d]) => `${a}@${PINS[a].sha}=${join(dir, 'standins', d)}`),
-    // The ref init writes into callers (release-ref.js): this checkout stands in for it.
+    // The ref init writes into callers (release-ref.js) — the moving tag from a checkout, the
+    // release's commit from a packed release: this checkout stands in for both.
     `${TAILGATE.repository}@${TAILGATE.ref}=${tree}`,
+    `${TAILGATE.repository}@${RELEASE_COMMIT}=${tree}`,
   ];
   const args = [
     event,

@@ -1,7 +1,8 @@
-// actions/checkout stand-in. Another repository is copied from $STANDIN_REPOS/<owner>/<repo>
-// (a prepared tree). The workflow's own repository: act has already copied it, .git
-// included, into the workspace (its local checkout); a `ref` or a `path` of it is cloned
-// from there at that commit, as the real action fetches it into `path`.
+// actions/checkout stand-in. Another repository is copied from
+// $STANDIN_REPOS/<owner>/<repo> (a prepared tree; where it is a git repository, at `ref`).
+// The workflow's own repository: act has already copied it, .git included, into the
+// workspace (its local checkout); a `ref` or a `path` of it is cloned from there at that
+// commit, as the real action fetches it into `path`.
 import * as core from '@actions/core';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync } from 'node:fs';
@@ -30,6 +31,15 @@ if (!repository || repository === process.env.GITHUB_REPOSITORY) {
   else {
     rmSync(path, { recursive: true, force: true });
     cpSync(src, path, { recursive: true });
-    core.info(`checkout stand-in: ${repository}@${ref || 'default'} -> ${path}`);
+    // A prepared tree that is a git repository: the ref checked out of it, origin named as
+    // the real action leaves it (tailgate-source.sh reads both).
+    const isRepo = existsSync(join(path, '.git'));
+    const co = isRepo && ref ? git('-C', path, 'checkout', '-q', '--detach', ref) : { status: 0 };
+    if (isRepo) {
+      git('-C', path, 'remote', 'remove', 'origin');
+      git('-C', path, 'remote', 'add', 'origin', `https://github.com/${repository}`);
+    }
+    if (co.status !== 0) core.setFailed(`checkout stand-in: ${ref} of ${repository}: ${co.stderr.trim()}`);
+    else core.info(`checkout stand-in: ${repository}@${ref || 'default'} -> ${path}`);
   }
 }
