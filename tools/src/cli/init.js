@@ -14,6 +14,7 @@ import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { BENCH_RUNNER, EXTRA_WORKFLOWS, workflowFiles } from './init-workflows.js';
 import { packageSource } from '../release-ref.js';
 import { CATALOG_DIR, readCatalogFile } from '../registry/catalog.js';
+import { ignoreResults, mergeNightly, nightlyMatrixText, nightlyProfileText } from './init-merge.js';
 
 export const summary =
   'Write a starter bench.yaml, the controller values file it names and the PR workflows for a catalog controller (never overwrites)';
@@ -39,6 +40,10 @@ v1 for 1.x). --repository (a fork) and --ref (a commit SHA, to pin one) override
   nightly   .github/workflows/tailgate-nightly.yml — every night on your self-hosted
             runner labelled ${BENCH_RUNNER}, with history, change points and the page;
             bench.yaml gets its profile (${BENCH_RUNNER}) and a nightly matrix
+Where bench.yaml exists (a repository that adopted tailgate), --with adds those uses to it:
+each one's workflow file where absent and, for nightly, the profile and matrix merged into
+bench.yaml as added lines (refused, nothing written, where they would not fit or validate).
+<dir>/.gitignore gets results/ (what local runs write) unless it ignores it already.
 Controllers: ${catalog().join(', ')} (duet: ${catalog()
   .filter((n) => duetCapable(n))
   .join(', ')})`;
@@ -69,8 +74,8 @@ export function run(opts) {
   const source = callSource(opts);
   const extra = withOption(opts.with);
   const file = join(opts.dir, 'bench.yaml');
-  if (existsSync(file))
-    throw new InputError(`${file} exists; tailgate init never overwrites (edit it, or init into another --dir)`);
+  // An adopted repository: --with adds its uses to what is there, and nothing else.
+  if (existsSync(file)) return addUses(opts, file, extra, source);
   // The values first: bench.yaml names them, and loading it checks they are there.
   const valuesName = `${name}-values.yaml`;
   const values = join(opts.dir, valuesName);
@@ -88,14 +93,9 @@ export function run(opts) {
   const gates = ['pr', 'pr-failover', 'pr-routes'];
   const wf = makeDirIn(opts.dir, join(opts.dir, '.github', 'workflows'));
   const matrices = ['local', ...gates, ...(extra.includes('nightly') ? ['nightly'] : [])];
-  for (const [f, text] of Object.entries(workflowFiles(gates, source, { extra, matrices }))) {
-    const path = join(wf, f);
-    if (existsSync(path)) console.log(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`);
-    else {
-      writeTextAtomic(path, text, { root: opts.dir });
-      console.log(`${path}: written (calls ${source.repository}@${source.ref})`);
-    }
-  }
+  for (const [f, text] of Object.entries(workflowFiles(gates, source, { extra, matrices })))
+    writeWorkflow(join(wf, f), text, opts.dir, source);
+  console.log(ignoreResults(opts.dir));
   // Each gate its own job: side by side, the PR waits for the longest (plan's estimate,
   // with every optional pair run).
   const each = gates.map((g) => `${g} ≤ ${minutes(g)}`);
@@ -105,6 +105,38 @@ export function run(opts) {
   console.log(
     `next: 1. try it here: npx tailgate setup, npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml, ${valuesName} and .github/workflows/  3. open a PR that changes a value in ${valuesName}: the gates run and comment  4. once they have reported, make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required`,
   );
+  useHints(extra);
+  return 0;
+}
+
+// init --with where bench.yaml exists (a repository that adopted tailgate): each use's
+// workflow file where absent and, for the nightly, its profile and matrix merged into
+// bench.yaml (init-merge.js); bench.yaml otherwise, the values and the gates stay as they are.
+function addUses(opts, file, extra, source) {
+  if (!extra.length)
+    throw new InputError(
+      `${file} exists; tailgate init never overwrites (edit it, or init into another --dir); to add a use to it: --with ${Object.keys(EXTRA_WORKFLOWS).join(',')}`,
+    );
+  if (extra.includes('nightly')) for (const line of mergeNightly(file)) console.log(line);
+  const texts = workflowFiles([], source, { extra, matrices: Object.keys(loadBench(file).matrices) });
+  const wf = makeDirIn(opts.dir, join(opts.dir, '.github', 'workflows'));
+  for (const use of extra) writeWorkflow(join(wf, EXTRA_WORKFLOWS[use]), texts[EXTRA_WORKFLOWS[use]], opts.dir, source);
+  console.log(ignoreResults(opts.dir));
+  useHints(extra);
+  return 0;
+}
+
+// A workflow file where absent; an existing one is the adopter's.
+function writeWorkflow(path, text, dir, source) {
+  if (existsSync(path)) console.log(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`);
+  else {
+    writeTextAtomic(path, text, { root: dir });
+    console.log(`${path}: written (calls ${source.repository}@${source.ref})`);
+  }
+}
+
+// What each added use still needs from the adopter.
+function useHints(extra) {
   if (extra.includes('dispatch'))
     console.log(
       'manual runs: Actions → tailgate-dispatch → Run workflow, once tailgate-dispatch.yml is on the default branch',
@@ -113,7 +145,6 @@ export function run(opts) {
     console.log(
       `nightly: register a self-hosted runner labelled ${BENCH_RUNNER} (docs/adopting.md, self-hosted runners), set the ${BENCH_RUNNER} profile's maxRate in bench.yaml to what its k6 carries, and protect the tailgate-history branch`,
     );
-  return 0;
 }
 
 // --with: which of the other two uses to add. Checked before any file is written.
@@ -175,14 +206,7 @@ kind: Bench
 # (1000/s for its one k6) dropped nothing there. validate refuses a pr matrix above it.
 profiles:
   gha-ubuntu-24.04: { description: "GitHub-hosted runner, kind", runner: ubuntu-24.04, maxRate: 1000 }
-${
-  nightly
-    ? `  # Your bench machine (tailgate-nightly.yml runs there): its own baselines and history.
-  # maxRate: what one k6 carries there beside kind — measure it; 1000 is the hosted runner's.
-  ${BENCH_RUNNER}: { description: "self-hosted bench machine, kind", runner: ${BENCH_RUNNER}, maxRate: 1000 }
-`
-    : ''
-}
+${nightly ? nightlyProfileText() : ''}
 controllers:
   nginx-reload: { type: local, variant: nginx-reload, retries: "off" }
   haproxy-runtime: { type: local, variant: haproxy-runtime, retries: "off" }
@@ -264,18 +288,5 @@ ${duet(6)}  # pr-routes: routes added, changed and removed under load.
     controllers: [${name}]
     scenarios: [routes]
     repetitions: 3
-${entry.duet ? '    # a duet as pr is: both sides get each route edit at once, their propagation times pair\n    compare: concurrent\n' : '    compare: paired\n'}${
-    nightly
-      ? `  # nightly (tailgate-nightly.yml): the gates' scenarios on your bench machine every night,
-  # the controller alone, against that machine's committed baselines (none yet: results
-  # only); each run on the default branch joins its history, where change points are found.
-  nightly:
-    target: kind
-    profile: ${BENCH_RUNNER}
-    controllers: [${name}]
-    scenarios: [steady, pod-kill, routes]
-    repetitions: 3
-`
-      : ''
-  }`;
+${entry.duet ? '    # a duet as pr is: both sides get each route edit at once, their propagation times pair\n    compare: concurrent\n' : '    compare: paired\n'}${nightly ? nightlyMatrixText([name], ['steady', 'pod-kill', 'routes']) : ''}`;
 }
