@@ -116,7 +116,9 @@ export class Schedules {
       ms += lag;
       phase = due - a.anchor < a.spec.warmupMs ? 'warmup' : 'measure';
     }
-    const s = { ts: r.start + r.latencyMs, ms, status: r.status, error: r.error };
+    // sent: when Vegeta actually sent it — a kill's cost is counted from there, not from
+    // the schedule (ingest/fault-cost.js), while ms, from the schedule, feeds percentiles.
+    const s = { ts: r.start + r.latencyMs, ms, sent: r.start, status: r.status, error: r.error };
     if (phase) s.phase = phase;
     if (a?.spec.step) s.step = a.spec.step;
     if (this.sides) {

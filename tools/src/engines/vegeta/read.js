@@ -15,7 +15,7 @@ const MAX_LATENCY_NS = 3_600_000 * 1e6;
 const MAX_BLANK_LINES = 1000;
 
 /**
- * onRequest({ts, ms, status, error, phase?, step?, side?}) per result line; resolves with
+ * onRequest({ts, ms, sent, status, error, phase?, step?, side?}) per result line; resolves with
  * {source, lines, meta}. A result of tailgate's own run (its attack named by the run) gets
  * its phase, step and schedule (attack.js); sides: {a: url, b: url} of a duet.
  */
