@@ -9,6 +9,7 @@ import { TARGET_RULES } from '../../src/registry/target-rules.js';
 import { TARGETS } from '../../src/targets/index.js';
 import { VARIANTS } from '../../src/targets/local/variants/index.js';
 import { FORMATS } from '../../src/ingest/formats.js';
+import { ENGINE_NAMES } from '../../src/engines/index.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const schema = JSON.parse(readFileSync(new URL('schemas/bench.schema.json', ROOT), 'utf8'));
@@ -19,7 +20,7 @@ const files = (dir, ext) =>
     .filter((f) => f.endsWith(ext) && f !== 'images.yaml')
     .map((f) => f.slice(0, -ext.length));
 
-test('schema enums equal the registries: faults, local variants, targets, k6 scripts, cluster topologies', () => {
+test('schema enums equal the registries: faults, local variants, targets, k6 scripts, cluster topologies, load engines', () => {
   const pairs = {
     'fault types (faults/schedule.js FAULTS)': [defs.fault.properties.type.enum, Object.keys(FAULTS)],
     'local variants (targets/local/variants/index.js)': [
@@ -30,6 +31,7 @@ test('schema enums equal the registries: faults, local variants, targets, k6 scr
     'target drivers (targets/index.js)': [defs.matrix.properties.target.enum, Object.keys(TARGETS)],
     'k6 scripts (k6/scenarios/)': [defs.scenario.properties.script.enum, files('k6/scenarios/', '.js')],
     'cluster topologies (clusters/)': [defs.matrix.properties.cluster.enum, files('clusters/', '.yaml')],
+    'load engines (engines/index.js)': [defs.engine.enum, ENGINE_NAMES],
     'load tools ingest reads (ingest/formats.js; schemas/result.schema.json)': [
       JSON.parse(readFileSync(new URL('schemas/result.schema.json', ROOT), 'utf8')).properties.latency.properties.source
         .properties.tool.enum,
