@@ -29,12 +29,12 @@ async function concurrentPair(spec, head = spec) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-ab-'));
   const run = await runCell({ cell, cellDir: dir });
   const pair = ++pairNo;
-  const startedAt = new Date(run.k6.startedAt).toISOString();
+  const startedAt = new Date(run.load.startedAt).toISOString();
   const side = async (s) => {
     const rep = resultRep(
       await ingest({
         output: join(dir, 'k6.json.gz'),
-        meta: { rate: spec.scenario.rate, durationMs: SECONDS * 1000, k6ExitCode: run.k6.exitCode },
+        meta: { rate: spec.scenario.rate, durationMs: SECONDS * 1000, k6ExitCode: run.load.exitCode },
         side: s,
       }),
       `${dir}#${s}`,

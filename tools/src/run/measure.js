@@ -1,11 +1,12 @@
-// One measurement of a cell, the same on every target: k6 and the scenario's fault
-// schedule on one clock. The faults are stopped whatever happens to k6 (it fails, times
-// out, is interrupted): a fault loop must never keep killing pods during teardown.
+// One measurement of a cell, the same on every target: the load and the scenario's fault
+// schedule on one clock. The faults are stopped whatever happens to the load engine (it
+// fails, times out, is interrupted): a fault loop must never keep killing pods during
+// teardown.
 import { InfraError } from '../errors.js';
 import { faultOffsetMs, startFaults } from '../faults/schedule.js';
 import { faultTiming, scenarioMs } from '../config/normalise.js';
 
-/** startLoad() -> Promise<k6 outcome>. Resolves with the k6 outcome; throws on fault errors. */
+/** startLoad() -> Promise<the engine's outcome>. Resolves with it; throws on fault errors. */
 export async function measureWithFaults({ scenario, startLoad, pods, routes = null, events }) {
   const load = startLoad();
   const faults = startFaults(scenario.faults.map(faultTiming), {
@@ -14,14 +15,14 @@ export async function measureWithFaults({ scenario, startLoad, pods, routes = nu
     events,
     offsetMs: faultOffsetMs(scenarioMs(scenario).warmup),
   });
-  let k6;
+  let outcome;
   let faultErrors;
   try {
-    k6 = await load;
+    outcome = await load;
   } finally {
     faultErrors = await faults.stop();
   }
   if (faultErrors.length)
     throw new InfraError(`fault schedule failed: ${faultErrors.map((e) => e.message).join('; ')}`);
-  return k6;
+  return outcome;
 }

@@ -86,11 +86,11 @@ async function runCells(plan, { runDir, session, signal, log, pair, stages, engi
       const each = { cell, run, meta, runDir, dir, stages, log: (side, line) => log(`${prefix} ${side}: ${line}`) };
       if (run.alternate || cell.concurrent) {
         await (run.alternate ? ingestAlternate(each, pair) : ingestDuet(each));
-        outcomes.push({ cell, dir, load: loadWindow(run.k6) });
+        outcomes.push({ cell, dir, load: loadWindow(run.load) });
         continue;
       }
       const result = await ingestOne(each);
-      outcomes.push({ cell, dir, result, load: loadWindow(run.k6) });
+      outcomes.push({ cell, dir, result, load: loadWindow(run.load) });
       log(`${prefix}: ${progressLine(result)} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
     } catch (err) {
       if (!(err instanceof TailgateError)) throw err;
@@ -155,16 +155,16 @@ function runMeta(cell, run, { machine, sha, engine }, pair) {
     ...(pair ? { pair } : {}),
     // The engine's own cost where it was measured (engines/usage.js): one engine serves
     // a duet's two sides, so both record the whole of it.
-    ...(run.k6.usage ? { loadGenerator: { engine: engine.name, version: engine.version, ...run.k6.usage } } : {}),
-    startedAt: new Date(run.k6.startedAt).toISOString(),
-    k6ExitCode: run.k6.exitCode,
+    ...(run.load.usage ? { loadGenerator: { engine: engine.name, version: engine.version, ...run.load.usage } } : {}),
+    startedAt: new Date(run.load.startedAt).toISOString(),
+    k6ExitCode: run.load.exitCode,
   };
   if (cell.scenario.script === 'saturation')
     meta.slo = { p99Ms: scenarioMs(cell.scenario).sloP99, errorRate: cell.scenario.slo?.errorRate ?? 0.01 };
   return meta;
 }
 
-// A duet's sides loaded one at a time: each its own k6 output, a whole result each,
+// A duet's sides loaded one at a time: each its own engine output, a whole result each,
 // paired by repetition (numbered from --pair) and gated as interleaved pairs (no
 // meta.ab: they did not share the seconds of a duet).
 async function ingestAlternate(each, pair) {
@@ -172,7 +172,7 @@ async function ingestAlternate(each, pair) {
   for (const side of run.alternate) {
     const [name, tuning] = sideOf(cell, side.role);
     const r = await each.stages.ingest({
-      ...loadOutput(side.k6, side.dir),
+      ...loadOutput(side.load, side.dir),
       events: side.eventsFile,
       meta: {
         ...meta,
@@ -184,7 +184,7 @@ async function ingestAlternate(each, pair) {
   }
 }
 
-// A duet: one k6 output, k6's sides a and b split into the base's and the head's result.
+// A duet: one engine output, its sides a and b split into the base's and the head's result.
 async function ingestDuet(each) {
   const { cell, run, meta, dir } = each;
   for (const [side, role] of [
@@ -193,7 +193,7 @@ async function ingestDuet(each) {
   ]) {
     const [name, tuning] = sideOf(cell, role);
     const r = await each.stages.ingest({
-      ...loadOutput(run.k6, dir),
+      ...loadOutput(run.load, dir),
       events: run.eventsFile,
       side,
       meta: { ...meta, pair: cell.repetition, ab: { side, role, controller: name, tuning } },
@@ -216,9 +216,9 @@ function writeSide({ cell, runDir, log }, role, result, resources) {
 }
 
 async function ingestOne({ run, meta, dir, stages }) {
-  const result = run.k6.runners
-    ? await stages.ingestRunners(run.k6.runners, { events: run.eventsFile, meta, format: run.k6.format ?? 'k6' })
-    : await stages.ingest({ ...loadOutput(run.k6, dir), events: run.eventsFile, meta });
+  const result = run.load.runners
+    ? await stages.ingestRunners(run.load.runners, { events: run.eventsFile, meta, format: run.load.format ?? 'k6' })
+    : await stages.ingest({ ...loadOutput(run.load, dir), events: run.eventsFile, meta });
   if (run.resources) result.resources = withCpuPer1k(run.resources, result.wholeRun.requests);
   writeJsonAtomic(join(dir, 'result.json'), result);
   return result;
@@ -232,8 +232,8 @@ function withCpuPer1k(resources, requests) {
   };
 }
 
-function loadWindow(k6) {
-  return { startedAt: k6.startedAt, endedAt: k6.endedAt ?? Date.now() };
+function loadWindow(outcome) {
+  return { startedAt: outcome.startedAt, endedAt: outcome.endedAt ?? Date.now() };
 }
 
 export function progressLine(r) {

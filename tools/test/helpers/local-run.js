@@ -14,13 +14,13 @@ export async function runLocal({ controller, scenario, tuning, extra = {} }) {
   const dir = scratchDir('tg-run-');
   const run = await runCell({ cell: { ...makeCell({ controller, scenario, tuning }), ...extra }, cellDir: dir });
   const result = await ingest({
-    ...loadOutput(run.k6, dir),
+    ...loadOutput(run.load, dir),
     events: run.eventsFile,
     meta: {
       rate: scenario.rate ?? null,
       durationMs: parseDuration(scenario.duration),
       profile: 'local',
-      k6ExitCode: run.k6.exitCode,
+      k6ExitCode: run.load.exitCode,
     },
   });
   return { dir, run, result, rep: resultRep(result, join(dir, 'result.json')) };

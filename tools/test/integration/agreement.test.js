@@ -34,7 +34,7 @@ function exactSamples(file) {
 
 async function runAndIngest(controller, scenario) {
   const { dir, run, result } = await runLocal({ controller, scenario });
-  assert.equal(run.k6.exitCode, 0, `k6 exit code (see ${dir}/k6.log)`);
+  assert.equal(run.load.exitCode, 0, `k6 exit code (see ${dir}/k6.log)`);
   const summary = JSON.parse(readFileSync(join(dir, 'k6-summary.json'), 'utf8'));
   return { dir, result, summary };
 }
@@ -146,8 +146,8 @@ test(
         faults: [{ type: 'pod-kill', every: '1s', replaceAfter: '500ms' }],
       },
     });
-    assert.equal(run.k6.exitCode, 0, `vegeta exit code (see ${dir}/vegeta.log)`);
-    const exact = vegetaExact(run.k6.output);
+    assert.equal(run.load.exitCode, 0, `vegeta exit code (see ${dir}/vegeta.log)`);
+    const exact = vegetaExact(run.load.output);
     assert.equal(result.latency.count, exact.ms.length);
     assert.equal(result.requests.total, 1200, '300/s × 4 s, exactly the schedule');
     for (const [name, q] of Object.entries(QUANTILES)) {

@@ -18,10 +18,10 @@ test('concurrent A/B: both data planes serve at once, each side gets the configu
   cell.concurrent = { controller: head.controller, tuning: head.tuning };
   const dir = scratchDir('tg-ab-');
   const run = await runCell({ cell, cellDir: dir });
-  assert.equal(run.k6.exitCode, 0);
+  assert.equal(run.load.exitCode, 0);
   assert.deepEqual(run.concurrent.sides, ['a', 'b']);
   assert.notEqual(run.concurrent.urls[0], run.concurrent.urls[1]);
-  const output = loadOutput(run.k6, dir);
+  const output = loadOutput(run.load, dir);
   const meta = { rate: 200, durationMs: 3000 };
   const [a, b, all] = await Promise.all([
     ingest({ ...output, meta, side: 'a' }),

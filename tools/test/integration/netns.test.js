@@ -53,7 +53,7 @@ test(
     const dir = scratchDir('tg-netem-');
     if (netem) {
       const run = await runCell({ cell, cellDir: dir });
-      assert.equal(run.k6.exitCode, 0);
+      assert.equal(run.load.exitCode, 0);
     } else {
       await assert.rejects(runCell({ cell, cellDir: dir }), /nodeLatency needs tc netem/);
     }

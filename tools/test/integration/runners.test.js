@@ -22,9 +22,9 @@ let format;
 test('runners: 3 runners together deliver exactly the configured rate; the merge equals the union of their samples', async () => {
   dir = scratchDir('tg-runners-');
   run = await runCell({ cell: makeCell({ controller: { variant: 'nginx-dynamic' }, scenario }), cellDir: dir });
-  assert.equal(run.k6.runners.length, 3);
-  format = run.k6.format ?? 'k6';
-  const merged = await ingestRunners(run.k6.runners, { meta, format });
+  assert.equal(run.load.runners.length, 3);
+  format = run.load.format ?? 'k6';
+  const merged = await ingestRunners(run.load.runners, { meta, format });
   // Iterations k6 could not start in time (a loaded machine: make test runs files in
   // parallel) are dropped, not lost: sent + dropped is the schedule the segments split.
   const scheduled = merged.requests.total + merged.load.droppedIterations;
@@ -37,7 +37,7 @@ test('runners: 3 runners together deliver exactly the configured rate; the merge
     [1, 2, 3],
   );
   // The union: every runner's lines in one file, ingested as one run.
-  const lines = run.k6.runners.flatMap((r) =>
+  const lines = run.load.runners.flatMap((r) =>
     gunzipSync(readFileSync(r.output)).toString().split('\n').filter(Boolean),
   );
   const union = join(dir, 'union.json.gz');
@@ -50,13 +50,13 @@ test('runners: 3 runners together deliver exactly the configured rate; the merge
 });
 
 test('runners: a runner whose output is truncated makes the cell inconclusive, naming it', async () => {
-  const r2 = run.k6.runners[1];
+  const r2 = run.load.runners[1];
   const text = gunzipSync(readFileSync(r2.output)).toString();
   writeFileSync(r2.output, gzipSync(text.slice(0, Math.floor(text.length / 2))));
   await assert.rejects(
-    ingestRunners(run.k6.runners, { meta, format }),
+    ingestRunners(run.load.runners, { meta, format }),
     (err) => err.inconclusive === true && /runner 2\/3/.test(err.message),
   );
-  const dead = run.k6.runners.map((r, i) => (i === 2 ? { ...r, exitCode: 137, signal: 'SIGKILL' } : r));
+  const dead = run.load.runners.map((r, i) => (i === 2 ? { ...r, exitCode: 137, signal: 'SIGKILL' } : r));
   await assert.rejects(ingestRunners(dead, { meta, format }), /runner 3\/3 failed: (k6|vegeta) exited with code 137/);
 });

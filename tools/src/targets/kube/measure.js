@@ -1,7 +1,8 @@
 // One cell's measurement on kind or a cluster: the effective config captured, the target's
-// identity checked before and after, k6 (from the runner or a Job in the cluster) and the
-// fault schedule on one clock, the controllers' CPU read around it; a duet's head the same
-// way in its own namespace, and a duet loaded one side at a time (measureAlternately).
+// identity checked before and after, the load (from the runner or a Job in the cluster)
+// and the fault schedule on one clock, the controllers' CPU read around it; a duet's head
+// the same way in its own namespace, and a duet loaded one side at a time
+// (measureAlternately).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { duetSides, sideUrls } from '../../engines/load.js';
@@ -33,7 +34,7 @@ export async function measure({ ctx, signal, log }, step, cell, cellDir) {
     await captureEffectiveConfig({ ...headArgs, spec: headEntry.effectiveConfig, cellDir, dirName: 'proxy-b' });
   const target = { ...sampleArgs, head: headArgs };
   const identity = await targetIdentity(target);
-  // Alternate: each side's own events, pods and k6 run (measureAlternately).
+  // Alternate: each side's own events, pods and load run (measureAlternately).
   if (cell.alternate)
     return measureAlternately({ ctx, signal, log }, { step, cell, cellDir, sampleArgs, headArgs, identity, target });
   const events = new EventLog(join(cellDir, 'events.jsonl'));
@@ -61,9 +62,9 @@ export async function measure({ ctx, signal, log }, step, cell, cellDir) {
     cell.scenario.loadFrom === 'cluster'
       ? runLoadInCluster(cell, { kubectlFlags: sampleArgs.kubectlFlags, cellDir, signal })
       : runLoad(cell, { cellDir, ...sidesOf(cell, step), host: 'bench.local', signal });
-  let k6;
+  let load;
   try {
-    k6 = await measureWithFaults({ scenario: cell.scenario, pods, routes, events, startLoad });
+    load = await measureWithFaults({ scenario: cell.scenario, pods, routes, events, startLoad });
   } finally {
     await routes?.cleanup();
   }
@@ -73,11 +74,11 @@ export async function measure({ ctx, signal, log }, step, cell, cellDir) {
   const concurrent = headArgs
     ? { resources: [resources, before[1] && after[1] ? resourceDelta(before[1], after[1]) : null] }
     : null;
-  return { k6, eventsFile: events.file, resources, ...(concurrent ? { concurrent } : {}) };
+  return { load, eventsFile: events.file, resources, ...(concurrent ? { concurrent } : {}) };
 }
 
 // Both releases installed, loaded one side at a time in the repetition's order (base,
-// head; head, base): each side its own k6 run at the scenario's rate, its own fault
+// head; head, base): each side its own load run at the scenario's rate, its own fault
 // schedule and events, its own CPU read from its own pods. Raw output under <cell>/<role>.
 async function measureAlternately(
   { ctx, signal, log },
@@ -96,17 +97,17 @@ async function measureAlternately(
     const url = role === 'base' ? step.url : step.urlB;
     const before = ctx.target === 'kind' ? await sampleControllerPods(own) : null;
     log(`  ${cell.id}: ${role} loaded alone (${url})`);
-    const k6 = await measureWithFaults({
+    const load = await measureWithFaults({
       scenario: cell.scenario,
       pods,
       events,
       startLoad: () => runLoad(cell, { cellDir: dir, url, urlB: null, host: 'bench.local', signal }),
     });
     const after = before ? await sampleControllerPods(own) : null;
-    sides.push({ role, dir, k6, eventsFile: events.file, resources: before ? resourceDelta(before, after) : null });
+    sides.push({ role, dir, load, eventsFile: events.file, resources: before ? resourceDelta(before, after) : null });
   }
   await checkTargetUnchanged(identity, target);
-  return { k6: sides[0].k6, alternate: sides };
+  return { load: sides[0].load, alternate: sides };
 }
 
 // Where a route fault's new routes go on each side and where that side answers (not the

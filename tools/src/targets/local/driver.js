@@ -1,5 +1,5 @@
 // The local target: real backend nginx pods, a real proxy (one of the variants),
-// an endpoint controller, k6 and the fault schedule on one clock. Everything it
+// an endpoint controller, the load and the fault schedule on one clock. Everything it
 // starts is stopped in `finally`, on success, failure and Ctrl-C alike.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ import { Network, netnsAvailable, removeStale } from './netns.js';
 export const name = 'local';
 
 /**
- * Runs one cell; returns {k6, events file, resources, counts}. Throws InfraError on harness
+ * Runs one cell; returns {load (the engine's outcome), events file, resources, counts}. Throws InfraError on harness
  * faults. drive: what puts the load on the data plane — the run's engine (cell.engine), unless
  * a test drives the same nginx with another tool (fortio: ingest-tools.test.js); resolves
  * like the engine's outcome.
@@ -67,7 +67,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {}, driv
     onStatus('load');
     const [url, urlB] = planes.map((p) => p.url);
     const [sideA, sideB] = urlB ? sideUrls(cell, url, urlB) : [url, null];
-    const k6 = await measureWithFaults({
+    const load = await measureWithFaults({
       scenario,
       pods,
       events,
@@ -84,7 +84,7 @@ export async function runCell({ cell, cellDir, signal, onStatus = () => {}, driv
         endpointUpdates: planes[i].endpointController.updates,
       };
     return {
-      k6,
+      load,
       url,
       resources: res(0),
       ...(cell.concurrent ? { concurrent: { sides: ['a', 'b'], urls: [url, urlB], resources: [res(0), res(1)] } } : {}),
