@@ -53,9 +53,12 @@ export class Aggregate {
     this.firstTs = Infinity;
     this.lastTs = -Infinity;
     this.slow = []; // {end, ms} of measured requests of slowMs or more (k6 stamps the end)
-    this.failed = []; // {end, ms} of measured requests that failed, up to failedKept
+    this.failed = []; // {end, ms, sent} of measured requests that failed, up to failedKept
     this.failedAll = true; // false once a failed request found the list full
-    this.lag = []; // {end, ms} of measured requests of lagMs or more, up to lagKept
+    // {end, ms, sent} of measured requests that waited lagMs or more from their actual send
+    // (a reader's `sent`; else the end minus the latency), up to lagKept: a kill's cost
+    // counts what a request met, not how late the engine sent it (fault-cost.js).
+    this.lag = [];
     this.lagAll = true; // false once such a request found the list full
   }
 
@@ -66,7 +69,7 @@ export class Aggregate {
     tagged(this.phases, phase, 'phase', AGGREGATE_LIMITS.phases).add(s.ms, cls);
     if (s.ms >= AGGREGATE_LIMITS.slowMs && phase !== 'warmup' && this.slow.length < AGGREGATE_LIMITS.slowKept)
       this.slow.push({ end: s.ts, ms: s.ms });
-    if (s.ms >= AGGREGATE_LIMITS.lagMs && phase !== 'warmup') this.keepLag(s, 1);
+    if (waited(s) >= AGGREGATE_LIMITS.lagMs && phase !== 'warmup') this.keepLag(s, 1);
     if (cls && phase !== 'warmup') this.keepFailed(s, 1);
     if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).add(s.ms, cls);
     const sec = Math.floor(s.ts / 1000);
@@ -99,7 +102,7 @@ export class Aggregate {
     if (s.ms >= AGGREGATE_LIMITS.slowMs && phase !== 'warmup')
       for (let i = 0; i < k && this.slow.length < AGGREGATE_LIMITS.slowKept; i++)
         this.slow.push({ end: s.ts, ms: s.ms });
-    if (s.ms >= AGGREGATE_LIMITS.lagMs && phase !== 'warmup') this.keepLag(s, k);
+    if (waited(s) >= AGGREGATE_LIMITS.lagMs && phase !== 'warmup') this.keepLag(s, k);
     if (cls && phase !== 'warmup') this.keepFailed(s, k);
     if (s.step) tagged(this.steps, s.step, 'step', AGGREGATE_LIMITS.steps).addMany(s.ms, cls, k);
     const sec = Math.floor(s.ts / 1000);
@@ -123,13 +126,13 @@ export class Aggregate {
   keepFailed(s, k) {
     const room = AGGREGATE_LIMITS.failedKept - this.failed.length;
     if (k > room) this.failedAll = false;
-    for (let i = 0; i < Math.min(k, room); i++) this.failed.push({ end: s.ts, ms: s.ms });
+    for (let i = 0; i < Math.min(k, room); i++) this.failed.push({ end: s.ts, ms: s.ms, sent: sentOf(s) });
   }
 
   keepLag(s, k) {
     const room = AGGREGATE_LIMITS.lagKept - this.lag.length;
     if (k > room) this.lagAll = false;
-    for (let i = 0; i < Math.min(k, room); i++) this.lag.push({ end: s.ts, ms: s.ms });
+    for (let i = 0; i < Math.min(k, room); i++) this.lag.push({ end: s.ts, ms: s.ms, sent: sentOf(s) });
   }
 
   addDropped(d) {
@@ -221,6 +224,11 @@ export class Aggregate {
     return secs.map((sec) => ({ t: sec - t0, ...this.rows.get(sec) }));
   }
 }
+
+// When a request was actually sent: the reader's word (an engine that counts latency from
+// the schedule, Vegeta), else its end minus its latency (k6's starts at the send).
+const sentOf = (s) => s.sent ?? s.ts - s.ms;
+const waited = (s) => s.ts - sentOf(s);
 
 class Bucket {
   constructor(digits = 3) {

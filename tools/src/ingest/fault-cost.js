@@ -7,15 +7,24 @@
 //
 // And the same per action (`perAction`), for the duet's paired failover test
 // (compare/failover.js): both sides of a duet meet the same kills, so kill k's cost on
-// the base and on the head is a pair. Per action, a slow or failed request is the cost of
-// exactly one action: the last one sent before it (within the stall window), else the
-// first one it was pending at — so a 5 s stall that outlasts the next kill 4 s later
-// stays the first kill's, not both kills'. The run's summary above keeps its own rule.
-// Per action, "slow" is a lower cut (`lag`, 100 ms: ingest/aggregate.js lagMs): a kill
-// on haproxy-ingress holds up a bump of 100–500 ms requests on both sides for 0.3–3 s,
-// and a 1 s request only now and then, on one side — at 1 s most kills had no stall to
-// compare. The summary (longestHangMs, longestStallMs) stays at 1 s: history and the run
-// table show it.
+// the base and on the head is a pair. Per action, a request held up — one that waited at
+// least the cut (`lag`, 100 ms: ingest/aggregate.js lagMs) from the moment it was actually
+// sent, or failed — is the cost of exactly one action: the last one before it was sent
+// (within the stall window), else the first one it was pending at — so a 5 s stall that
+// outlasts the next kill 4 s later stays the first kill's, not both kills'. stallMs: from
+// the action to the end of the last request of the cut or more; hangMs: its slowest such
+// request; errors: its failed requests.
+// From the actual send, not the schedule: an engine that counts latency from the scheduled
+// send (Vegeta, engines/vegeta/attack.js) adds its own lateness to a request, and one load
+// generator alternates both sides of a duet, so its hiccup is shared and says nothing
+// about base vs head — it must not make a request "held up", nor move it to another kill.
+// Percentiles stay from the schedule (the user waited that long). A reader that gives no
+// send time (k6: its latency starts at the send) has it at the end minus the latency.
+// The run's summary above keeps its own rule.
+// Per action the cut is lower than the summary's: a kill on haproxy-ingress holds up a
+// bump of 100–500 ms requests on both sides for 0.3–3 s, and a 1 s request only now and
+// then, on one side — at 1 s most kills had no stall to compare. The summary
+// (longestHangMs, longestStallMs) stays at 1 s: history and the run table show it.
 //
 // The window: a request sent up to STALL_WINDOW_MS after an action is its cost (when no
 // later action came first). On kind the bump's ≥ 100 ms requests are all sent within 3 s
@@ -33,10 +42,12 @@ export const MAX_PER_ACTION = 1000;
 
 /**
  * events: the run's placed events; slow: [{end, ms}] of its requests of a second or more;
- * errors: its failed requests' count; failed: [{end, ms}] of them when every one was kept
- * (null: the errors of each action are not known and perAction leaves them out);
- * lag: {requests: [{end, ms}] of its requests of cutMs or more, cutMs, complete: false
- * when some were not kept} for each action's stall (null: the slow list, at 1 s).
+ * errors: its failed requests' count; failed: [{end, ms, sent?}] of them when every one was
+ * kept (null: the errors of each action are not known and perAction leaves them out);
+ * lag: {requests: [{end, ms, sent?}] of its requests that waited cutMs or more from their
+ * send, cutMs, complete: false when some were not kept}
+ * for each action's stall (null: the slow list, at 1 s). sent: epoch ms of the actual send
+ * (absent: end − ms).
  */
 export function faultCost(events, slow, errors, failed = null, lag = null) {
   const acts = events.filter((e) => FAULT_ACTIONS.includes(e.type)).sort((a, b) => a.ts - b.ts);
@@ -64,7 +75,7 @@ export function faultCost(events, slow, errors, failed = null, lag = null) {
     longestHangMs: round(hang, 0),
     longestStallMs: round(longest, 0),
     ...(at === null ? {} : { longestStallAfter: round((at - actions[0]) / 1000, 3) }),
-    perAction: perAction(kept, cut.requests, failed),
+    perAction: perAction(kept, cut, failed),
     perActionCutMs: cut.cutMs,
     // Some requests of the cut or more were not kept: a kill's stall may be short of its
     // true one, so the failover test does not decide on this run (compare/failover.js).
@@ -73,19 +84,23 @@ export function faultCost(events, slow, errors, failed = null, lag = null) {
   };
 }
 
-function perAction(acts, lag, failed) {
+const sentOf = (r) => r.sent ?? r.end - r.ms;
+
+function perAction(acts, cut, failed) {
   const ts = acts.map((e) => e.ts);
+  const known = Boolean(failed);
   const out = acts.map((e) => ({
     at: round((e.ts - ts[0]) / 1000, 3),
     type: e.type,
-    ...(failed ? { errors: 0 } : {}),
+    ...(known ? { errors: 0 } : {}),
     stallMs: 0,
     hangMs: 0,
   }));
-  for (const r of lag) {
+  for (const r of cut.requests) {
     const k = owner(ts, r);
     if (k < 0) continue;
-    out[k].hangMs = Math.max(out[k].hangMs, round(r.ms, 0));
+    const waited = r.end - sentOf(r);
+    out[k].hangMs = Math.max(out[k].hangMs, round(waited, 0));
     out[k].stallMs = Math.max(out[k].stallMs, round(r.end - ts[k], 0));
   }
   for (const r of failed ?? []) {
@@ -95,10 +110,10 @@ function perAction(acts, lag, failed) {
   return out;
 }
 
-// The action a request is the cost of (-1: none): the last one at or before its start,
-// if it started within the stall window after it; else the first one it was pending at.
+// The action a request is the cost of (-1: none): the last one at or before its send,
+// if it was sent within the stall window after it; else the first one it was pending at.
 function owner(ts, r) {
-  const start = r.end - r.ms;
+  const start = sentOf(r);
   let lo = 0;
   let hi = ts.length - 1;
   let last = -1;

@@ -36,6 +36,9 @@ async function readAll(format, file) {
     if (!Number.isFinite(s.ms) || s.ms < 0 || s.ms > LATENCY_MAX_MS) why.push('ms: 0 … an hour');
     if (typeof s.status !== 'string' || !/^\d{1,3}$/.test(s.status)) why.push('status: HTTP code as digits');
     if (s.error !== undefined && typeof s.error !== 'string') why.push('error: a string');
+    // sent (optional): the actual send, where latency counts from the schedule (Vegeta).
+    if (s.sent !== undefined && !(Number.isFinite(s.sent) && s.sent <= s.ts && s.ts - s.sent <= s.ms + 1e-6))
+      why.push('sent: epoch ms of the actual send, at most ts, waited no longer than ms');
     if (!Number.isInteger(k) || k < 1) why.push('k: a count of at least 1');
     if (why.length && samples.bad.length < 5) samples.bad.push(why.join(', '));
     samples.requests += k;
