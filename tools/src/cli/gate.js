@@ -3,7 +3,7 @@
 // the workflow's environment to these flags; a laptop runs the same thing. The steps are
 // functions: compare gets its options as values and hands back the verdict, report and
 // the publishing steps get that verdict as a value; the command line is only this edge.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, InputError } from '../errors.js';
 import { setOutputs, workflowCommand } from '../github-output.js';
@@ -14,6 +14,7 @@ import { options as compareOptions, verdict as compareVerdict } from './compare.
 import { reportVerdict } from './report.js';
 import { commandFailed } from './main.js';
 import { GATE_NAME } from '../plan/gate-identity.js';
+import { adoptionAt, adoptionComment } from '../compare/adoption.js';
 import { shown } from '../names.js';
 
 export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';
@@ -37,8 +38,11 @@ cells the head adds): one with no results is inconclusive, named; results no pla
 are not judged, named; base cells the head no longer defines are named as removed.
 
 Exit: the verdict's (0 pass · 1 regression · 3 inconclusive), 2/4 when no verdict could
-be made. When cells need a confirmation round: 3 (1 if a regression is already decided)
-with a non-empty confirm matrix — the first look is not the verdict of record, the
+be made. The PR that adopts tailgate — its --base-ref has no config file and no workflow
+calling gate.yml, and no cell had anything to compare with — exits 0, its comment
+"tailgate adopted: the next PR is compared with this one" (verdict.json stays compare's).
+When cells need a confirmation round: 3 (1 if a regression is already decided) with a
+non-empty confirm matrix — the first look is not the verdict of record, the
 round's gate is. Fails closed: once a verdict exists, a step that fails keeps a failing
 verdict's code and turns a passing one into 4 — never 0.
 
@@ -105,7 +109,9 @@ async function gate(opts, positionals, { log, err: warn, env = process.env }) {
     return { code: code === EXIT.OK ? EXIT.INFRA : code, doc };
   };
   const { made, why: reportFailed } = report(opts, files, doc, warn);
-  const failed = reportFailed ?? annotate(opts, files, doc, made.meta) ?? appendSummary(env, made.comment);
+  const notMade = reportFailed ?? annotate(opts, files, doc, made.meta);
+  const adopted = notMade ? {} : adopting(opts, doc, files, made, env);
+  const failed = notMade ?? adopted.why ?? appendSummary(env, adopted.comment ?? made.comment);
   if (failed) return closed(failed);
   const { matrix, why } = opts['confirm-results'] ? { matrix: NO_CONFIRM } : confirmMatrix(made.confirm);
   if (why) return closed(why);
@@ -120,7 +126,36 @@ async function gate(opts, positionals, { log, err: warn, env = process.env }) {
     log(workflowCommand('notice', `a confirmation round with fresh runs is needed before the verdict: ${matrix}`));
     return { code: code === EXIT.OK ? EXIT.INCONCLUSIVE : code, doc };
   }
+  if (adopted.comment) {
+    log(
+      workflowCommand(
+        'notice',
+        `tailgate adopted (${adopted.because}): exit 0 — the next PR is compared with this one`,
+      ),
+    );
+    return { code: EXIT.OK, doc };
+  }
   return { code, doc };
+}
+
+// The PR that adopts tailgate (compare/adoption.js): every cell had nothing to compare with
+// because the base has no tailgate config at all. Its comment and artifact say so and pass
+// (meta exitCode 0: a success check); verdict.json stays compare's. -> { comment, because }
+// when adopted, { why } when the artifact could not be rewritten, {} otherwise.
+function adopting(opts, doc, files, made, env) {
+  if (!opts['base-ref'] || doc.overall !== 'no-baseline') return {};
+  const configFile = env.TAILGATE_CONFIG || 'bench.yaml';
+  const { adopted, why } = adoptionAt({ ref: opts['base-ref'], configFile });
+  if (!adopted) return {};
+  try {
+    const comment = adoptionComment(made.comment, { ref: opts['base-ref'], configFile });
+    writeTextAtomic(files.comment, comment, { force: true });
+    const meta = JSON.parse(readFileSync(files.meta, 'utf8'));
+    writeTextAtomic(files.meta, JSON.stringify({ ...meta, exitCode: EXIT.OK }), { force: true });
+    return { comment, because: why };
+  } catch {
+    return { why: 'could not write the adoption comment' };
+  }
 }
 
 function checkOptions(opts, positionals) {
