@@ -6,8 +6,10 @@
 // way: its latency starts at the send). Per kill and side: the stall (the kill → the end
 // of the last request of ≥ 100 ms it held up) under each, the share of lateness in the
 // request that ended the scheduled stall, which kills stalled one side only under each,
-// and the both-sided kills whose two stalls differ ×2 or more (discordant). Per run: the
-// counts, and the spread that sets the failover test's power.
+// and the both-sided kills whose two stalls differ ×2 or more (discordant); and what the
+// failover test gates on since (compare/failover.js), from the actual send: each side's
+// exposure (the kill → the send of the last request it held up) and how many requests it
+// held up. Per run: the counts, and the spreads that set the failover test's power.
 //   node tools/perf/failover-kills.js <run dir> [--json]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,6 +109,11 @@ function sideKills(events, requests, from) {
     });
 }
 
+// Held up at least one request (the failover test's "hit"), from the actual send.
+const hitOf = (b, h) =>
+  b.heldUp > 0 && h.heldUp > 0 ? 'both' : b.heldUp > 0 ? 'base only' : h.heldUp > 0 ? 'head only' : 'neither';
+const floored = (ms) => Math.max(ms, 10);
+
 const classOf = (b, h) =>
   b.stallMs >= CUT && h.stallMs >= CUT
     ? 'both'
@@ -133,6 +140,9 @@ export async function pairKills(rep) {
       at: b.at,
       schedule: { base: b, head: h, class: classOf(b, h) },
       sent: { base: b2, head: h2, class: classOf(b2, h2) },
+      hit: hitOf(b2, h2),
+      exposureLogRatio:
+        b2.heldUp > 0 && h2.heldUp > 0 ? Math.log(floored(h2.exposureMs) / floored(b2.exposureMs)) : null,
       logRatio: both ? Math.log(h.stallMs / b.stallMs) : null,
       discordant: both && Math.abs(Math.log(h.stallMs / b.stallMs)) >= DISCORDANT,
     };
@@ -155,10 +165,18 @@ export function summary(pairs) {
   };
   const both = all.filter((k) => k.logRatio !== null);
   const shares = all.flatMap((k) => [k.schedule.base.lateShare, k.schedule.head.lateShare]).filter((x) => x !== null);
+  const hits = { both: 0, 'base only': 0, 'head only': 0, neither: 0 };
+  for (const k of all) hits[k.hit]++;
+  const exposures = all.filter((k) => k.exposureLogRatio !== null).map((k) => k.exposureLogRatio);
   return {
     kills: all.length,
     schedule: count('schedule'),
     sent: count('sent'),
+    hit: hits,
+    exposureLogRatio: {
+      robustSd: robustSd(exposures),
+      discordant: exposures.filter((x) => Math.abs(x) >= DISCORDANT).length,
+    },
     movedClass: all.filter((k) => k.schedule.class !== k.sent.class).map((k) => `${k.pair}#${k.kill}`),
     discordant: both.filter((k) => k.discordant).length,
     bothSided: both.length,
@@ -181,10 +199,13 @@ const pct = (x) => (x === null ? '    –' : `${(100 * x).toFixed(1)}%`.padStart
 
 function print(cell, pairs) {
   console.log(`\n== ${cell}: ${pairs.length} pairs (${pairs[0]?.format})`);
-  console.log('pair kill     at | base stall sched / sent  late | head stall sched / sent  late | class sched / sent');
+  console.log(
+    'pair kill     at | base stall sched / sent  late  exposure held | head stall sched / sent  late  exposure held | class sched / sent',
+  );
   for (const p of pairs)
     for (const k of p.kills) {
-      const side = (s) => `${fmt(k.schedule[s].stallMs)} / ${fmt(k.sent[s].stallMs)} ${pct(k.schedule[s].lateShare)}`;
+      const side = (s) =>
+        `${fmt(k.schedule[s].stallMs)} / ${fmt(k.sent[s].stallMs)} ${pct(k.schedule[s].lateShare)} ${fmt(k.sent[s].exposureMs ?? NaN)} ${String(k.sent[s].heldUp ?? '–').padStart(4)}`;
       const moved = k.schedule.class === k.sent.class ? k.sent.class : `${k.schedule.class} → ${k.sent.class}`;
       console.log(
         `${p.rep.padStart(6)} ${String(k.kill).padStart(3)} ${k.at.toFixed(1).padStart(6)} | ${side('base')} | ${side('head')} | ${moved}${k.discordant ? `  discordant ×${Math.exp(Math.abs(k.logRatio)).toFixed(1)}` : ''}`,
@@ -196,6 +217,9 @@ function print(cell, pairs) {
   );
   console.log(
     `both-sided ${s.bothSided}, discordant (×2 or more) ${s.discordant}; log stall ratio robust sd ${s.stallLogRatio.robustSd.toFixed(3)}, largest |log| ${s.stallLogRatio.maxAbs.toFixed(2)}`,
+  );
+  console.log(
+    `from the send, held up: ${JSON.stringify(s.hit)}; log exposure ratio (both held up) robust sd ${s.exposureLogRatio.robustSd.toFixed(3)}, ×2 or more apart ${s.exposureLogRatio.discordant}`,
   );
   console.log(
     `lateness: ${s.lateness.lateSends} late sends (> 10 ms), at most ${s.lateness.maxLagMs} ms; in the ${s.lateness.stallEnds} requests that ended a stall at most ${(100 * s.lateness.maxShare).toFixed(1)}% of the latency, over 10% in ${s.lateness.over10pct}`,

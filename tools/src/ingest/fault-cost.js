@@ -11,9 +11,16 @@
 // least the cut (`lag`, 100 ms: ingest/aggregate.js lagMs) from the moment it was actually
 // sent, or failed — is the cost of exactly one action: the last one before it was sent
 // (within the stall window), else the first one it was pending at — so a 5 s stall that
-// outlasts the next kill 4 s later stays the first kill's, not both kills'. stallMs: from
-// the action to the end of the last request of the cut or more; hangMs: its slowest such
-// request; errors: its failed requests.
+// outlasts the next kill 4 s later stays the first kill's, not both kills'. Per action:
+//   heldUp      how many requests it held up;
+//   exposureMs  from the action to the send of the last of them (0: none sent after it):
+//               how long requests still went to the dead endpoint. At a constant arrival
+//               rate a failover 30% slower is a window 30% longer and about 30% more
+//               requests held up, whatever the client's timeout;
+//   stallMs     from the action to the end of the last request of the cut or more — the
+//               exposure plus that request's wait, on Traefik mostly the 10 s timeout;
+//   hangMs      its slowest such request; errors: its failed requests.
+// errors, heldUp and exposureMs are left out when not every failed request's time was kept.
 // From the actual send, not the schedule: an engine that counts latency from the scheduled
 // send (Vegeta, engines/vegeta/attack.js) adds its own lateness to a request, and one load
 // generator alternates both sides of a duet, so its hiccup is shared and says nothing
@@ -43,7 +50,8 @@ export const MAX_PER_ACTION = 1000;
 /**
  * events: the run's placed events; slow: [{end, ms}] of its requests of a second or more;
  * errors: its failed requests' count; failed: [{end, ms, sent?}] of them when every one was
- * kept (null: the errors of each action are not known and perAction leaves them out);
+ * kept (null: each action's errors, held-up requests and exposure are not known and
+ * perAction leaves them out);
  * lag: {requests: [{end, ms, sent?}] of its requests that waited cutMs or more from their
  * send, cutMs, complete: false when some were not kept}
  * for each action's stall (null: the slow list, at 1 s). sent: epoch ms of the actual send
@@ -92,20 +100,29 @@ function perAction(acts, cut, failed) {
   const out = acts.map((e) => ({
     at: round((e.ts - ts[0]) / 1000, 3),
     type: e.type,
-    ...(known ? { errors: 0 } : {}),
+    ...(known ? { errors: 0, heldUp: 0, exposureMs: 0 } : {}),
     stallMs: 0,
     hangMs: 0,
   }));
+  // Held up: every request of the cut or more, and every failed one under it (those of
+  // the cut or more are on the cut's list already).
+  const held = (r, k) => {
+    if (!known) return;
+    out[k].heldUp++;
+    out[k].exposureMs = Math.max(out[k].exposureMs, round(sentOf(r) - ts[k], 0));
+  };
   for (const r of cut.requests) {
     const k = owner(ts, r);
     if (k < 0) continue;
-    const waited = r.end - sentOf(r);
-    out[k].hangMs = Math.max(out[k].hangMs, round(waited, 0));
+    out[k].hangMs = Math.max(out[k].hangMs, round(r.end - sentOf(r), 0));
     out[k].stallMs = Math.max(out[k].stallMs, round(r.end - ts[k], 0));
+    held(r, k);
   }
   for (const r of failed ?? []) {
     const k = owner(ts, r);
-    if (k >= 0) out[k].errors++;
+    if (k < 0) continue;
+    out[k].errors++;
+    if (r.end - sentOf(r) < cut.cutMs) held(r, k);
   }
   return out;
 }

@@ -27,10 +27,12 @@ test('faultCost per action: a stall that outlasts the next kill stays its own ki
   const c = faultCost(events, slow, failed.length, failed);
   assert.equal(c.actions, 3);
   assert.deepEqual(c.perAction, [
-    { at: 0, type: 'pod-killed', errors: 1, stallMs: 5100, hangMs: 5000 },
-    { at: 4, type: 'pod-killed', errors: 2, stallMs: 1400, hangMs: 1200 },
-    { at: 8, type: 'pod-killed', errors: 0, stallMs: 0, hangMs: 0 },
+    { at: 0, type: 'pod-killed', errors: 1, heldUp: 3, exposureMs: 100, stallMs: 5100, hangMs: 5000 },
+    { at: 4, type: 'pod-killed', errors: 2, heldUp: 3, exposureMs: 300, stallMs: 1400, hangMs: 1200 },
+    { at: 8, type: 'pod-killed', errors: 0, heldUp: 0, exposureMs: 0, stallMs: 0, hangMs: 0 },
   ]);
+  // Held up: kill 1's 5 s request, the one pending at it and its fast 502 (3); its
+  // exposure runs to the last one sent after it (0.1 s). Kill 2's last was sent at 4.3 s.
   // The run's summary keeps its own rule: kill 2's request, sent 4.2 s after kill 1, is
   // also kill 1's there (a 5.4 s stall).
   assert.equal(c.longestStallMs, 5400);
@@ -38,8 +40,9 @@ test('faultCost per action: a stall that outlasts the next kill stays its own ki
   assert.equal(c.errorsPerAction, 1.33);
 });
 
-test('faultCost per action: without every failed request’s time, each action’s errors are left out, not guessed', () => {
+test('faultCost per action: without every failed request’s time, each action’s errors, held-up requests and exposure are left out, not guessed', () => {
   const c = faultCost([kill(0)], [req(0.2, 1500)], 7, null);
+  // Nor what they held up: a failed request not kept could be the last one it held up.
   assert.deepEqual(c.perAction, [{ at: 0, type: 'pod-killed', stallMs: 1700, hangMs: 1500 }]);
 });
 
@@ -67,6 +70,19 @@ test('faultCost per action: stalls at the lower cut — a 300 ms bump counts, a 
   assert.equal(c.longestHangMs, 0);
   // Without a lower cut's list, each action's stall is the slow list's (1 s), as before.
   assert.equal(faultCost(events, [], 0, []).perActionCutMs, AGGREGATE_LIMITS.slowMs);
+});
+
+test('faultCost per action: the exposure runs to the send of the last request a kill held up — slow from its send, or failed', () => {
+  const sent = (s, ms) => ({ sent: T0 + s * 1000, end: T0 + s * 1000 + ms, ms });
+  // Kill 1 holds up a 300 ms request, then one that times out (10 s), then fails one fast:
+  // the exposure is the fast failure's send (0.9 s), the stall the timeout's end.
+  const lag = { requests: [sent(0.2, 300), sent(0.6, 10_000)], cutMs: 100, complete: true };
+  const failed = [sent(0.9, 2), sent(5.1, 1)];
+  const c = faultCost([kill(0), kill(5)], [], 2, failed, lag);
+  assert.deepEqual(c.perAction, [
+    { at: 0, type: 'pod-killed', errors: 1, heldUp: 3, exposureMs: 900, stallMs: 10_600, hangMs: 10_000 },
+    { at: 5, type: 'pod-killed', errors: 1, heldUp: 1, exposureMs: 100, stallMs: 0, hangMs: 0 },
+  ]);
 });
 
 test('faultCost per action: a lower cut’s list that overflowed is flagged, not read as whole', () => {
