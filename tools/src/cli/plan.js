@@ -31,8 +31,9 @@ export const usage = `Usage: tailgate plan --matrix <name> [--config bench.yaml]
   --gate           the line gate=<name> only (--github-output: to $GITHUB_OUTPUT): the gate's
                    name — its artifacts, comment and check run — is --gate-name, else the
                    matrix for the default bench.yaml, else <config path>.<matrix>; refused
-                   (exit 2) when another gate.yml call of --workflow (a path or
-                   github.workflow_ref; else of any .github/workflows file) has it too
+                   (exit 2) when another gate.yml call of any .github/workflows file has it
+                   too (one check run and one comment per commit, whatever workflow runs
+                   it); --workflow (a path or github.workflow_ref) is named as the caller's
   --base-ref       the PR's base commit: plan the cells of its matrix too (those this
                    checkout still defines) — a PR answers for the base's cells, so dropping
                    one from its matrix does not stop it being measured (the gate's --matrix
@@ -167,8 +168,8 @@ function jobEntries(cells) {
   });
 }
 
-// Before any bench job: this gate's name is no other gate.yml call's in the caller's
-// workflow, or both would write the same artifacts, comment and check run.
+// Before any bench job: this gate's name is no other gate.yml call's in any workflow of the
+// repository, or both would write the same comment and check run on the PR's commit.
 function uniqueGate(opts) {
   const gate = gateIdentity({ config: opts.config, matrix: opts.matrix, name: opts['gate-name'] });
   const { problems, unchecked } = checkGateIdentity({ root: process.cwd(), gate, workflowRef: opts.workflow });

@@ -1,10 +1,12 @@
 // A gate's identity: the one name its artifacts, download patterns, sticky-comment marker
-// and check run carry. Two calls of gate.yml in one workflow (a monorepo with a bench.yaml
-// per service, each with a `pr` matrix) must not share it, or whichever gate finishes last
-// replaces the other's comment and check. The identity is the explicit `name` input, else
-// the matrix alone for the default bench.yaml (so a repository with one config keeps the
-// check names its branch protection requires: `tailgate`, `tailgate (pr-failover)`), else
-// the config's path and the matrix: services/api/bench.yaml + pr -> services-api.pr.
+// and check run carry. Two calls of gate.yml that can run on one commit (a monorepo with a
+// bench.yaml per service, each with a `pr` matrix; or two workflow files) must not share
+// it, or whichever gate publishes last replaces the other's comment and check: the check
+// run and the comment belong to the PR's commit, not to one workflow file. The identity
+// is the explicit `name` input, else the matrix alone for the default bench.yaml (so a
+// repository with one config keeps the check names its branch protection requires:
+// `tailgate`, `tailgate (pr-failover)`), else the config's path and the matrix:
+// services/api/bench.yaml + pr -> services-api.pr.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { parse } from 'yaml';
@@ -73,45 +75,53 @@ export function gateCalls(text, file) {
 
 /**
  * Problems (one line each, naming file, jobs and the rule) where another gate.yml call
- * would be gate `gate` too: both would write the same artifacts, comment and check run.
+ * would be gate `gate` too: both would write the same comment and check run on the PR's
+ * commit (and, in one workflow, the same artifacts). `own`: the caller's workflow file.
  */
-export function gateCollisions(calls, gate) {
+export function gateCollisions(calls, gate, own = null) {
   const same = calls.filter((c) => c.gate === gate);
   if (same.length < 2) return [];
   const where = same.map(
     (c) =>
-      `${c.file} job ${shown(c.job, 80)} (config ${shown(c.config, 90)}, matrix ${shown(c.matrix, 50)}${c.name ? `, name ${c.name}` : ''})`,
+      `${c.file} job ${shown(c.job, 80)} (config ${shown(c.config, 90)}, matrix ${shown(c.matrix, 50)}${c.name ? `, name ${c.name}` : ''}${c.file === own ? '; this workflow' : ''})`,
   );
+  const files = new Set(same.map((c) => c.file)).size;
   return [
-    `gate "${gate}" is called ${same.length} times: ${where.join('; ')} — their artifacts, sticky comment and check run would replace each other's; give each call its own \`name\` input (or its own config or matrix)`,
+    `gate "${gate}" is called ${same.length} times${files > 1 ? ` in ${files} workflow files` : ''}: ${where.join('; ')} — a gate's name is its one check run and one comment per commit, whatever workflow runs it, so each would replace the other's; give each call its own \`name\` input (or its own config or matrix)`,
   ];
 }
 
+/** The caller's workflow file, from `github.workflow_ref` (owner/repo/.github/workflows/<file>@<ref>) or a path. */
+export function workflowFileOf(workflowRef = '') {
+  return /^(?:[^/]+\/[^/]+\/)?(\.github\/workflows\/[^/@]+\.ya?ml)(?:@.*)?$/.exec(workflowRef.trim())?.[1] ?? null;
+}
+
 /**
- * The workflow files to look in: the caller's own (`github.workflow_ref`,
- * owner/repo/.github/workflows/<file>@<ref>, or a path) when it is in this checkout, else
- * every workflow of the repository.
+ * Every workflow file of the repository: any of them can run on the PR's commit, and the
+ * check run and comment a gate's name selects are that commit's.
  */
-export function workflowFilesOf(root, workflowRef = '') {
-  const own = /^(?:[^/]+\/[^/]+\/)?(\.github\/workflows\/[^/@]+\.ya?ml)(?:@.*)?$/.exec(workflowRef.trim())?.[1];
-  const dir = join(root, '.github', 'workflows');
-  let names;
+export function workflowFilesOf(root) {
   try {
-    names = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
+    return readdirSync(join(root, '.github', 'workflows'))
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => `.github/workflows/${f}`);
   } catch {
     return [];
   }
-  const mine = own && names.includes(posix.basename(own)) ? [posix.basename(own)] : names;
-  return mine.map((f) => `.github/workflows/${f}`);
 }
 
 /**
  * The plan stage's check, before any bench job: `gate` named by no other gate.yml call of
- * the caller's workflow. -> { problems, unchecked: calls whose identity is an expression }.
+ * any workflow of the repository (`workflowRef`, the caller's, is named as "this
+ * workflow"). -> { problems, unchecked: calls whose identity is an expression }.
  */
 export function checkGateIdentity({ root, gate, workflowRef = '' }) {
-  const calls = workflowFilesOf(root, workflowRef).flatMap((f) => gateCalls(readFileSync(join(root, f), 'utf8'), f));
-  return { problems: gateCollisions(calls, gate), unchecked: calls.filter((c) => c.unknown) };
+  const calls = workflowFilesOf(root).flatMap((f) => gateCalls(readFileSync(join(root, f), 'utf8'), f));
+  return {
+    problems: gateCollisions(calls, gate, workflowFileOf(workflowRef)),
+    unchecked: calls.filter((c) => c.unknown),
+  };
 }
 
 /** The gate a sticky comment belongs to, from its marker on the first line; null if none. */

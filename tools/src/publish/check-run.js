@@ -57,22 +57,65 @@ export function checkOutput(body, annotations) {
   return { title, summary, annotations };
 }
 
-/** Creates tailgate's check run on the head commit, or updates the one it made. */
-export async function upsertCheckRun(github, { owner, repo, headSha, meta, output }) {
+/**
+ * Creates tailgate's check run on the head commit, or updates the one this gate workflow
+ * made. `source` is that workflow's file (the triggering run's path), kept as the check
+ * run's external_id. A check run's name is the PR commit's, not one workflow's: when one of
+ * the same name comes from another workflow, two workflows publish one gate and whichever
+ * published last would decide it — every check run of the name becomes a failure that says
+ * so instead, looked for after this write so that in no order, not even at once, is a
+ * shared check a success while one of its gates found a regression. A check run made
+ * before external_id was kept has no source: it is taken as this workflow's.
+ */
+export async function upsertCheckRun(github, { owner, repo, headSha, meta, output, source = null }) {
   const name = checkNameFor(meta.gate);
-  const { data } = await github.rest.checks.listForRef({
-    owner,
-    repo,
-    ref: headSha,
-    check_name: name,
-    per_page: 100,
-  });
-  const mine = (data.check_runs ?? []).find((c) => c.app?.slug === APP && c.head_sha === headSha && c.name === name);
-  const fields = { status: 'completed', conclusion: conclusionOf(meta), output };
+  const list = async () => {
+    const { data } = await github.rest.checks.listForRef({
+      owner,
+      repo,
+      ref: headSha,
+      check_name: name,
+      per_page: 100,
+    });
+    return (data.check_runs ?? []).filter((c) => c.app?.slug === APP && c.head_sha === headSha && c.name === name);
+  };
+  const ours = (c) => !source || !c.external_id || c.external_id === source;
+  const mine = (await list()).find(ours);
+  const fields = {
+    status: 'completed',
+    conclusion: conclusionOf(meta),
+    output,
+    ...(source ? { external_id: source } : {}),
+  };
+  let written;
   if (mine) {
     await github.rest.checks.update({ owner, repo, check_run_id: mine.id, ...fields });
-    return { action: 'updated', id: mine.id };
+    written = { action: 'updated', id: mine.id };
+  } else {
+    const created = await github.rest.checks.create({ owner, repo, name, head_sha: headSha, ...fields });
+    written = { action: 'created', id: created.data.id };
   }
-  const created = await github.rest.checks.create({ owner, repo, name, head_sha: headSha, ...fields });
-  return { action: 'created', id: created.data.id };
+  const all = await list();
+  if (all.every(ours)) return written;
+  const workflows = [...new Set(all.map((c) => c.external_id || '(a workflow that did not say)'))].sort();
+  const shared = sharedCheckOutput(name, meta.gate, workflows);
+  for (const c of all)
+    await github.rest.checks.update({ owner, repo, check_run_id: c.id, status: 'completed', ...shared });
+  return { ...written, shared: workflows };
+}
+
+/** The failure every check run of one name gets when more than one workflow publishes it. */
+export function sharedCheckOutput(name, gate, workflows) {
+  return {
+    conclusion: 'failure',
+    output: {
+      title: `${name}: gate "${gate ?? 'pr'}" is published by more than one workflow`,
+      summary: sharedNote(gate, workflows),
+      annotations: [],
+    },
+  };
+}
+
+export function sharedNote(gate, workflows) {
+  return `⚠️ **Gate \`${gate ?? 'pr'}\` is published by more than one workflow on this commit** (${workflows.map((w) => `\`${w}\``).join(', ')}): each replaces the other's comment and check run, so neither verdict stands — a failure. A gate's name is one check run and one comment per commit, whatever workflow runs it: give each gate.yml call its own \`name\` input (plan refuses two calls of one name it can read; a name set at run time is caught here).`;
 }

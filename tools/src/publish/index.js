@@ -6,7 +6,7 @@ import { GATE_NAME, readCommentArtifact } from './artifact.js';
 import { InputError } from '../errors.js';
 import { code, markerFor } from '../report/markdown.js';
 import { findPullRequest, upsertComment } from './github.js';
-import { checkOutput, conclusionOf, prAnnotations, upsertCheckRun } from './check-run.js';
+import { checkOutput, conclusionOf, prAnnotations, sharedNote, upsertCheckRun } from './check-run.js';
 
 export async function publishFromWorkflowRun({ github, context, core, env = process.env }) {
   const { owner, repo } = context.repo;
@@ -26,8 +26,23 @@ export async function publishFromWorkflowRun({ github, context, core, env = proc
   }
   const result = await upsertComment(github, { owner, repo, issueNumber: pr.number, body, gate: meta.gate });
   core.info(`${result.action} comment ${result.id} on #${pr.number} (verdict ${meta.overall})`);
-  const check = await publishCheckRun({ github, core, owner, repo, headSha: env.HEAD_SHA, pr, body, meta });
+  const source = sourceOf(context);
+  const check = await publishCheckRun({ github, core, owner, repo, headSha: env.HEAD_SHA, pr, body, meta, source });
+  // Another workflow publishes this gate too: its comment says so first, as the check does.
+  if (check.shared) {
+    const marker = markerFor(meta.gate);
+    const note = `${marker}\n${sharedNote(meta.gate, check.shared)}\n\n${body.slice(marker.length).replace(/^\n/, '')}`;
+    await upsertComment(github, { owner, repo, issueNumber: pr.number, body: note, gate: meta.gate });
+    core.warning(`gate ${meta.gate ?? 'pr'} is published by more than one workflow: ${check.shared.join(', ')}`);
+  }
   return { ...result, pr: pr.number, check };
+}
+
+// The gate workflow whose run this publishes (the workflow_run event's path, GitHub's own
+// data): its check run carries it, so another workflow's check of the same name is seen.
+function sourceOf(context) {
+  const path = context.payload?.workflow_run?.path;
+  return typeof path === 'string' && path ? path.slice(0, 200) : null;
 }
 
 // The gate whose comment this job publishes (comment.yml's matrix over its `gates`).
@@ -73,11 +88,11 @@ function verdictOfRecord({ body, meta }) {
 
 // The check run never costs the comment: without `checks: write` (an adopter's caller
 // workflow from before it) GitHub answers 403 and the job says what to add.
-async function publishCheckRun({ github, core, owner, repo, headSha, pr, body, meta }) {
+async function publishCheckRun({ github, core, owner, repo, headSha, pr, body, meta, source }) {
   try {
     const annotations = await prAnnotations(github, { owner, repo, pullNumber: pr.number, meta });
     const output = checkOutput(body, annotations);
-    const r = await upsertCheckRun(github, { owner, repo, headSha, meta, output });
+    const r = await upsertCheckRun(github, { owner, repo, headSha, meta, output, source });
     core.info(`${r.action} check run ${r.id} (${conclusionOf(meta)}, ${annotations.length} annotation(s))`);
     return r;
   } catch (err) {

@@ -148,7 +148,7 @@ test('check run: annotations only on files GitHub lists for that PR; success onl
   assert.equal(output.title, 'tailgate ❌ regression');
   const r = await upsertCheckRun(github, { owner: 'o', repo: 'r', headSha: 'a'.repeat(40), meta, output });
   assert.equal(r.action, 'created');
-  assert.equal(calls.at(-1)[1].conclusion, 'failure');
+  assert.equal(calls.find((c) => c[0] === 'create')[1].conclusion, 'failure');
   assert.equal(conclusionOf({ exitCode: 0 }), 'success');
   assert.equal(conclusionOf({ exitCode: 3 }), 'failure', 'inconclusive is not a success');
   assert.ok(checkOutput('x'.repeat(70_000), []).summary.length <= 65_535);

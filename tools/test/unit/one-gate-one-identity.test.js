@@ -127,8 +127,10 @@ test("one gate, one identity: collision refusal at plan — gate.yml's gate-name
   assert.equal(a.stdout, 'gate=services-api.pr\n');
   const p = plan(ok, '--github-output', '--config', 'services/api/bench.yaml');
   assert.match(p.stdout, /^compare=paired$/m, 'the plan itself is unchanged');
-  // Only the caller's workflow counts (other.yml's two default gates are not this run's).
+  // Every workflow file counts (issue 67: gate-name-per-commit.test.js): other.yml's two
+  // default gates are gate "pr", which collide with each other, not with this one.
   assert.equal(checkGateIdentity({ root: ok, gate: 'services-api.pr', workflowRef: REF }).problems.length, 0);
+  assert.equal(checkGateIdentity({ root: ok, gate: 'pr', workflowRef: REF }).problems.length, 1);
 
   const clash = monorepo([
     call('api', { config: 'services/api/bench.yaml', matrix: 'pr' }),
