@@ -1,6 +1,12 @@
 // The name a user probably meant: a mistyped command, flag or bench.yaml key is answered
 // with the nearest valid one, by the same rule everywhere.
 
+/** A refusal's tail naming the nearest valid name: ` — did you mean "traefik"?`, or '' when none is near. */
+export function didYouMean(word, names) {
+  const near = closest(word, names);
+  return near ? ` — did you mean "${near}"?` : '';
+}
+
 /** The name within two edits of `word` (Levenshtein), the nearest; null when none is. */
 export function closest(word, names) {
   const dist = (a, b) => {

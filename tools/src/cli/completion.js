@@ -2,6 +2,7 @@
 // the CLI itself parses (main.js's commands, each one's options), so it cannot fall behind
 // them: a flag added to a command is offered the next time the script is made.
 import { InputError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { allCommands, GLOBAL_OPTIONS } from './main.js';
 
 export const summary = 'Print a shell completion script for bash or zsh';
@@ -21,7 +22,7 @@ export async function run(opts, positionals) {
   const [shell, ...more] = positionals;
   if (!Object.hasOwn(SHELLS, shell ?? '') || more.length)
     throw new InputError(
-      `expected "completion bash" or "completion zsh"${shell === undefined ? '' : `, got "${positionals.join(' ').slice(0, 40)}"`}\n\n${usage}`,
+      `expected "completion bash" or "completion zsh"${shell === undefined ? '' : `, got "${positionals.join(' ').slice(0, 40)}"${didYouMean(shell, Object.keys(SHELLS))}`}\n\n${usage}`,
     );
   console.log(SHELLS[shell](await definitions()));
   return 0;

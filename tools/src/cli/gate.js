@@ -16,6 +16,7 @@ import { commandFailed } from './main.js';
 import { GATE_NAME } from '../plan/gate-identity.js';
 import { adoptionAt, adoptionComment } from '../compare/adoption.js';
 import { shown } from '../names.js';
+import { didYouMean } from '../nearest.js';
 
 export const summary = 'The PR gate: compare, report, comment artifact, confirmation matrix; fails closed';
 export const usage = `Usage: tailgate gate --results <dir> [--mode baseline|paired|concurrent] [--base-ref <sha>]
@@ -164,7 +165,9 @@ function checkOptions(opts, positionals) {
   if (opts.gate !== undefined && !GATE_NAME.test(opts.gate))
     throw new InputError(`--gate: "${shown(opts.gate, 90)}" is not a gate name (${GATE_NAME.source})`);
   if (!MODES.includes(opts.mode))
-    throw new InputError(`--mode: "${String(opts.mode).slice(0, 40)}" is not one of ${MODES.join(', ')}`);
+    throw new InputError(
+      `--mode: "${String(opts.mode).slice(0, 40)}" is not one of ${MODES.join(', ')}${didYouMean(opts.mode, MODES)}`,
+    );
   if (opts.mode === 'baseline' && !opts['base-ref'])
     throw new InputError('--mode baseline needs --base-ref <sha>: the baselines are read from the base commit');
 }

@@ -12,6 +12,7 @@ import { code, md } from '../report/gfm.js';
 import { writeTextAtomic } from '../result/write.js';
 import { dirname, join, resolve } from 'node:path';
 import { drawHistory } from '../report/charts.js';
+import { didYouMean } from '../nearest.js';
 
 export const summary = 'history append | detect | report | check: main over time, and the commits where a cell shifted';
 export const usage = `Usage:
@@ -73,7 +74,7 @@ export function run(opts, positionals) {
   if (sub === 'report') return report(opts);
   if (sub === 'check') return checkBranch(opts);
   throw new InputError(
-    `expected "history append", "history detect", "history report" or "history check", got ${JSON.stringify(sub ?? '')}\n\n${usage}`,
+    `expected "history append", "history detect", "history report" or "history check", got ${JSON.stringify(sub ?? '')}${sub ? didYouMean(sub, ['append', 'detect', 'report', 'check']) : ''}\n\n${usage}`,
   );
 }
 
@@ -99,7 +100,9 @@ function detect(opts) {
   const metrics = list(opts.metrics, 'metrics') ?? HISTORY_METRICS;
   for (const m of metrics)
     if (!HISTORY_METRICS.includes(m))
-      throw new InputError(`--metrics: "${m}" is not one of ${HISTORY_METRICS.join(', ')}`);
+      throw new InputError(
+        `--metrics: "${m}" is not one of ${HISTORY_METRICS.join(', ')}${didYouMean(m, HISTORY_METRICS)}`,
+      );
   const pValue = number(opts['p-value'], '--p-value', DETECT_DEFAULTS.pValue, 1e-12, 0.5);
   const minSize = Math.round(number(opts['min-size'], '--min-size', DETECT_DEFAULTS.minSize, 2, 1000));
   const series = readStore(opts.store).map((s) => ({

@@ -5,6 +5,7 @@ import { writeJsonAtomic } from '../result/write.js';
 import { NAME } from '../names.js';
 import { FORMATS, sniffFormat, toolClaims } from '../ingest/formats.js';
 import { chunksOf } from '../engines/open.js';
+import { didYouMean } from '../nearest.js';
 
 export const summary = 'k6, Vegeta or fortio output -> result.json (HDR histograms, error classes, timeline)';
 export const usage = `Usage: tailgate ingest <output> --out result.json [--format k6|vegeta|fortio]
@@ -43,7 +44,7 @@ export async function run(opts, positionals) {
   if (!opts.out) throw new InputError('--out <result.json> is required');
   if (!Object.hasOwn(FORMATS, opts.format))
     throw new InputError(
-      `--format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(opts.format)}`,
+      `--format: expected one of ${Object.keys(FORMATS).join(', ')}, got ${JSON.stringify(opts.format)}${didYouMean(opts.format, Object.keys(FORMATS))}`,
     );
   if (opts.format !== 'k6' && (opts.summary || opts.side))
     throw new InputError(

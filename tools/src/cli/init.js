@@ -14,6 +14,7 @@ import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { BENCH_RUNNER, EXTRA_WORKFLOWS, workflowFiles } from './init-workflows.js';
 import { packageSource } from '../release-ref.js';
 import { CATALOG_DIR, readCatalogFile } from '../registry/catalog.js';
+import { didYouMean } from '../nearest.js';
 import { ignoreResults, mergeNightly, nightlyMatrixText, nightlyProfileText } from './init-merge.js';
 
 export const summary =
@@ -69,7 +70,9 @@ function catalog() {
 export function run(opts) {
   const name = opts.controller;
   if (!catalog().includes(name))
-    throw new InputError(`--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}`);
+    throw new InputError(
+      `--controller: "${name}" is not in the catalog; choose from ${catalog().join(', ')}${didYouMean(name, catalog())}`,
+    );
   const entry = readCatalogFile(join(CATALOG_DIR, name, 'controller.yaml'));
   const source = callSource(opts);
   const extra = withOption(opts.with);
@@ -157,7 +160,7 @@ function withOption(value) {
   for (const n of names)
     if (!valid.includes(n))
       throw new InputError(
-        `--with: "${n.slice(0, 40)}" is not one of ${valid.join(', ')} (comma-separated: --with ${valid.join(',')})`,
+        `--with: "${n.slice(0, 40)}" is not one of ${valid.join(', ')} (comma-separated: --with ${valid.join(',')})${didYouMean(n, valid)}`,
       );
   return [...new Set(names)];
 }

@@ -5,6 +5,7 @@ import { runPipeline } from '../pipeline/run.js';
 import { target } from '../targets/index.js';
 import { configOption, int, planOverrides } from './options.js';
 import { ENGINE_NAMES } from '../engines/index.js';
+import { didYouMean } from '../nearest.js';
 
 export const summary = 'Run a matrix of bench.yaml on a target; writes results/<timestamp>/';
 export const usage = `Usage: tailgate run --matrix <name> [--config bench.yaml] [--out results]
@@ -70,7 +71,7 @@ const ownBaselinesOnly =
 export async function run(opts) {
   if (opts.engine !== undefined && !ENGINE_NAMES.includes(opts.engine))
     throw new InputError(
-      `--engine: expected one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(opts.engine.slice(0, 20))}`,
+      `--engine: expected one of ${ENGINE_NAMES.join(', ')}, got ${JSON.stringify(opts.engine.slice(0, 20))}${didYouMean(opts.engine, ENGINE_NAMES)}`,
     );
   const own = opts['own-baselines'] !== undefined;
   if (own && (opts['no-gate'] || !opts['own-baselines'])) throw new InputError(ownBaselinesOnly);

@@ -9,6 +9,7 @@ import { EXIT, InputError } from '../errors.js';
 import { runAttached } from '../exec/run.js';
 import { ROOT } from '../exec/tools.js';
 import { fromCheckout, hint } from '../install.js';
+import { didYouMean } from '../nearest.js';
 
 export const summary = 'Install what a cell needs (k6 and nginx/haproxy, or kind and helm), or --check it';
 export const usage = `Usage: tailgate setup [--target local|kind] [--check]
@@ -53,7 +54,7 @@ export async function run(opts, positionals, { probeDep = probe, exec = runStep 
   const target = TARGETS[opts.target];
   if (!Object.hasOwn(TARGETS, opts.target))
     throw new InputError(
-      `--target: "${String(opts.target).slice(0, 40)}" is not one of ${Object.keys(TARGETS).join(', ')}`,
+      `--target: "${String(opts.target).slice(0, 40)}" is not one of ${Object.keys(TARGETS).join(', ')}${didYouMean(opts.target, Object.keys(TARGETS))}`,
     );
   if (!opts.check)
     for (const [script, ...args] of target.steps) {

@@ -11,6 +11,7 @@ import { ROUTE_FAULTS } from '../faults/schedule.js';
 import { matrixSizeProblems } from '../config/matrix-limits.js';
 import { scenarioAsRun } from '../config/defaults.js';
 import { withOverrides } from '../config/load.js';
+import { didYouMean } from '../nearest.js';
 
 /**
  * overrides: which cells (controllers, tunings, scenarios, repetitions), a duet's head or
@@ -21,7 +22,7 @@ import { withOverrides } from '../config/load.js';
 export function planMatrix(loaded, matrixName, overrides = {}) {
   if (!Object.hasOwn(loaded.matrices, matrixName))
     throw new InputError(
-      `${loaded.source}: no matrix "${matrixName}"; defined: ${Object.keys(loaded.matrices).join(', ')}`,
+      `${loaded.source}: no matrix "${matrixName}"; defined: ${Object.keys(loaded.matrices).join(', ')}${didYouMean(matrixName, Object.keys(loaded.matrices))}`,
     );
   const cfg = withOverrides(loaded, matrixName, overrides);
   const matrix = cfg.matrices[matrixName];
@@ -30,7 +31,7 @@ export function planMatrix(loaded, matrixName, overrides = {}) {
     const bad = list.filter((x) => !allowed.includes(x));
     if (bad.length)
       throw new InputError(
-        `--${field}: ${bad.map((b) => `"${b}"`).join(', ')} not allowed; choose from ${allowed.join(', ')}`,
+        `--${field}: ${bad.map((b) => `"${b}"`).join(', ')} not allowed; choose from ${allowed.join(', ')}${didYouMean(bad[0], allowed)}`,
       );
     return list;
   };
