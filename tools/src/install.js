@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packageSource } from './release-ref.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,10 +20,27 @@ const MAKE = {
   bench: 'npx tailgate run --matrix local',
 };
 
-/** A hint in the words of where tailgate runs: `make setup` from a package is `npx tailgate setup`. */
+/**
+ * A hint in the words of where tailgate runs: `make setup` from a package is `npx tailgate
+ * setup`, and docs/<page>.md — which the package does not ship — is that page on GitHub.
+ */
 export function hint(text, checkout = fromCheckout()) {
   if (checkout) return text;
-  return String(text).replace(/\bmake (setup|doctor|bench)\b/g, (m, target) => MAKE[target]);
+  return String(text)
+    .replace(/\bmake (setup|doctor|bench)\b/g, (m, target) => MAKE[target])
+    .replace(/(?<![\w./:-])docs\/([a-z0-9-]+\.md)/g, (m, page) => docsUrl(page) ?? m);
+}
+
+/**
+ * docs/<page> of the package at `root` as a reader opens it: on GitHub at the commit its
+ * release names (release.json), else at the tag its `uses:` lines call; null when
+ * package.json names no GitHub repository.
+ */
+export function docsUrl(page, root = PACKAGE_ROOT) {
+  const src = packageSource(root);
+  return src.repository
+    ? `https://github.com/${src.repository}/blob/${src.release?.commit ?? src.ref}/docs/${page}`
+    : null;
 }
 
 // A package file's path from `dir` when the package sits in a node_modules of dir or above

@@ -2,6 +2,7 @@
 // --help and in the top-level usage. docs/cli.md carries the same rows (a test holds them
 // together); a command's own usage says only what the codes mean for it in particular.
 import { EXIT } from '../errors.js';
+import { hint } from '../install.js';
 
 export const EXIT_CODES = Object.freeze([
   [EXIT.OK, 'pass / ok (also: improvement)'],
@@ -18,7 +19,7 @@ export const EXIT_CODES_HELP = `Exit codes (every command):\n${EXIT_CODES.map(([
 /** One line, for the top-level usage. */
 export const EXIT_CODES_LINE = `Exit codes: ${EXIT_CODES.map(([c, m]) => `${c} ${m.replace(/ \(.*$/, '')}`).join(' · ')}`;
 
-/** A command's usage as --help prints it: its own text, then the table. */
+/** A command's usage as --help prints it: its own text (in the words of where it runs), then the table. */
 export function helpText(cmd) {
-  return `${cmd.usage}\n\n${EXIT_CODES_HELP}`;
+  return `${hint(cmd.usage)}\n\n${EXIT_CODES_HELP}`;
 }
