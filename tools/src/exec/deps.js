@@ -81,7 +81,7 @@ export const DEPENDENCIES = [
     args: ['version'],
     pattern: /kind (v[\d.]+)/,
     pin: PINS.kind,
-    install: `go install sigs.k8s.io/kind@${PINS.kind} (no image registry reachable: build the node image locally and pass --image)`,
+    install: `go install sigs.k8s.io/kind@${PINS.kind} (no image registry reachable: build the node image locally and set TAILGATE_KIND_NODE_IMAGE to it — docs/targets.md)`,
     needed: 'kind target',
   },
   {
