@@ -8,22 +8,38 @@
 // (issue 60) read 0.62–0.67 s per 1,000 requests on one side, a few percent. The latency
 // priors (assumedRunCv 0.25, assumedDuetCv 0.19) would hide a ×1.3 cost behind a p99's
 // noise, so a lone cell leans on ASSUMED_CPU_CV instead, still twice what was measured.
+//
+// Its evidence is whole or it is not tested (whole-evidence.js): a run without its figure,
+// or with 0, a negative number, null or text, leaves a blocking CPU test inconclusive, and so
+// does a reading more than CPU_READING_SPREAD times off its side's other runs — issue 60
+// read 0.62–0.67 s within a side; one reading of 0.0001 among them spread the pairs until a
+// ×1.36 change passed.
+import { outlierProblem } from './whole-evidence.js';
+
 export const CPU_METRIC = 'cpu';
 export const ASSUMED_CPU_CV = 0.1;
+export const CPU_READING_SPREAD = 10;
 
 export const CPU = Object.freeze({
   metric: () => CPU_METRIC,
+  field: () => 'resources.cpuPer1kRequests',
   value: (r) => r.resources?.cpuPer1kRequests,
+  range: (v, peers) => outlierProblem(v, peers, CPU_READING_SPREAD),
   // No sampling interval: the cgroup's counter is not a sample of requests.
   interval: () => null,
   enough: () => true,
 });
 
-const measured = (r) => Number.isFinite(r.resources?.cpuPer1kRequests) && r.resources.cpuPer1kRequests > 0;
-
-/** A cell is tested for CPU when every run of both sides has its CPU per 1,000 requests. */
-export function hasCpu(p) {
-  return p.base.length > 0 && p.head.length > 0 && [...p.base, ...p.head].every(measured);
+/**
+ * A cell owes a CPU test when the rule blocks (the user asked the gate to decide on CPU:
+ * no figure is no pass), or when both sides measured CPU at all (a run of each carries
+ * `resources`): advisory against baselines, which keep none, there is nothing to test. An
+ * owed test whose figures are not whole is not made (whole-evidence.js).
+ */
+export function hasCpu(p, rule = {}) {
+  if (!p.base.length || !p.head.length) return false;
+  const some = (reps) => reps.some((r) => r.resources !== undefined && r.resources !== null);
+  return Boolean(rule.blocking) || (some(p.base) && some(p.head));
 }
 
 /** The gate's rules with CPU's own assumed noise, for the CPU tests alone. */

@@ -34,6 +34,7 @@
 // damaged or mis-ingested result: the test is not run on what is left (matching what it
 // can would drop the very kills that differ) and the cell is inconclusive, naming them.
 import { ruleNumbers } from '../config/normalise.js';
+import { killProblems, listed } from './whole-evidence.js';
 import { median, round } from '../numbers.js';
 import { hodgesLehmann, signedRank } from './stats.js';
 
@@ -147,7 +148,15 @@ export function failoverTests(live, gate) {
   if (!rule) return [];
   return live.filter(hasFailover).map((p) => {
     const { problems } = killSchedule(p.pairs);
-    return problems.length ? brokenSchedule(p, rule, problems) : failoverTest(p, rule, 1 - gate.confidence);
+    if (problems.length) return brokenSchedule(p, rule, problems);
+    // Every kill's figures whole, or no test on the kills that are left (whole-evidence.js).
+    const figures = killProblems(p.pairs, killsOf);
+    if (figures.length)
+      return {
+        ...brokenSchedule(p, rule, figures),
+        why: `a kill's figures are not whole (${listed(figures)}): not tested on the kills that are left — re-ingest or re-run the cell`,
+      };
+    return failoverTest(p, rule, 1 - gate.confidence);
   });
 }
 

@@ -25,6 +25,7 @@ import { matchPairs } from './pairs.js';
 import { holm, tQuantileOrNormal, tSf } from './stats.js';
 import { checkRun, comparabilityProblems, headHeldRuns, sharedDropLimit, sharedDropRuns } from './validity.js';
 import { round } from '../numbers.js';
+import { evidenceClosed } from './whole-evidence.js';
 
 /**
  * inputs: [{ cell, base: reps, head: reps, ...extra }] -> { cells: [cell verdicts], procedure, confirm }.
@@ -77,6 +78,7 @@ export function gateCells(
     finish(p, own, gate);
     failClosed(p, own);
     failoverClosed(p, own);
+    evidenceClosed(p, own);
     unconfirmedClosed(p, own, unconfirmed.get(p));
     undecidedClosed(p, undecided.get(p));
   }
@@ -111,15 +113,16 @@ function evaluate(prepared, gate) {
   const live = prepared.filter((p) => p.valid);
   const tests = [];
   for (const [q, rule] of Object.entries(gate.latency)) tests.push(...latencyTests(live, q, rule, gate));
-  // Route propagation only where both sides edited routes: a cell without route faults
-  // has nothing to test, not a missing measurement.
+  // Route propagation where the runs edited routes: a cell without route faults has
+  // nothing to test, not a missing measurement (propagation.js).
   const routed = live.filter(hasPropagation);
   for (const [q, rule] of Object.entries(gate.propagation ?? {}))
     tests.push(...latencyTests(routed, q, rule, gate, PROPAGATION));
   tests.push(...failoverTests(live, gate));
   // CPU per 1,000 requests (gate.cpu, cpu.js): paired like p99, with its own assumed noise.
+  const cpuOwed = (p) => hasCpu(p, gate.cpu);
   if (gate.cpu?.threshold)
-    tests.push(...withCpuUnit(latencyTests(live.filter(hasCpu), CPU_METRIC, gate.cpu, cpuNoiseRules(gate), CPU)));
+    tests.push(...withCpuUnit(latencyTests(live.filter(cpuOwed), CPU_METRIC, gate.cpu, cpuNoiseRules(gate), CPU)));
   tests.push(...errorTests(live, gate));
   return tests;
 }
@@ -258,6 +261,8 @@ function latencyTests(live, q, rule, gate, source = LATENCY) {
       status: 'missing',
       base: e.ev.base,
       head: e.ev.head,
+      // Figures not whole: the cell says which (whole-evidence.js evidenceClosed).
+      ...(e.ev.broken ? { broken: e.ev.broken } : {}),
     });
   return out;
 }

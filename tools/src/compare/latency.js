@@ -19,6 +19,7 @@ import { samplesNeeded } from '../result/quantiles.js';
 import { moderate } from './noise.js';
 import { median } from '../numbers.js';
 import { mean, variance } from './stats.js';
+import { figureProblems } from './whole-evidence.js';
 
 /** Floor in ms for a rule: its duration, or for "auto" twice the timer and histogram resolution. */
 export function floorMs(rule, baseMs) {
@@ -37,23 +38,30 @@ const Z95 = 1.959964;
 // faults' propagation times are read the same way (compare/propagation.js).
 export const LATENCY = Object.freeze({
   metric: (name) => name,
+  field: (name) => `percentiles.${name}`,
   value: (r, name) => r.percentiles?.[name],
   interval: (r, name) => r.intervals?.[name],
   enough: (name, reps) => reps.reduce((a, r) => a + (r.requests?.total ?? 0), 0) >= samplesNeeded(name),
 });
 
-/** The raw evidence one cell holds about one quantile, before any pooling. */
+/**
+ * The raw evidence one cell holds about one quantile, before any pooling; `missing` with
+ * `broken` (the problems, whole-evidence.js) when a run's figure is missing, not a number or
+ * out of range: no test is made of the runs that are left.
+ */
 export function latencyEvidence(name, base, head, pairs, source = LATENCY) {
   const q = (r) => source.value(r, name);
-  const ok = (r) => q(r) !== null && q(r) !== undefined && q(r) > 0;
+  const ok = (r) => typeof q(r) === 'number' && Number.isFinite(q(r)) && q(r) > 0;
   const out = {
     metric: source.metric(name),
     base: median(base.filter(ok).map(q)),
     head: median(head.filter(ok).map(q)),
     reliable: source.enough(name, base) && source.enough(name, head),
   };
+  const broken = figureProblems(source, name, base, head);
+  if (broken.length) return { ...out, missing: true, broken };
   if (out.base === null || out.head === null) return { ...out, missing: true };
-  if (pairs && pairs.every((p) => ok(p.base) && ok(p.head))) {
+  if (pairs) {
     const d = pairs.map((p) => Math.log(q(p.head)) - Math.log(q(p.base)));
     const duet = pairs.every((p) => p.base.meta?.ab && p.head.meta?.ab);
     return {

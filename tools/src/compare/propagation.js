@@ -22,16 +22,18 @@ export function editsNeeded(q) {
 
 export const PROPAGATION = Object.freeze({
   metric: metricName,
+  field: (q) => `routes: propagation ${q}`,
   value: (r, q) => r.routes?.quantiles?.[q] ?? (q === 'p50' || q === 'p99' ? r.routes?.propagationMs?.[q] : null),
   interval: (r, q) => r.routes?.intervals?.[q],
   enough: (q, reps) => reps.reduce((a, r) => a + (r.routes?.timedEdits ?? 0), 0) >= editsNeeded(q),
 });
 
-/** A cell is tested for propagation when every run of both sides edited routes. */
+/**
+ * A cell owes a propagation test when any run of either side edited routes (carries
+ * `routes`): then every run must hold its edits' times, or the test is not made and —
+ * blocking — the cell is inconclusive (whole-evidence.js). Before, a run without them took
+ * the cell out of the test in silence. A cell without route faults has nothing to test.
+ */
 export function hasPropagation(p) {
-  return (
-    p.base.length > 0 &&
-    p.head.length > 0 &&
-    [...p.base, ...p.head].every((r) => (r.routes?.timedEdits ?? r.routes?.ready ?? 0) > 0)
-  );
+  return p.base.length > 0 && p.head.length > 0 && [...p.base, ...p.head].some((r) => r.routes);
 }

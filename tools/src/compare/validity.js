@@ -10,6 +10,7 @@
 // (rate × slowest response vs the VUs k6 had) says which it looks like, in the note.
 import { workloadDiff, workloadOf } from '../result/workload.js';
 import { GATE_DEFAULTS } from '../config/defaults.js';
+import { countProblems } from './whole-evidence.js';
 
 const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itself is fine
 
@@ -42,7 +43,9 @@ export function checkRun(rep, rule, side, { sharedDrops = false, heldByHead = fa
     const shared = { dropped: rep.load.droppedIterations, ratio, pair: rep.meta?.pair ?? null };
     return { ...own, shared: ratio <= limit ? shared : null };
   }
-  const problems = [];
+  // Its counts first: a run whose counts are not counts is no evidence (whole-evidence.js).
+  const problems = countProblems(rep, side);
+  if (problems.length) return { problems, omission: null, shared: null };
   const where = rep.source;
   // A head that made k6 drop iterations answered fewer requests *because* it is slow:
   // its dropped iterations count as attempts (and as errors, errors.js).

@@ -81,10 +81,14 @@ test('gate.cpu: its line is on the comment first screen, before the table, and i
   assert.doesNotMatch(v.cells[0].reasons.join(' '), /cpu: [\d.]+ → [\d.]+ ms/);
 });
 
-test('gate.cpu: cells without CPU on every run are not tested (no line, no metric)', () => {
-  const v = gateSimulatedPr(7919, blocking, { ...DUET });
+test('gate.cpu: cells without CPU are not tested advisory (no line, no metric); blocking, they are inconclusive, named', () => {
+  const v = gateSimulatedPr(7919, defaults, { ...DUET });
   assert.ok(!v.cells[0].metrics.some((m) => m.metric === 'cpu'));
   assert.ok(
     !renderMarkdown({ overall: 'pass', mode: 'paired', cells: v.cells, exitCode: 0 }).includes('CPU per 1,000'),
   );
+  // The gate was asked to decide on CPU: no figure is no pass (whole-evidence.test.js).
+  const gated = gateSimulatedPr(7919, blocking, { ...DUET });
+  assert.equal(gated.cells[0].verdict, 'inconclusive');
+  assert.match(gated.cells[0].reasons.join(' '), /cpu not tested: .*resources\.cpuPer1kRequests missing/);
 });
