@@ -9,7 +9,7 @@ import { loadBench } from '../config/load.js';
 import { estimateCost } from '../plan/cost.js';
 import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
-import { schemaRef } from '../install.js';
+import { hint, schemaRef } from '../install.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
 import { BENCH_RUNNER, EXTRA_WORKFLOWS, workflowFiles } from './init-workflows.js';
 import { packageSource } from '../release-ref.js';
@@ -131,7 +131,7 @@ function addUses(opts, file, extra, source) {
 
 // A workflow file where absent; an existing one is the adopter's.
 function writeWorkflow(path, text, dir, source) {
-  if (existsSync(path)) console.log(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`);
+  if (existsSync(path)) console.log(hint(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`));
   else {
     writeTextAtomic(path, text, { root: dir });
     console.log(`${path}: written (calls ${source.repository}@${source.ref})`);
@@ -140,12 +140,12 @@ function writeWorkflow(path, text, dir, source) {
 
 // What each added use still needs from the adopter.
 function useHints(extra) {
+  // They name tailgate's docs: pages on GitHub from a package (install.js hint).
+  const say = (line) => console.log(hint(line));
   if (extra.includes('dispatch'))
-    console.log(
-      'manual runs: Actions → tailgate-dispatch → Run workflow, once tailgate-dispatch.yml is on the default branch',
-    );
+    say('manual runs: Actions → tailgate-dispatch → Run workflow, once tailgate-dispatch.yml is on the default branch');
   if (extra.includes('nightly'))
-    console.log(
+    say(
       `nightly: register a self-hosted runner labelled ${BENCH_RUNNER} (docs/adopting.md, self-hosted runners), set the ${BENCH_RUNNER} profile's maxRate in bench.yaml to what its k6 carries, and protect the tailgate-history branch`,
     );
 }

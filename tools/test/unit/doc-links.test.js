@@ -65,7 +65,9 @@ test("doc links: from a package, a hint's docs/<page>.md is the page on GitHub a
 function installed() {
   const repo = scratchDir('tg-doc-links-');
   const pkg = join(repo, 'node_modules', 'tailgate');
-  for (const p of ['package.json', 'tools/bin', 'tools/src', 'tools/versions.json', 'schemas', 'charts'])
+  const { files } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+  // release.json is the release's to write (a packed release names its commit).
+  for (const p of ['package.json', ...files].filter((f) => f !== 'release.json' && existsSync(join(REPO, f))))
     cpSync(join(REPO, p), join(pkg, p), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(pkg, 'node_modules'));
   return {
@@ -105,6 +107,13 @@ matrices:
   local: { target: local, profile: small, controllers: [nginx-dynamic], scenarios: [steady] }
 `,
   );
+  const init = run('init', '--dir', 'adopted', '--with', 'dispatch,nightly');
+  assert.equal(init.status, 0, init.stdout + init.stderr);
+  const again = run('init', '--dir', 'adopted', '--with', 'dispatch');
+  for (const out of [init.stdout, again.stdout]) {
+    assert.doesNotMatch(out, /(^|[\s(])docs\/[a-z-]+\.md/m, out);
+    assert.match(out, /https:\/\/github\.com\/tailgate-dev\/tailgate\/blob\/[^/]+\/docs\/(adopting|workflows)\.md/);
+  }
   const v = run('validate');
   assert.equal(v.status, 2, v.stdout + v.stderr);
   assert.match(
