@@ -31,8 +31,12 @@ line() {
   gh_notice "$1"
   [ -z "${GITHUB_STEP_SUMMARY:-}" ] || echo "$1" >> "$GITHUB_STEP_SUMMARY"
 }
-if [ "$mine" = true ]; then
-  line "tailgate: a ${event} run of the default branch${default:+ ($default)}: its history is recorded where the caller keeps one"
+if [ "$event" = schedule ]; then
+  line "tailgate: a schedule run, which GitHub starts on the default branch only: its history is recorded where the caller keeps one"
+  out default-branch=true
+  exit 0
+elif [ "$mine" = true ]; then
+  line "tailgate: a ${event} run of the default branch ($default): its history is recorded where the caller keeps one"
   out default-branch=true
   exit 0
 fi

@@ -114,7 +114,8 @@ export function gitRepo(dir, { owner = 'acme', name = 'ingress' } = {}) {
 
 /**
  * act <event> in `repo` with `workflow` and the event payload; returns { code, log }.
- * env: extra environment for the jobs (GITHUB_API_URL is the REST stand-in's).
+ * env: extra environment for the jobs (GITHUB_API_URL is the REST stand-in's); secrets:
+ * the repository's secrets beside GITHUB_TOKEN.
  */
 export async function runAct({
   repo,
@@ -128,6 +129,7 @@ export async function runAct({
   hostEnv = process.env,
   platforms = ['ubuntu-24.04=-self-hosted'],
   vars = {},
+  secrets = {},
   timeoutMs = 10 * 60_000,
 }) {
   const { dir, tree, repos } = prepare();
@@ -150,6 +152,7 @@ export async function runAct({
     ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}=${v}`]),
     '-s',
     'GITHUB_TOKEN=standin-token',
+    ...Object.entries(secrets).flatMap(([k, v]) => ['-s', `${k}=${v}`]),
     '--env',
     `GITHUB_API_URL=${apiUrl}`,
     '--env',

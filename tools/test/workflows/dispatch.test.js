@@ -42,7 +42,11 @@ const dispatch = (over, artifacts = mkdtempSync(join(tmpdir(), 'tg-wf-arts-'))) 
     repo,
     workflow: '.github/workflows/bench-dispatch.yml',
     event: 'workflow_dispatch',
-    payload: { inputs: inputs(over), ref: 'refs/heads/main', repository: { full_name: 'tailgate-dev/tailgate' } },
+    payload: {
+      inputs: inputs(over),
+      ref: 'refs/heads/main',
+      repository: { full_name: 'tailgate-dev/tailgate', default_branch: 'main' },
+    },
     apiUrl: api.url,
     artifacts,
   });

@@ -25,6 +25,8 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
     req.on('end', () => {
       const url = new URL(req.url, 'http://x');
       const call = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams) };
+      // Which token asked (a test checks who opened a PR); never a real one here.
+      if (req.headers.authorization) call.auth = req.headers.authorization;
       if (body) call.body = JSON.parse(body);
       state.calls.push(call);
       const send = (status, data, type = 'application/json') => {
@@ -66,6 +68,23 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
           200,
           state.pulls.filter((p) => p.head.sha === x[1] && !p.fork),
         );
+      if ((x = m(/^\/repos\/([^/]+)\/[^/]+\/pulls$/)) && req.method === 'POST') {
+        const { base, head, title, body: text } = call.body;
+        if (state.pulls.some((p) => p.state === 'open' && p.head.ref === head))
+          return send(422, { message: `A pull request already exists for ${x[1]}:${head}.` });
+        const number = state.nextId++;
+        const p = {
+          number,
+          state: 'open',
+          title,
+          body: text,
+          html_url: `https://github.invalid/pull/${number}`,
+          head: { ref: head, repo: { owner: { login: x[1] } } },
+          base: { ref: base },
+        };
+        state.pulls.push(p);
+        return send(201, p);
+      }
       if (m(/^\/repos\/[^/]+\/[^/]+\/pulls$/)) {
         const head = call.query.head;
         return send(
