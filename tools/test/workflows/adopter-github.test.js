@@ -102,7 +102,11 @@ test(
     for (const night of [1, 2]) {
       const r = await run(NIGHTLY, 'schedule', { schedule: '17 3 * * *' });
       assert.equal(r.code, 0, `night ${night}: ${r.logFile}\n${r.log.slice(-3000)}`);
-      assert.match(r.log, /a schedule run, which GitHub starts on the default branch only: its history is recorded/, r.logFile);
+      assert.match(
+        r.log,
+        /a schedule run, which GitHub starts on the default branch only: its history is recorded/,
+        r.logFile,
+      );
       assert.match(
         r.log,
         /\[[^\]]*\/history\] 🏁 {2}Job succeeded/,
