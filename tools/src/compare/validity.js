@@ -11,6 +11,7 @@
 import { workloadDiff, workloadOf } from '../result/workload.js';
 import { GATE_DEFAULTS } from '../config/defaults.js';
 import { countProblems } from './whole-evidence.js';
+import { engineProblems } from './engine-of-record.js';
 
 const OK_K6_EXIT = new Set([0, 99]); // 99: a k6 threshold failed, the run itself is fine
 
@@ -150,7 +151,8 @@ export function headHeldRuns(base, head) {
 
 /** Results of different cells, profiles, workloads or machines are not comparable. */
 export function comparabilityProblems(base, head, { allowMachineMismatch = false, mode = 'paired' } = {}) {
-  const out = [];
+  // Every run names its engine (engine-of-record.js), then every run measured one workload.
+  const out = engineProblems(base, head);
   const changed = workloadChanges(base, head);
   if (changed.length)
     out.push({

@@ -21,6 +21,7 @@
 //   result/read.js (over MAX_JSON_BYTES: refused); a count in the file sets no work.
 import { ENGINES } from '../engines/index.js';
 import { readFortio } from './fortio.js';
+import { engineOf, workloadOf } from '../result/workload.js';
 
 // sniff: the start of a file (its first non-blank line, or the start of one JSON document)
 // looks like this tool's output. summaryCount: the count the tool's own summary holds
@@ -70,4 +71,19 @@ export function toolClaims(format, meta) {
       `${k6Marks.map((k) => `workload.${k}`).join(', ')}: a k6 run's workload (k6 version, script digest), not ${format}'s (${rule})`,
     );
   return problems;
+}
+
+/**
+ * The workload record a result of `format`'s output carries, naming its engine: ingest knows
+ * the tool whose output it parsed, so no result leaves it without one (a run that names none
+ * is not compared, compare/engine-of-record.js). --meta's record where it gave one, else the
+ * one its scenario and k6 version make (result/workload.js workloadOf). A k6 record keeps
+ * its form where it has k6's marks (its version, its script digest: no tool, so a k6 history
+ * series keeps its workload); one without them names k6 as its tool. Before, a k6 output
+ * ingested without its run's meta carried no record and compared with anything.
+ */
+export function workloadOfRecord(format, meta) {
+  const w = meta.workload ?? workloadOf({ meta }) ?? {};
+  if (format === 'k6' && engineOf(w) === 'k6') return w;
+  return { ...w, tool: format };
 }

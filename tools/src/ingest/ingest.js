@@ -1,5 +1,5 @@
 // A load tool's output (+ optional events and run metadata) -> a result object (schema v1).
-import { FORMATS, toolClaims } from './formats.js';
+import { FORMATS, toolClaims, workloadOfRecord } from './formats.js';
 import { AGGREGATE_LIMITS, Aggregate } from './aggregate.js';
 import { checkEventTimes, readEvents } from './events.js';
 import { faultCost } from './fault-cost.js';
@@ -35,10 +35,10 @@ export async function ingest({
   if (claims.length) throw new InputError(`meta: ${claims.length} problem(s)`, { details: claims });
   const { agg, read } = await aggregate(files, FORMATS[format], { side, sides, perFile });
   // What the tool itself says of the run (fortio: rate, duration); --meta has the last
-  // word, except on which tool ran: that is the reader's (k6's workloads name none, and
-  // adding one would make every k6 history series change workload here).
+  // word, except on which tool ran: that is the reader's, named in every result's workload
+  // record (formats.js workloadOfRecord).
   meta = { ...read.meta, ...meta };
-  if (format !== 'k6') meta.workload = { ...meta.workload, tool: format };
+  meta.workload = workloadOfRecord(format, meta);
   const measured = agg.measured();
   const summary = measured.latency(confidence);
   const timeline = agg.timeline();

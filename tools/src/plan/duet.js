@@ -8,7 +8,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { InputError } from '../errors.js';
 import { catalogEntry } from '../registry/catalog.js';
-import { workloadDiff } from '../result/workload.js';
+import { scenarioLoad, workloadDiff } from '../result/workload.js';
+import { scenarioAsRun } from '../config/defaults.js';
 
 /** Why this matrix cannot run as a duet of base and head, or null. */
 export function duetRefusal(baseCfg, headCfg, matrixName) {
@@ -44,7 +45,8 @@ export function applyDuetBase(plan, baseCfg, headCfg) {
   // looks decide by them too, or a PR that loosens its own threshold would stop a cell the
   // gate of record then finds undecided (compare/sequential-stop.js).
   plan.gateOfRecord = baseCfg.matrices[plan.matrixName].gate ?? baseCfg.gate;
-  const changes = workloadChanges(baseCfg, headCfg, [...new Set(plan.cells.map((c) => c.scenarioName))]);
+  const scenarios = [...new Set(plan.cells.map((c) => c.scenarioName))];
+  const changes = workloadChanges(baseCfg, headCfg, scenarios, plan.matrixName);
   if (changes.length) plan.workloadChange = changes;
   for (const cell of plan.cells) {
     cell.concurrent = {
@@ -59,16 +61,31 @@ export function applyDuetBase(plan, baseCfg, headCfg) {
   return plan;
 }
 
-/** What the head changes in the scenarios the plan runs: 'scenario "s": field a → b'. */
-export function workloadChanges(baseCfg, headCfg, scenarios) {
+/**
+ * What the head changes in the scenarios the plan runs: 'scenario "s": field a → b', on
+ * effective values — each scenario as its side's matrix runs it (the matrix's duration and
+ * rate over it), the engine the file gives it or auto, a field one side lacks compared as
+ * the default it relied on. One engine drives both sides of the duet: the head's, so a
+ * head that names another than its base's is a workload change like any other.
+ */
+export function workloadChanges(baseCfg, headCfg, scenarios, matrixName) {
   const out = [];
   for (const s of scenarios) {
-    const [b, h] = [baseCfg.scenarios[s], headCfg.scenarios[s]];
+    const [b, h] = [asRun(baseCfg, matrixName, s), asRun(headCfg, matrixName, s)];
     if (!b) {
       out.push(`scenario "${s}" is new in this PR`);
       continue;
     }
-    for (const d of workloadDiff(b, h)) out.push(`scenario "${s}": ${d}`);
+    const [eb, eh] = [b.engine ?? 'auto', h.engine ?? 'auto'];
+    if (eb !== eh) out.push(`scenario "${s}": engine ${eb} → ${eh}`);
+    for (const d of workloadDiff(scenarioLoad(b), scenarioLoad(h), { unset: true })) out.push(`scenario "${s}": ${d}`);
   }
   return out;
+}
+
+// A scenario as the side's matrix runs it (config/defaults.js), or null where it has none.
+function asRun(cfg, matrixName, s) {
+  if (!Object.hasOwn(cfg.scenarios, s)) return null;
+  const m = Object.hasOwn(cfg.matrices ?? {}, matrixName) ? cfg.matrices[matrixName] : null;
+  return m ? scenarioAsRun(cfg, m, s) : cfg.scenarios[s];
 }

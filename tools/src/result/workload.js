@@ -44,6 +44,11 @@ export function workloadRecord(scenario, engine) {
   return { ...loadFields(scenario), tool: e.name, [e.name]: e.version ?? null };
 }
 
+/** A scenario's load: its fields that describe the load, not the person (sorted). */
+export function scenarioLoad(scenario) {
+  return loadFields(scenario);
+}
+
 function loadFields(scenario = {}) {
   return Object.fromEntries(
     Object.entries(scenario)
@@ -62,29 +67,38 @@ export function workloadOf(rep) {
 
 /**
  * Fields whose values differ between two workloads, as "field a → b". A field only one
- * side records (an older result has no script digest) is not compared.
+ * side records (an older result has no script digest) is not compared — unless `unset`:
+ * two bench configs' scenarios (plan/duet.js), where a field one side lacks is a default
+ * it relied on, shown "(unset)".
  */
-export function workloadDiff(a, b) {
+export function workloadDiff(a, b, { unset = false } = {}) {
   if (!a || !b) return [];
   const out = [];
   // k6's records name no tool (they predate the others); a fortio run is never like with
   // like with a k6 baseline, however alike their rates.
-  const [ta, tb] = [toolOf(a), toolOf(b)];
+  const [ta, tb] = [engineOf(a), engineOf(b)];
   if (ta && tb && ta !== tb) out.push(`load tool ${ta} → ${tb}`);
   for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
-    if (k === 'tool' || !(k in a) || !(k in b)) continue;
+    if (k === 'tool' || (!unset && (!(k in a) || !(k in b)))) continue;
     const [x, y] = [show(a[k]), show(b[k])];
     if (x !== y) out.push(`${k} ${x} → ${y}`);
   }
   return out;
 }
 
-function toolOf(w) {
+/**
+ * The load engine a workload record names — its tool, or a k6 run's marks (its version, its
+ * script digest: k6's records name no tool) — or null: a record that names none, or none at
+ * all (a result ingested without one). compare/engine-of-record.js holds such a run apart.
+ */
+export function engineOf(w) {
+  if (!w || typeof w !== 'object') return null;
   if (typeof w.tool === 'string') return w.tool;
   return 'k6' in w || 'scripts' in w ? 'k6' : null;
 }
 
 function show(v) {
+  if (v === undefined) return '(unset)';
   if (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v)) return v.slice(0, 12);
   const s = typeof v === 'string' ? v : JSON.stringify(v);
   return s.length > 80 ? `${s.slice(0, 77)}…` : s;

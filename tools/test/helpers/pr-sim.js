@@ -133,6 +133,8 @@ export function simRep({
     meta: {
       profile: 'local',
       machine: { fingerprint: 'sim' },
+      // Every run names its load engine (compare/engine-of-record.js): k6's version.
+      k6: 'v1.4.0',
       pair,
       startedAt: new Date(t).toISOString(),
       scenario: { vus: 50, ...(faults ? { faults: [{ type: 'pod-kill' }] } : {}) },
