@@ -209,6 +209,7 @@ export function verdict(opts, positionals, { log, err: warn }) {
   if (fromBase) {
     doc.gateRef = gateRef;
     if (fromBase.changes.length) doc.gateChange = fromBase.changes;
+    if (fromBase.designChange.length) doc.designChange = fromBase.designChange;
     if (fromBase.note) doc.gateNote = fromBase.note;
   }
   if (opts.out) writeJsonAtomic(opts.out, doc, { force: opts.force });

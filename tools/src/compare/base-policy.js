@@ -4,15 +4,17 @@
 import { defaultGate } from '../config/defaults.js';
 import { benchAtRef } from '../config/base-ref.js';
 import { ruleNumbers } from '../config/normalise.js';
-import { pairsChanges, pairsOfRecord } from './pairs-of-record.js';
+import { designOf, designText, pairsChanges, pairsOfRecord } from './pairs-of-record.js';
 
 /**
- * The gate at `ref`: { gate, changes: ["p99 threshold 10% → 50%", …], note, base, record } —
+ * The gate at `ref`: { gate, changes: ["p99 threshold 10% → 50%", …], design, designChange,
+ * note, base, record } —
  * `changes` against the working tree's gate `headGate` (and its matrix `headMatrix`: the
  * pairs it runs); `note` when the base has no bench.yaml (the defaults apply) or no such
  * matrix (its top-level gate applies); `base` the base's bench.yaml, loaded as the head's is
  * (its matrix is the plan the PR answers for); `record` the base matrix's design for the
- * pairs (pairs-of-record.js), null without a base matrix.
+ * pairs (pairs-of-record.js), null without a base matrix; `designChange` what the head's matrix
+ * changes in the base's design (designChanges), `design` the base matrix's own (designOf).
  */
 export function baseGate({ ref, configFile, matrix, headGate, headMatrix = null, flag = '--gate-ref' }) {
   const { cfg: base, note: missing } = benchAtRef({ ref, configFile, matrix, flag });
@@ -23,7 +25,27 @@ export function baseGate({ ref, configFile, matrix, headGate, headMatrix = null,
   // No base bench.yaml: the defaults apply, said once by the note — listing every rule
   // the PR's new bench.yaml sets as a "change" would be noise.
   const changes = headGate && base ? [...gateChanges(gate, headGate), ...pairsChanges(own, headMatrix, matrix)] : [];
-  return { gate, changes, note, base, record: pairsOfRecord(own) };
+  return {
+    gate,
+    changes,
+    design: own ? designOf(own) : null,
+    designChange: designChanges(own, headMatrix, matrix),
+    note,
+    base,
+    record: pairsOfRecord(own),
+  };
+}
+
+/**
+ * What the head's matrix changes in the base's design of record (pairs-of-record.js
+ * designOf): one phrase, or none. Not among `changes`: the runs were made under the head's
+ * design and the verdict is theirs, so the comment names this first and says so
+ * (report/markdown.js) rather than "this verdict uses the base's". No base matrix: no record.
+ */
+export function designChanges(baseMatrix, headMatrix, name) {
+  if (!baseMatrix || !headMatrix) return [];
+  const [b, h] = [designText(baseMatrix), designText(headMatrix)];
+  return b === h ? [] : [`matrix ${name}: ${b} → ${h}`];
 }
 
 /** What a head's gate changes against the base's, one phrase per rule. */

@@ -16,6 +16,9 @@
 //   - what the head changes in the design is listed with the PR's other rule changes.
 // The looks' share (SEQUENTIAL_LOOK_P) and the interim rule are tailgate's code, and the
 // gate rules they read are the base's already (base-policy.js).
+// Which comparison the matrix makes — a duet, interleaved pairs, baselines — is the base's
+// too (designOf): a head that changes it is named first on the comment (base-policy.js
+// designChanges), its verdict made under the design its runs had.
 
 /**
  * A base matrix (as loaded: defaults applied) -> { minPairs, maxPairs, sequential } — the
@@ -27,6 +30,29 @@ export function pairsOfRecord(matrix) {
   const minPairs = matrix.repetitions;
   const looks = matrix.compare === 'concurrent' && !matrix.alternate && (matrix.maxRepetitions ?? 0) > minPairs;
   return { minPairs, maxPairs: looks ? matrix.maxRepetitions : minPairs, sequential: looks };
+}
+
+// The comparisons a gated matrix can make, by what it measures: one side against the
+// committed baselines, base and head interleaved on one runner, or both at once (a duet),
+// which alternate loads one side at a time.
+const DESIGNS = {
+  baseline: 'baselines',
+  paired: 'interleaved pairs',
+  concurrent: 'a duet',
+  alternate: 'a duet loaded one side at a time',
+};
+
+/** A matrix's design of record, in words: 'a duet', 'interleaved pairs', 'baselines', …. */
+export function designOf(matrix) {
+  const compare = matrix.compare ?? 'baseline';
+  return DESIGNS[compare === 'concurrent' && matrix.alternate ? 'alternate' : compare] ?? compare;
+}
+
+/** The design and the fields that make it: 'a duet (compare: concurrent, alternate: true)'. */
+export function designText(matrix) {
+  const compare = matrix.compare ?? 'baseline';
+  const alternate = compare === 'concurrent' && matrix.alternate ? ', alternate: true' : '';
+  return `${designOf(matrix)} (compare: ${compare}${alternate})`;
 }
 
 /** What the head's matrix changes in the base's pair design, one phrase per field. */

@@ -99,6 +99,11 @@ function nextStep(doc, runUrl) {
 function gateLead(doc) {
   const lines = [];
   if (doc.refused) lines.push(`${ICON[doc.overall]} ${md(doc.refused)}`);
+  // The design is the base's rule the verdict could not apply: the runs were the head's.
+  if (doc.designChange?.length)
+    lines.push(
+      `⚠️ **This PR changes the gate's design**: ${doc.designChange.slice(0, 4).map(md).join('; ')}. This verdict was made under the head's design, not the base's; the base's applies until this merges — a less sensitive design can pass what the base's would catch.`,
+    );
   if (doc.gateChange?.length)
     lines.push(
       `⚠️ **This PR changes the gate's own rules**: ${doc.gateChange.slice(0, 12).map(md).join('; ')}${doc.gateChange.length > 12 ? `; and ${doc.gateChange.length - 12} more` : ''}. They apply after it merges; this verdict uses the base's.`,
