@@ -8,40 +8,104 @@
 // differences it finds, [{ class, what, base, head }]. A class that does change the share
 // makes the cell run one side at a time; the others are listed as shared fairly.
 //
-// Not here, on purpose: what the proxy does per request (workers, keep-alive, log level,
-// a sidecar in the pod). That changes the head's own cost, not its share of the node, and
-// the cross-talk guard catches it in flight from each side's CPU per request (compare/).
+// Decided from the pod, as the scheduler and the kubelet decide (pod-resources.js): each
+// side's pods — whatever the kind or the name of the workload that owns them — with their
+// effective requests and limits (every container; init containers as the kubelet counts
+// them; sidecars added; the namespace's LimitRange defaults), QoS class, priority,
+// placement and runtime. A pod one side has and the other lacks is a difference; so is
+// anything either side's manifests hold that cannot be read (a document that does not
+// parse, a quantity that is not one, replicas that are not a number): unfair. Before, the
+// rule compared the proxy containers of workloads both sides rendered under one kind and
+// name, and a head that took more of the node another way stayed a duet in silence.
+//
+// Not here, on purpose: what the proxy does per request (workers, keep-alive, log level).
+// That changes the head's own cost, not its share of the node, and the cross-talk guard
+// catches it in flight from each side's CPU per request (compare/).
 import { parseAllDocuments } from 'yaml';
+import { figureText, KINDS, limitRangeDefaults, podFigure, qosClass, quantity, RESOURCES } from './pod-resources.js';
 
-const WORKLOADS = new Set(['Deployment', 'DaemonSet', 'StatefulSet']);
+export { qosClass, quantity };
+
 const PLACEMENT = ['nodeName', 'nodeSelector', 'affinity', 'tolerations', 'topologySpreadConstraints'];
 
 /**
- * The workloads' pod templates in helm template output, keyed `<Kind>/<name>` with the
- * release's own name written `<release>` (the two sides' releases are named apart).
- * Unparseable documents are skipped: the output is bounded and a cut one is not ours.
+ * One side's pods in helm template output: a Map keyed `<Kind>/<name>` (the release's own
+ * name written `<release>`: the two sides' releases are named apart) of { kind, replicas,
+ * pod, defaults }, for every document that holds a pod — a Pod, any workload's pod template
+ * (spec.template.spec), a CronJob's — and `unreadable`: what could not be read, as text that
+ * compares across the sides.
  */
 export function podTemplates(rendered, { release, namespace } = {}) {
   const out = new Map();
+  out.unreadable = [];
+  const text = String(rendered ?? '');
   let docs;
   try {
-    docs = parseAllDocuments(String(rendered ?? ''));
+    docs = parseAllDocuments(text);
   } catch {
+    out.unreadable.push('the rendered manifests do not parse');
     return out;
   }
-  for (const doc of docs) {
-    if (doc.errors?.length) continue;
+  const objects = [];
+  docs.forEach((doc, i) => {
+    if (doc.errors?.length) {
+      const raw = text.slice(doc.range?.[0] ?? 0, doc.range?.[2] ?? 0);
+      const source = /# Source: (\S+)/.exec(raw)?.[1];
+      out.unreadable.push(
+        `document ${i + 1}${source ? ` (${source})` : ''} does not parse: ${rawText(raw, release, namespace)}`,
+      );
+      return;
+    }
     const o = doc.toJS();
-    if (!o || !WORKLOADS.has(o.kind) || !o.spec?.template?.spec) continue;
-    const pod = { ...o.spec.template.spec };
+    if (o && typeof o === 'object' && !Array.isArray(o)) objects.push(o);
+  });
+  // The LimitRange defaults of each namespace the manifests name (a document without one
+  // is the release's).
+  const nsOf = (o) => o.metadata?.namespace ?? namespace;
+  const ranges = objects.filter((o) => o.kind === 'LimitRange');
+  const defaultsOf = (ns) => limitRangeDefaults(ranges.filter((r) => nsOf(r) === ns));
+  for (const o of objects) {
+    const found = podOf(o);
+    if (!found) continue;
+    const name = unreleased(o.metadata?.name, release, namespace);
+    const pod = { ...found.pod };
     for (const f of PLACEMENT) if (pod[f] !== undefined) pod[f] = unreleased(pod[f], release, namespace);
-    out.set(`${o.kind}/${unreleased(o.metadata?.name, release, namespace)}`, {
-      kind: o.kind,
-      replicas: o.kind === 'DaemonSet' ? 'one per node' : (o.spec.replicas ?? 1),
-      pod,
-    });
+    out.set(`${o.kind}/${name}`, { kind: o.kind, name, replicas: found.replicas, pod, defaults: defaultsOf(nsOf(o)) });
   }
   return out;
+}
+
+// A document that does not parse, as text that compares across the sides: each side's own
+// release and namespace written as placeholders, the first line or so.
+function rawText(raw, release, namespace) {
+  let t = raw
+    .replace(/^---\s*/, '')
+    .replace(/^#.*\n/gm, '')
+    .trim();
+  if (namespace) t = t.replaceAll(namespace, '<namespace>');
+  if (release) t = t.replaceAll(`${release}-`, '<release>-');
+  return t.replace(/\s+/g, ' ').slice(0, 120);
+}
+
+// The pod a document holds, and how many of it run on the node the duet shares (a
+// DaemonSet: one per node): null where it holds none.
+function podOf(o) {
+  const isPod = (p) => p && typeof p === 'object' && Array.isArray(p.containers);
+  if (o.kind === 'Pod') return isPod(o.spec) ? { pod: o.spec, replicas: 1 } : null;
+  if (o.kind === 'CronJob') {
+    const job = o.spec?.jobTemplate?.spec;
+    return isPod(job?.template?.spec) ? { pod: job.template.spec, replicas: count(job.parallelism) } : null;
+  }
+  const pod = o.spec?.template?.spec;
+  if (!isPod(pod)) return null;
+  if (o.kind === 'DaemonSet') return { pod, replicas: 'one per node' };
+  return { pod, replicas: count(o.kind === 'Job' ? o.spec.parallelism : o.spec.replicas) };
+}
+
+// replicas (parallelism) as the API defaults them; one that is not a count cannot be read.
+function count(n) {
+  if (n === undefined || n === null) return 1;
+  return Number.isInteger(n) && n >= 0 ? n : `cannot be read (${String(n).slice(0, 40)})`;
 }
 
 // A side's release name and namespace as placeholders, so the two sides' plumbing
@@ -59,60 +123,28 @@ function unreleased(x, release, namespace) {
   return x;
 }
 
-// Kubernetes quantities ("300m", "0.3", "128Mi", "1G") as numbers, so "0.3" equals "300m".
-const SUFFIX = { m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
-export function quantity(q) {
-  if (q === undefined || q === null) return null;
-  const m = /^([+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(m|k|M|G|T|Ki|Mi|Gi|Ti)?$/.exec(String(q).trim());
-  return m ? Number(m[1]) * (m[2] ? SUFFIX[m[2]] : 1) : String(q);
-}
-
 const shown = (v) =>
   v === undefined || v === null ? '(not set)' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const diff = (cls, what, a, b) => (same(a, b) ? [] : [{ class: cls, what, base: shown(a), head: shown(b) }]);
 
-// A container's own requests as the API server sees them: a limit without a request
-// is also its request (the defaulting that decides the QoS class and the cgroup weight).
-function effective(c, kind, res) {
-  const r = c?.resources ?? {};
-  return r[kind]?.[res] ?? (kind === 'requests' ? r.limits?.[res] : undefined);
-}
-
-// Containers matched by name, else by place: a renamed container is still the proxy.
-function pairContainers(a, b) {
-  const [ca, cb] = [a.containers ?? [], b.containers ?? []];
-  return ca.map((c, i) => [c, cb.find((x) => x.name === c.name) ?? cb[i]]).filter(([, d]) => d);
-}
-
-/** CPU and memory requests and limits, container by container. */
-export function resources(a, b) {
+/**
+ * The pods' effective CPU and memory requests and limits (pod-resources.js), each side's
+ * pod with its namespace's defaults: [{ class: 'resources', what: 'requests.cpu', … }].
+ */
+export function resources(a, b, { baseDefaults = null, headDefaults = null } = {}) {
   const out = [];
-  for (const [ca, cb] of pairContainers(a, b))
-    for (const kind of ['requests', 'limits'])
-      for (const res of ['cpu', 'memory']) {
-        const [x, y] = [effective(ca, kind, res), effective(cb, kind, res)];
-        if (quantity(x) !== quantity(y)) out.push(...diff('resources', `${ca.name}.${kind}.${res}`, x, y));
-      }
+  for (const kind of KINDS)
+    for (const res of RESOURCES) {
+      const [x, y] = [podFigure(a, kind, res, baseDefaults), podFigure(b, kind, res, headDefaults)];
+      if (x !== y)
+        out.push({ class: 'resources', what: `${kind}.${res}`, base: figureText(x, res), head: figureText(y, res) });
+    }
   return out;
 }
 
-/** The pod's QoS class as the kubelet derives it (it sets the cgroup tier and eviction order). */
-export function qosClass(pod) {
-  const cs = [...(pod.initContainers ?? []), ...(pod.containers ?? [])];
-  const set = (c, kind, res) => effective(c, kind, res) !== undefined;
-  if (cs.every((c) => !['requests', 'limits'].some((k) => ['cpu', 'memory'].some((r) => set(c, k, r)))))
-    return 'BestEffort';
-  const guaranteed = cs.every((c) =>
-    ['cpu', 'memory'].every(
-      (r) => set(c, 'limits', r) && quantity(effective(c, 'requests', r)) === quantity(c.resources.limits[r]),
-    ),
-  );
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
-export function qos(a, b) {
-  return diff('qos', 'QoS class', qosClass(a), qosClass(b));
+export function qos(a, b, { baseDefaults = null, headDefaults = null } = {}) {
+  return diff('qos', 'QoS class', qosClass(a, baseDefaults), qosClass(b, headDefaults));
 }
 
 /** Priority class: who is preempted and evicted first when the node is short. */
@@ -157,27 +189,81 @@ export function replicas(a, b) {
 }
 
 // The classes that change how the node shares itself between the sides.
-export const UNFAIR = ['resources', 'qos', 'priority', 'placement', 'host', 'runtime', 'replicas'];
+export const UNFAIR = ['resources', 'qos', 'priority', 'placement', 'host', 'runtime', 'replicas', 'pods', 'unread'];
 
-const PODS = [resources, qos, priority, placement, hostNamespaces, runtime, sysctls];
+const PODS = [priority, placement, hostNamespaces, runtime, sysctls];
 
 /**
- * Two sides' pod templates (podTemplates) -> { unfair: [differences], fair: [differences],
- * why: one line or null }. Workloads only one side has are the catalog's business (a
- * data plane of its own); those both have are compared.
+ * Two sides' pods (podTemplates) -> { unfair: [differences], fair: [differences], why: one
+ * line or null }. Pods are paired by their owner's kind and name, then by name, then in
+ * order; a pod left on one side is a difference (class pods), and so is anything one side
+ * cannot read that the other can (class unread).
  */
 export function duetFairness(base, head) {
   const found = [];
-  for (const [key, b] of base) {
-    const h = head.get(key);
-    if (!h) continue;
-    const name = key.split('/')[1];
-    const at = (d) => ({ ...d, workload: name });
+  const [ub, uh] = [base.unreadable ?? [], head.unreadable ?? []];
+  for (const u of ub.filter((x) => !uh.includes(x)))
+    found.push({ class: 'unread', what: u, base: 'cannot be read', head: '(as written)', workload: 'manifests' });
+  for (const u of uh.filter((x) => !ub.includes(x)))
+    found.push({ class: 'unread', what: u, base: '(as written)', head: 'cannot be read', workload: 'manifests' });
+  const { pairs, baseOnly, headOnly } = pairPods(base, head);
+  for (const [b, h] of pairs) {
+    const [kb, kh] = [`${b.kind}/${b.name}`, `${h.kind}/${h.name}`];
+    const at = (d) => ({ ...d, workload: kb === kh ? kb : `${kb} → ${kh}` });
+    const defaults = { baseDefaults: b.defaults, headDefaults: h.defaults };
     found.push(...replicas(b.replicas, h.replicas).map(at));
+    found.push(...resources(b.pod, h.pod, defaults).map(at), ...qos(b.pod, h.pod, defaults).map(at));
     for (const f of PODS) found.push(...f(b.pod, h.pod).map(at));
   }
+  for (const [side, list] of [
+    ['base', baseOnly],
+    ['head', headOnly],
+  ])
+    for (const p of list)
+      found.push({
+        class: 'pods',
+        what: `${p.kind}/${p.name}`,
+        workload: `${p.kind}/${p.name}`,
+        base: side === 'base' ? podText(p) : '(none)',
+        head: side === 'head' ? podText(p) : '(none)',
+      });
   const unfair = found.filter((d) => UNFAIR.includes(d.class));
   return { unfair, fair: found.filter((d) => !UNFAIR.includes(d.class)), why: unfair.length ? whyLine(unfair) : null };
+}
+
+// Pods of one owner on both sides: by kind and name, then by name (another kind), then in
+// the order the charts render them (another name).
+function pairPods(base, head) {
+  const left = [...base.values()];
+  const right = [...head.values()];
+  const pairs = [];
+  const take = (match) => {
+    for (const b of [...left]) {
+      const i = right.findIndex((h) => match(b, h));
+      if (i < 0) continue;
+      pairs.push([b, right[i]]);
+      right.splice(i, 1);
+      left.splice(left.indexOf(b), 1);
+    }
+  };
+  take((b, h) => b.kind === h.kind && b.name === h.name);
+  take((b, h) => b.name === h.name);
+  take(() => true);
+  return { pairs, baseOnly: left, headOnly: right };
+}
+
+// A pod's share in one phrase: "1 pod, requests cpu 500m".
+function podText(p) {
+  const figures = KINDS.flatMap((k) =>
+    RESOURCES.map((r) => [k, r, podFigure(p.pod, k, r, p.defaults)]).filter(([, , v]) => v !== null && v !== 0),
+  ).map(([k, r, v]) => `${k} ${r} ${figureText(v, r)}`);
+  const n = typeof p.replicas === 'number' ? `${p.replicas} pod${p.replicas === 1 ? '' : 's'}` : String(p.replicas);
+  return `${n}${figures.length ? `, ${figures.join(', ')}` : ''}`;
+}
+
+/** The differences for the log, each named: "traefik: requests.cpu 100m → 400m". */
+export function differencesText(ds) {
+  return ds.map((d) => `${d.workload ? `${d.workload}: ` : ''}${d.what} ${d.base} → ${d.head}`).join('; ');
 }
 
 const RES = { cpu: 'CPU', memory: 'memory' };
@@ -187,8 +273,8 @@ const KIND = { requests: 'request', limits: 'limit' };
 export function whyLine(unfair) {
   const phrases = [];
   const res = unfair.filter((d) => d.class === 'resources');
-  for (const r of ['cpu', 'memory']) {
-    const kinds = ['requests', 'limits'].filter((k) => res.some((d) => d.what.endsWith(`.${k}.${r}`)));
+  for (const r of RESOURCES) {
+    const kinds = KINDS.filter((k) => res.some((d) => d.what.endsWith(`${k}.${r}`)));
     if (kinds.length) phrases.push(`its ${RES[r]} ${kinds.map((k) => KIND[k]).join(' and ')}`);
   }
   const qos = unfair.find((d) => d.class === 'qos');
@@ -198,10 +284,12 @@ export function whyLine(unfair) {
     ['placement', 'where its pods may run'],
     ['host', "its use of the host's namespaces"],
     ['runtime', 'its container runtime'],
+    ['pods', 'which pods it runs'],
   ])
     if (unfair.some((d) => d.class === cls)) phrases.push(`${text} (${whats(unfair, cls)})`);
   const rep = unfair.find((d) => d.class === 'replicas');
   if (rep) phrases.push(`its pods (${rep.base} → ${rep.head})`);
+  if (unfair.some((d) => d.class === 'unread')) phrases.push('manifests that cannot be read');
   const list = phrases.length > 1 ? `${phrases.slice(0, -1).join(', ')} and ${phrases.at(-1)}` : phrases[0];
   return `the head changes ${list}: a duet would measure the two sides' share of the node`;
 }

@@ -8,7 +8,7 @@
 // the log says it is unfair. The cell carries why (cell.oneAtATime) for the log, the run's
 // duet-change.json and the comment's first lines.
 import { ROUTE_FAULTS } from '../../faults/schedule.js';
-import { duetFairness, podTemplates } from './duet-fairness.js';
+import { differencesText, duetFairness, podTemplates, whyLine } from './duet-fairness.js';
 
 /** plan: the run's (its cells are changed in place); steps: the driver's, after preflight. */
 export function oneAtATime(plan, steps, log = () => {}) {
@@ -23,17 +23,17 @@ export function oneAtATime(plan, steps, log = () => {}) {
     if (!cell.concurrent || cell.alternate || cell.concurrent.name !== cell.controllerName) continue;
     const sides = `${cell.controllerName}:${cell.tuningName} ${cell.concurrent.name}:${cell.concurrent.tuningName}`;
     if (!judged.has(sides)) {
-      const [base, head] = [
+      const v = judge(
         rendered(cell.controllerName, cell.tuningName),
         rendered(`${cell.concurrent.name}-b`, cell.concurrent.tuningName),
-      ];
-      const v = base?.size && head?.size ? duetFairness(base, head) : null;
+      );
       judged.set(sides, v);
-      if (!v) log(`  ${sides}: the rendered manifests show no workload to compare: judged as a duet`);
-      else if (v.fair.length)
-        log(
-          `  ${sides}: the head changes ${v.fair.map((d) => `${d.what} ${d.base} → ${d.head}`).join(', ')} — per pod, shared fairly: a duet`,
-        );
+      if (!v) log(`  ${sides}: neither side's rendered manifests hold a pod to compare: judged as a duet`);
+      else {
+        // The log names every difference, unfair or not (duet-fairness.js).
+        if (v.unfair.length) log(`  ${sides}: the sides' pods differ — ${differencesText(v.unfair)}`);
+        if (v.fair.length) log(`  ${sides}: the head changes ${differencesText(v.fair)} — per pod, shared fairly`);
+      }
     }
     const why = judged.get(sides)?.why;
     if (!why) continue;
@@ -55,3 +55,18 @@ export function oneAtATime(plan, steps, log = () => {}) {
 }
 
 const routed = (cell) => cell.scenario.routes || cell.scenario.faults.some((f) => ROUTE_FAULTS.includes(f.type));
+
+// Two sides' pods (podTemplates, null: no rendered manifests for that release) -> the
+// fairness verdict, or null where neither side has anything to compare (no check rendered
+// either, or neither renders a pod: a data plane an operator makes). One side not read is a
+// difference that cannot be read: unfair.
+function judge(base, head) {
+  if (!base && !head) return null;
+  if (!base || !head) {
+    const what = `the ${base ? 'head' : 'base'}'s rendered manifests are not at hand`;
+    const d = { class: 'unread', what, base: base ? 'read' : 'not read', head: head ? 'read' : 'not read' };
+    return { unfair: [d], fair: [], why: whyLine([d]) };
+  }
+  if (!base.size && !head.size && !base.unreadable.length && !head.unreadable.length) return null;
+  return duetFairness(base, head);
+}
