@@ -11,8 +11,8 @@ import { planMatrix } from '../plan/plan.js';
 import { InputError } from '../errors.js';
 import { hint, schemaRef } from '../install.js';
 import { makeDirIn, writeTextAtomic } from '../result/write.js';
-import { BENCH_RUNNER, EXTRA_WORKFLOWS, workflowFiles } from './init-workflows.js';
-import { packageSource } from '../release-ref.js';
+import { BENCH_RUNNER, EXTRA_WORKFLOWS, dependabotText, usesRef, workflowFiles } from './init-workflows.js';
+import { PACKAGE_ROOT, packageSource } from '../release-ref.js';
 import { CATALOG_DIR, readCatalogFile } from '../registry/catalog.js';
 import { didYouMean } from '../nearest.js';
 import { ignoreResults, mergeNightly, nightlyMatrixText, nightlyProfileText } from './init-merge.js';
@@ -99,6 +99,9 @@ export function run(opts) {
   for (const [f, text] of Object.entries(workflowFiles(gates, source, { extra, matrices })))
     writeWorkflow(join(wf, f), text, opts.dir, source);
   console.log(ignoreResults(opts.dir));
+  writeDependabot(opts.dir, source);
+  const unpinned = pinWarning(source);
+  if (unpinned) console.log(unpinned);
   // Each gate its own job: side by side, the PR waits for the longest (plan's estimate,
   // with every optional pair run).
   const each = gates.map((g) => `${g} ≤ ${minutes(g)}`);
@@ -106,7 +109,7 @@ export function run(opts) {
     `the gates take about ${each.join(', ')} min on a 2-core runner (plan's estimate, every optional pair run); they run side by side, so a PR waits about ${Math.max(...gates.map(minutes))} min`,
   );
   console.log(
-    `next: 1. try it here: npx tailgate setup, npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml, ${valuesName} and .github/workflows/  3. open a PR that changes a value in ${valuesName}: the gates run and comment  4. once they have reported, make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required`,
+    `next: 1. try it here: npx tailgate setup, npx tailgate validate, npx tailgate run --matrix local  2. commit bench.yaml, ${valuesName} and .github/ on a branch  3. open the PR: its base has no bench.yaml, so its gates run its head alone and pass as "tailgate adopted: the next PR is compared with this one" (in each gate's job summary; no comment yet — tailgate-comment.yml reaches the default branch with this PR)  4. merge it; the next PR — change a value in ${valuesName} — is compared with its base, commented, and gets the check runs  5. then make the check runs ${gates.map((g) => (g === 'pr' ? '"tailgate"' : `"tailgate (${g})"`)).join(' and ')} required`,
   );
   useHints(extra);
   return 0;
@@ -134,7 +137,7 @@ function writeWorkflow(path, text, dir, source) {
   if (existsSync(path)) console.log(hint(`${path}: kept (exists; see docs/workflows.md for the gates it should call)`));
   else {
     writeTextAtomic(path, text, { root: dir });
-    console.log(`${path}: written (calls ${source.repository}@${source.ref})`);
+    console.log(`${path}: written (calls ${source.repository}@${usesRef(source)})`);
   }
 }
 
@@ -143,10 +146,12 @@ function useHints(extra) {
   // They name tailgate's docs: pages on GitHub from a package (install.js hint).
   const say = (line) => console.log(hint(line));
   if (extra.includes('dispatch'))
-    say('manual runs: Actions → tailgate-dispatch → Run workflow, once tailgate-dispatch.yml is on the default branch');
+    say(
+      'manual runs: Actions → tailgate-dispatch → Run workflow, once tailgate-dispatch.yml is on the default branch; for a baseline PR whose required checks arrive, set a GitHub App (variable TAILGATE_APP_ID, secret TAILGATE_APP_KEY) or a fine-grained token (secret TAILGATE_BASELINE_PR_TOKEN): docs/adopting.md, Baselines',
+    );
   if (extra.includes('nightly'))
     say(
-      `nightly: register a self-hosted runner labelled ${BENCH_RUNNER} (docs/adopting.md, self-hosted runners), set the ${BENCH_RUNNER} profile's maxRate in bench.yaml to what its k6 carries, and protect the tailgate-history branch`,
+      `nightly: register a self-hosted runner labelled ${BENCH_RUNNER} (docs/adopting.md, self-hosted runners), set the ${BENCH_RUNNER} profile's maxRate in bench.yaml to what its k6 carries, and protect the tailgate-history branch. The machine is guarded only as far as you set it up: GitHub creates the ${BENCH_RUNNER} environment unprotected — Settings → Environments → ${BENCH_RUNNER} → Required reviewers (each run waits for one) and Deployment branches: the default branch; the nightly refuses another branch's bench.yaml on the machine unless allow-other-branches: true`,
     );
 }
 
@@ -165,9 +170,10 @@ function withOption(value) {
   return [...new Set(names)];
 }
 
-// Where the written workflows call tailgate: this package's repository at the tag its
-// release moved (release-ref.js), unless the flags say otherwise. Checked before any file
-// is written: a `uses:` that cannot parse fails only on the adopter's first PR.
+// Where the written workflows call tailgate: this package's repository at its release's
+// commit where the package names one, else at the tag its release moved (release-ref.js),
+// unless the flags say otherwise. Checked before any file is written: a `uses:` that
+// cannot parse fails only on the adopter's first PR.
 function callSource(opts) {
   const own = packageSource();
   const repository = opts.repository ?? own.repository;
@@ -178,7 +184,37 @@ function callSource(opts) {
   const ref = opts.ref ?? own.ref;
   if (!/^[A-Za-z0-9._/-]+$/.test(ref) || ref.startsWith('-') || ref.includes('..'))
     throw new InputError(`--ref: "${ref}" is not a tag, branch or commit SHA (v0, a 40-hex SHA)`);
-  return { repository, ref };
+  // GitHub resolves a `uses:` commit only by its full SHA; "abc1234" would be read as a name.
+  if (/^[0-9a-f]{7,39}$/.test(ref))
+    throw new InputError(`--ref: "${ref}" looks like a short commit SHA; a \`uses:\` names a commit by its 40-hex SHA`);
+  // The release's commit, with its tag as the comment, unless the flags point elsewhere.
+  const mine = repository === own.repository && (opts.ref === undefined || opts.ref === own.release?.commit);
+  return { repository, ref, release: mine ? own.release : null };
+}
+
+// A `uses:` that names no fixed commit, said in one line with how to pin one: the package
+// knows its release's commit only when the release packed it (release-ref.js), and its
+// CHANGELOG says whether any release was made as of this package.
+function pinWarning({ repository, ref, release }) {
+  if (release || /^[0-9a-f]{40}$/.test(ref)) return null;
+  const changelog = join(PACKAGE_ROOT, 'CHANGELOG.md');
+  // No CHANGELOG to read (a trimmed copy): whether a release exists is not said.
+  const released = !existsSync(changelog) || /^## \d+\.\d+\.\d+/m.test(readFileSync(changelog, 'utf8'));
+  const none = released ? '' : ` — and tailgate has no release yet, so ${ref} resolves to nothing until its first`;
+  return `warning: this tailgate (${packageSource().version}, not a packed release) knows no release commit: the workflows call ${repository}@${ref}, which moves${none}; to pin a commit: init --ref <40-hex sha> (git ls-remote https://github.com/${repository} HEAD prints the default branch's)`;
+}
+
+// The Dependabot entry that keeps the one pin current; an existing file is the adopter's.
+function writeDependabot(dir, source) {
+  const path = join(makeDirIn(dir, join(dir, '.github')), 'dependabot.yml');
+  if (existsSync(path))
+    console.log(
+      `${path}: kept (exists; add a package-ecosystem: github-actions entry with directory: / so that tailgate's pin is kept current)`,
+    );
+  else {
+    writeTextAtomic(path, dependabotText(source), { root: dir });
+    console.log(`${path}: written (Dependabot proposes each release of ${source.repository}'s workflows)`);
+  }
 }
 
 // `values:` replaces the catalog's values.yaml, so the adopter's copy starts as that file
