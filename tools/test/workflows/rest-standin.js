@@ -2,11 +2,21 @@
 // records every call (method, path, body) for the tests to check, and keeps pull
 // requests, comments and artifacts in memory. The one fake in make test-workflows:
 // GitHub itself is an outside service.
+import { createVerify } from 'node:crypto';
 import { createServer } from 'node:http';
 
-export async function startRestStandin({ pulls = [], artifacts = {}, issues = [], files = {}, refs = [] } = {}) {
+export async function startRestStandin({
+  pulls = [],
+  artifacts = {},
+  issues = [],
+  files = {},
+  refs = [],
+  apps = {},
+} = {}) {
   // files: { <pull number>: [{ filename, status }] }, what pulls.listFiles answers.
   // refs: the repository's git refs [{ ref: 'refs/tags/v1', object: { sha } }] (releases).
+  // apps: GitHub Apps installed on the repository, { <app id>: { publicKey (PEM), installation } }:
+  // a JWT the App's key signed gets the installation and a token (tools/ci/app-token.js).
   const state = {
     pulls,
     comments: [],
@@ -16,6 +26,8 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
     refs,
     releases: [],
     checkRuns: [],
+    apps,
+    tokens: [],
     calls: [],
     nextId: 1000,
   };
@@ -142,6 +154,7 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
         return send(200, c);
       }
       if (release(req, call, m, send)) return;
+      if (app(req, call, m, send)) return;
       return send(404, { message: `stand-in: no route for ${req.method} ${url.pathname}` });
     });
   });
@@ -179,6 +192,39 @@ export async function startRestStandin({ pulls = [], artifacts = {}, issues = []
       const r = { ref: call.body.ref, object: { sha: call.body.sha } };
       state.refs.push(r);
       return reply(201, r);
+    }
+    return false;
+  }
+  // A GitHub App's installation and its tokens: only for a JWT its own key signed, unexpired.
+  function app(req, call, m, send) {
+    const reply = (status, data) => (send(status, data), true);
+    const asApp = () => {
+      const [head, claims, sig] = String(call.auth ?? '')
+        .replace(/^Bearer /, '')
+        .split('.');
+      let c;
+      try {
+        c = JSON.parse(Buffer.from(claims, 'base64url').toString());
+      } catch {
+        return null;
+      }
+      const a = state.apps[c?.iss];
+      const now = Math.floor(Date.now() / 1000);
+      if (!a || !(c.exp > now) || !(c.iat <= now) || c.exp - c.iat > 600) return null;
+      const ok = createVerify('RSA-SHA256').update(`${head}.${claims}`).verify(a.publicKey, sig, 'base64url');
+      return ok ? a : null;
+    };
+    if (m(/^\/repos\/[^/]+\/[^/]+\/installation$/)) {
+      const a = asApp();
+      return a ? reply(200, { id: a.installation }) : reply(401, { message: 'A JSON web token could not be decoded' });
+    }
+    let x;
+    if ((x = m(/^\/app\/installations\/(\d+)\/access_tokens$/)) && req.method === 'POST') {
+      const a = asApp();
+      if (!a || String(a.installation) !== x[1]) return reply(401, { message: 'Bad credentials' });
+      const t = { token: `ghs_standin${state.nextId++}`, ...call.body };
+      state.tokens.push(t);
+      return reply(201, { token: t.token, permissions: call.body?.permissions });
     }
     return false;
   }
