@@ -175,7 +175,10 @@ test('whole evidence, failover: a kill whose stall is not a number is inconclusi
   const cell = { ...podKill, base: podKill.base.map(named), head: podKill.head.map(named) };
   // Whole: the failover test runs on every kill (whatever it finds).
   const whole = judge(cell, defaults);
-  assert.ok(whole.metrics.some((m) => m.metric.startsWith('failover')), said(whole));
+  assert.ok(
+    whole.metrics.some((m) => m.metric.startsWith('failover')),
+    said(whole),
+  );
   assert.doesNotMatch(said(whole), /stallMs/);
   for (const bad of [null, 'long', -5]) {
     const head = cell.head.map((r, i) =>
