@@ -143,17 +143,20 @@ test(
       api.state.calls.some((c) => c.method === 'PATCH' && c.path.endsWith('/git/refs/tags/v0') && c.body.force),
     );
     // What the tarball's init wrote calls exactly that: the repository the release ran in
-    // (package.json's) at the tag it just moved — nothing else, in any `uses:`.
+    // (package.json's) at the commit the tag it just moved names, the release's tag as the
+    // comment (release.json in the package) — nothing else, in any `uses:`, and no second ref.
     const moved = api.state.calls.find((c) => c.method === 'PATCH' && c.path.includes('/git/refs/tags/'));
-    const tag = moved.path.split('/git/refs/tags/')[1];
+    assert.equal(moved.body.sha, sha);
+    assert.ok(files.includes('package/release.json'), 'release.json in the tarball');
     for (const f of ['tailgate.yml', 'tailgate-comment.yml']) {
       const text = readFileSync(join(adopter, '.github', 'workflows', f), 'utf8');
-      const uses = [...text.matchAll(/^\s+uses: (\S+)$/gm)].map((m) => m[1]);
+      const uses = [...text.matchAll(/^\s+uses: (.+)$/gm)].map((m) => m[1]);
       assert.ok(uses.length > 0, f);
       for (const u of uses)
-        assert.match(u, new RegExp(`^tailgate-dev/tailgate/\\.github/workflows/\\w+\\.yml@${tag}$`), f);
-      for (const [, ref] of text.matchAll(/^\s+tailgate-ref: (\S+)$/gm)) assert.equal(ref, tag, f);
+        assert.match(u, new RegExp(`^tailgate-dev/tailgate/\\.github/workflows/\\w+\\.yml@${sha} # v${VERSION}$`), f);
+      assert.doesNotMatch(text, /tailgate-ref|tailgate-repository/, f);
     }
+    assert.doesNotMatch(init.stdout, /^warning:/m, 'a release commit is pinned: nothing to warn of');
   },
 );
 
