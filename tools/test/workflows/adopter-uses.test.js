@@ -64,7 +64,11 @@ test(
   { skip, timeout: 15 * 60_000 },
   async () => {
     const caller = readFileSync(join(repo.dir, '.github', 'workflows', 'tailgate-dispatch.yml'), 'utf8');
-    assert.match(caller, /uses: tailgate-dev\/tailgate\/\.github\/workflows\/dispatch\.yml@v\d+\n/);
+    // From the packed release: its commit, its version as the comment (the one pin).
+    assert.match(
+      caller,
+      /uses: tailgate-dev\/tailgate\/\.github\/workflows\/dispatch\.yml@[0-9a-f]{40} # v\d+\.\d+\.\d+\n/,
+    );
     for (const [over, why] of [
       [{ rate: '2000000' }, /--rate/],
       [{ controllers: 'nginx-reload;rm -rf /' }, /controllers must be comma-separated names from bench\.yaml/],
@@ -101,7 +105,11 @@ test(
   { skip: skip || kind.skip, timeout: 40 * 60_000 },
   async () => {
     const caller = readFileSync(join(repo.dir, '.github', 'workflows', 'tailgate-nightly.yml'), 'utf8');
-    assert.match(caller, /uses: tailgate-dev\/tailgate\/\.github\/workflows\/nightly\.yml@v\d+\n/);
+    // From the packed release: its commit, its version as the comment (the one pin).
+    assert.match(
+      caller,
+      /uses: tailgate-dev\/tailgate\/\.github\/workflows\/nightly\.yml@[0-9a-f]{40} # v\d+\.\d+\.\d+\n/,
+    );
     // For CI minutes only: the nightly matrix narrowed to its steady cell, one repetition.
     edit(
       repo.dir,
