@@ -46,7 +46,8 @@ export function adoptionAt({ ref, configFile }) {
  * heading (the check run's title), the head's own report folded below it.
  */
 export function adoptionComment(comment, { ref, configFile }) {
-  const [marker, ...rest] = comment.split('\n');
+  // The report's own next step (record a baseline) is not this PR's: the adoption says what is.
+  const [marker, ...rest] = comment.split('\n').filter((l) => !l.startsWith('**Next:**'));
   const rel = relative(process.cwd(), configFile).split('\\').join('/');
   return `${marker}
 ### ${ADOPTED_TITLE}

@@ -100,6 +100,7 @@ test('the adopting PR — its base has no bench.yaml and no workflow calling gat
   assert.equal(marker, '<!-- tailgate:sticky-comment -->', 'the sticky marker stays first');
   assert.equal(heading, '### tailgate adopted: the next PR is compared with this one');
   assert.match(r.comment, /<details><summary>What the head measured alone<\/summary>/);
+  assert.doesNotMatch(r.comment, /record a baseline/, "the report's own next step is not this PR's");
   assert.equal(r.summary, r.comment, 'the job summary says the same');
   // The commenter's check run: success, titled by the adoption.
   assert.equal(r.meta.exitCode, 0);
