@@ -1,7 +1,7 @@
 // make test-workflows: the other two uses from the adopter's own repository (issue 62,
 // item 4). A scratch repository made by README's commands with `init --with
 // dispatch,nightly`, whose callers name tailgate-dev/tailgate/.github/workflows/
-// {dispatch,nightly}.yml@<the release tag> — act maps that ref onto this checkout, as for
+// {dispatch,nightly}.yml@<the release commit> — act maps that ref onto this checkout, as for
 // the PR gate. The manual run: out-of-range inputs refused by the called workflow's check
 // step before any load; a small valid run of the local matrix uploads its result. The
 // nightly: on this host as the self-hosted runner, the nightly matrix on kind (narrowed to
