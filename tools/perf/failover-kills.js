@@ -10,7 +10,10 @@
 // failover test gates on since (compare/failover.js), from the actual send: each side's
 // exposure (the kill → the send of the last request it held up) and how many requests it
 // held up. Per run: the counts, and the spreads that set the failover test's power.
-//   node tools/perf/failover-kills.js <run dir> [--json]
+//   node tools/perf/failover-kills.js <run dir> [--json | --fixture <name>]
+// --fixture: each kill's exposure, held-up count and stall on both sides (from the actual
+// send), compact — tools/test/fixtures/kills/, the recorded kills the failover simulation
+// resamples (failover-sim.test.js).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FORMATS } from '../src/ingest/formats.js';
@@ -233,11 +236,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error('usage: node tools/perf/failover-kills.js <run dir> [--json]');
     process.exit(2);
   }
+  const fixture = rest.includes('--fixture') ? rest[rest.indexOf('--fixture') + 1] : null;
+  const quiet = rest.includes('--json') || fixture;
   const out = [];
   for (const { cell, reps } of rawCells(dir)) {
     const pairs = [];
     for (const rep of reps) pairs.push(await pairKills(rep));
-    out.push({ cell, pairs, summary: rest.includes('--json') ? summary(pairs) : print(cell, pairs) });
+    out.push({ cell, pairs, summary: quiet ? summary(pairs) : print(cell, pairs) });
   }
   if (rest.includes('--json')) console.log(JSON.stringify(out, null, 1));
+  if (fixture) {
+    const costs = (k) => [k.sent.base, k.sent.head].map((x) => [x.exposureMs, x.heldUp, x.stallMs]);
+    const pairs = out[0].pairs.map((p) => p.kills.map(costs));
+    console.log(JSON.stringify({ run: fixture, fields: ['exposureMs', 'heldUp', 'stallMs'], pairs }));
+  }
 }

@@ -1,32 +1,51 @@
 // A duet's failover, tested kill by kill. Base and head stand in front of the same pods
-// under one k6, so each kill hits both at the same moment: kill k of pair i is a paired
-// sample (ingest/fault-cost.js perAction, the same events on both sides). A pod-kill
-// cell's p99 is a few stalls per kill and varies ×1.5–×15 between pairs; the stall of one
-// kill on both sides varies by a few percent.
+// under one load generator, so each kill hits both at the same moment: kill k of pair i is
+// a paired sample (ingest/fault-cost.js perAction, the same events on both sides). A
+// pod-kill cell's p99 is a few stalls per kill and varies ×1.5–×15 between pairs.
 //
-// A kill's stall on a side: from the kill to the end of the last request of at least the
-// rule's floor that it held up. The ingest measures it at its own cut (100 ms,
-// perActionCutMs); a floor above the cut applies to the stall (shorter: no stall), a floor
-// below it cannot — the cut is the floor then, and the test says which it used. On
-// haproxy-ingress every kill holds up 100–500 ms requests on both sides for 0.3–3 s, and
-// the two sides' stalls track each other (kind, 2026-11-27); at a 1 s cut only the rare
-// 5 s `timeout connect` stall counted, one side's in about 1 kill of 10, and the test
-// could not decide.
+// A kill's cost on a side: the requests it held up (waited at least the cut from their
+// actual send, or failed) and its exposure — from the kill to the send of the last of
+// them, how long that side still sent requests to the dead endpoint. The exposure is what
+// a slower failover lengthens, whatever the client's timeout: on Traefik a kill's stall is
+// mostly the 10 s timeout of one hung request, and which side gets one is a coin flip per
+// side — a kill hangs one side to 10.5–11.5 s and holds the other up for 0.2–1.5 s of fast
+// 502s (kind, 2026-11-28: 18 of 64 kills that stalled both sides differed ×2–×50, in random
+// directions), and those kills took the signed-rank test's highest ranks. The two sides'
+// exposures of one kill differ too (each side's controller learns of the removal at its
+// own moment: sd of the log ratio 0.37 on Traefik, 0.09 on haproxy-ingress) but without
+// the timeout's ×10 (tools/perf/failover-kills.js prints each kill's figures from raw/).
 //
-// The statistic: per kill that stalled *both* sides, log(head stall / base stall);
-// Wilcoxon's signed-rank test, one-sided, with the Hodges–Lehmann estimate as the change
-// and the interval the test inverts to. Kills that stalled one side only are counted and
-// shown, not tested here: when which side stalls is luck, their log ratio (a stall over
-// "no stall") is large and ranked highest, and its random sign drowns the ratio of the
-// kills both sides met (tools/test/unit/failover-sim.test.js, q = 0.6).
-// Where a kill stalls the head more *often*, errors and p99 still speak.
+// Every kill counts. A side is hit at a kill that held up at least one of its requests.
+// The test has two parts, independent given which kills hit which side (each is a sign
+// flip of its own kills under "no change"), combined by Fisher's method:
+//   - the kills that hit one side only: exact McNemar (head only vs base only, ½ each) —
+//     a head that hangs at kills where the base does not, whatever both sides' stalls;
+//   - the kills that hit both: Wilcoxon's signed-rank test on log(head/base exposure).
+// The change is every kill's too: the shift of the log exposure ratio that a sign-flip test
+// of all kills finds balanced — the kills that hit both by their signed ranks, each that hit
+// one side as a vote at the mean rank (stats.js signOnlyRank: the Hodges–Lehmann estimate
+// moved by the one-sided kills) — with the interval that test inverts to. Where the
+// one-sided kills outweigh any shift there is no finite ratio (`unbounded`): the head was
+// hit at more kills, by however much.
+// Chosen by simulation on the recorded kills (tools/test/unit/failover-sim.test.js, its
+// figures; docs/gate.md): at one level on PRs of 6 pairs it caught a 30% longer exposure in
+// 88% (Traefik) and 84% (haproxy-ingress), and a head that hangs at 40% more of the kills
+// in 92% and 25%; a sign-flip test of all kills, the one-sided ones at the mean rank, in
+// 89%, 75%, 58% and 24%; a sign-flip test of the exposures' differences in ms 59%, 49%, 80%
+// and 40%; the signed-rank test on the stalls of the kills that stalled both sides (the
+// test until issue 66) 61%, 83%, 1% and 3%.
 //
-// With fewer than MIN_KILLS kills that stalled both sides the test cannot decide, and
+// The rule's floor is the cut: a request held up at least that long counts. The ingest
+// keeps its own (100 ms, perActionCutMs); a floor above it counts a side as hit where its
+// stall reached the floor or it failed a request, a floor below it cannot apply (the cut
+// is the floor then), and the test says which it used.
+//
+// When neither part can decide alone (fewer than 5 kills that hit one side, and fewer than
+// 5 that hit both: 2⁻⁵ is the first power of ½ under α = 5%) the test cannot decide, and
 // says why. So too when a run kept only part of its requests of the cut or more
-// (perActionTruncated): its stalls may be short of the true ones, on one side more than
-// the other. On a blocking rule such a cell is inconclusive (gate.js failoverClosed), not
-// a pass — unless no kill stalled the head at all: then no head stall reached the floor,
-// and none can be a longer one (`calm`).
+// (perActionTruncated), or lists no exposure per kill (ingested before it was measured):
+// its costs may be short of the true ones. On a blocking rule such a cell is inconclusive
+// (gate.js failoverClosed), not a pass — unless no kill hit the head at all (`calm`).
 //
 // Every kill accounted for: one events file feeds both sides, so each pair's two kill
 // lists are one schedule — the same count, in the same order, at the same times within
@@ -35,23 +54,24 @@
 // can would drop the very kills that differ) and the cell is inconclusive, naming them.
 import { ruleNumbers } from '../config/normalise.js';
 import { killProblems, listed } from './whole-evidence.js';
-import { median, round } from '../numbers.js';
-import { hodgesLehmann, signedRank } from './stats.js';
+import { median, pValue, round } from '../numbers.js';
+import { fisherCombined, mcNemar, signedRank, signOnlyRank } from './stats.js';
 
-export const FAILOVER_METRIC = 'failover stall';
-export const MIN_KILLS = 6;
+export const FAILOVER_METRIC = 'failover exposure';
 const KILL = 'pod-killed';
-// floor "auto": what counts as a stall when the rule names no floor.
+// floor "auto": what counts as held up when the rule names no floor.
 const AUTO_FLOOR_MS = 100;
 // The cut of a result's stalls when it does not say (perActionCutMs): results before the
 // ingest kept a lower cut measured them on its 1 s slow list.
 const OLDER_CUT_MS = 1000;
-// "Sees" models the signed-rank test as a z-test on the mean log ratio at Wilcoxon's
-// efficiency relative to it (3/π under normal noise), with the kills' own spread — no
-// less than MIN_SPREAD, so six identical ratios do not promise to see ×1.0001. The spread
-// is robust (1.4826 × the median absolute deviation): a rank test is not moved by the
-// kill in six where one side stalled ×2–×8 the other, a variance is (on an A/A run on
-// kind it made `sees` ×1.2–×1.38 while the change it estimated was ×1.00 ± 0.006).
+// An exposure's resolution in a ratio: one side sends a request every 4 ms at 250/s, so a
+// kill that held up only requests in flight at it (exposure 0) is "under 10 ms", not ×∞.
+const EXPOSURE_RESOLUTION_MS = 10;
+// "Sees" models the two-part test by its signed-rank part as a z-test on the mean log
+// exposure ratio at Wilcoxon's efficiency relative to it (3/π under normal noise), with
+// the kills' own spread — no less than MIN_SPREAD, so six identical ratios do not promise
+// to see ×1.0001. The spread is robust (1.4826 × the median absolute deviation): a rank
+// test is not moved by the odd kill where one side's exposure was ×3 the other's.
 const robustSd = (d) => {
   const m = median(d);
   return 1.4826 * median(d.map((x) => Math.abs(x - m)));
@@ -68,6 +88,7 @@ const killsOf = (r) => (r.faultCost?.perAction ?? []).filter((a) => a.type === K
 // null: the run lists no actions at all (no faultCost.perAction).
 const listOf = (r) => (Array.isArray(r.faultCost?.perAction) ? killsOf(r) : null);
 const cutOf = (r) => r.faultCost?.perActionCutMs ?? OLDER_CUT_MS;
+const measured = (a) => Number.isFinite(a.exposureMs) && Number.isInteger(a.heldUp);
 
 /**
  * A duet cell (both sides in one run) any of whose runs lists a kill: it owes a failover
@@ -115,32 +136,44 @@ export function killSchedule(pairs) {
 
 /**
  * The kills of a cell's pairs, matched by when they happened (both sides' results read
- * one events file). discordant: also test the kills that stalled one side, each side
- * floored at floorMs (the comparison the simulation reports; not the gate's).
+ * one events file), each side's cost at the cut cutMs (see above) -> { kills: counts,
+ * base, head: [{hit, exposureMs, heldUp, stallMs}] per matched kill, d: log(head/base
+ * exposure) of the kills that hit both, measured: every kill lists its exposure }.
  */
-export function failoverEvidence(pairs, floorMs, { discordant = false } = {}) {
-  const d = [];
+export function failoverEvidence(pairs, cutMs, ingestCutMs = cutMs) {
   const base = [];
   const head = [];
+  const d = [];
   const kills = { total: 0, both: 0, baseOnly: 0, headOnly: 0, neither: 0 };
+  let all = true;
+  const cost = (a) => {
+    all &&= measured(a);
+    const hit =
+      cutMs > ingestCutMs ? a.stallMs >= cutMs || a.errors > 0 : measured(a) ? a.heldUp > 0 : a.stallMs >= cutMs;
+    return {
+      hit,
+      exposureMs: hit ? (a.exposureMs ?? 0) : 0,
+      heldUp: hit ? (a.heldUp ?? 0) : 0,
+      stallMs: hit ? a.stallMs : 0,
+    };
+  };
   for (const p of pairs) {
     const heads = new Map(killsOf(p.head).map((a) => [Math.round(a.at * 10), a]));
-    for (const b of killsOf(p.base)) {
-      const h = heads.get(Math.round(b.at * 10));
-      if (!h) continue;
+    for (const x of killsOf(p.base)) {
+      const y = heads.get(Math.round(x.at * 10));
+      if (!y) continue;
+      const [b, h] = [cost(x), cost(y)];
       kills.total++;
-      const sb = b.stallMs >= floorMs;
-      const sh = h.stallMs >= floorMs;
-      kills[sb && sh ? 'both' : sb ? 'baseOnly' : sh ? 'headOnly' : 'neither']++;
-      if (!(sb && sh) && !(discordant && (sb || sh))) continue;
-      const [fb, fh] = [Math.max(b.stallMs, floorMs), Math.max(h.stallMs, floorMs)];
-      d.push(Math.log(fh / fb));
-      base.push(fb);
-      head.push(fh);
+      kills[b.hit && h.hit ? 'both' : b.hit ? 'baseOnly' : h.hit ? 'headOnly' : 'neither']++;
+      base.push(b);
+      head.push(h);
+      if (b.hit && h.hit) d.push(Math.log(floored(h.exposureMs) / floored(b.exposureMs)));
     }
   }
-  return { d, kills, base: median(base), head: median(head) };
+  return { kills, base, head, d, measured: all };
 }
+
+const floored = (ms) => Math.max(ms, EXPOSURE_RESOLUTION_MS);
 
 /** The failover tests of the cells that have one (gate.js evaluate). */
 export function failoverTests(live, gate) {
@@ -160,6 +193,8 @@ export function failoverTests(live, gate) {
   });
 }
 
+const NO_KILLS = { total: 0, both: 0, baseOnly: 0, headOnly: 0, neither: 0 };
+
 // Kill lists that are not one schedule: no test on what is left, and why.
 function brokenSchedule(owner, rule, problems) {
   const { threshold, floorMs } = ruleNumbers(rule);
@@ -171,6 +206,7 @@ function brokenSchedule(owner, rule, problems) {
     blocking: rule.blocking,
     threshold,
     floorMs: Math.max(floorMs ?? AUTO_FLOOR_MS, AUTO_FLOOR_MS),
+    minDeltaMs: 0,
     reliable: false,
     why: `the two sides' kill lists are not one schedule (${shown}): one events file feeds both sides, so a result is damaged or mis-ingested — re-ingest or re-run the cell`,
     base: null,
@@ -178,7 +214,7 @@ function brokenSchedule(owner, rule, problems) {
     deltaMs: 0,
     design: 'concurrent',
     n: 0,
-    kills: { total: 0, both: 0, baseOnly: 0, headOnly: 0, neither: 0 },
+    kills: NO_KILLS,
     ratio: null,
     ratioLow: null,
     ratioHigh: null,
@@ -191,20 +227,25 @@ function brokenSchedule(owner, rule, problems) {
   };
 }
 
+const UNMEASURED =
+  "a run lists no exposure per kill (faultCost.perAction's exposureMs and heldUp: ingested before they were measured, or without every failed request's time) — re-ingest the runs: not gated";
+
 function failoverTest(owner, rule, alpha) {
   const { threshold, floorMs } = ruleNumbers(rule);
-  // The stall's cut: the rule's floor, or the ingest's where that is higher.
-  const cut = Math.max(...owner.pairs.flatMap((p) => [cutOf(p.base), cutOf(p.head)]));
-  const floor = Math.max(floorMs ?? AUTO_FLOOR_MS, cut);
-  const ev = failoverEvidence(owner.pairs, floor);
-  const n = ev.d.length;
-  const sr = signedRank(ev.d);
-  const hl = hodgesLehmann(ev.d, alpha);
-  const ratio = hl.estimate === null ? null : round(Math.exp(hl.estimate), 4);
+  // The cut: the rule's floor, or the ingest's where that is higher.
+  const ingestCut = Math.max(...owner.pairs.flatMap((p) => [cutOf(p.base), cutOf(p.head)]));
+  const floor = Math.max(floorMs ?? AUTO_FLOOR_MS, ingestCut);
+  const ev = failoverEvidence(owner.pairs, floor, ingestCut);
+  const { kills, d } = ev;
+  const t = signOnlyRank(d, kills.headOnly, kills.baseOnly, alpha);
+  const test = twoParts(kills, signedRank(d), alpha);
+  const spread = d.length > 1 ? Math.max(MIN_SPREAD, robustSd(d)) : null;
+  const why =
+    truncated(owner.pairs) ?? (ev.measured ? null : UNMEASURED) ?? (test.parts.length ? null : undecided(kills, test));
   const exp = (x) => (x === null ? null : round(Math.exp(x), 4));
-  const spread = n > 1 ? Math.max(MIN_SPREAD, robustSd(ev.d)) : null;
-  const usable = sr.n; // kills whose two stalls differ at all
-  const why = truncated(owner.pairs) ?? (usable < MIN_KILLS ? undecided(ev.kills, usable) : null);
+  const mean = (side, f) => round(side.reduce((a, x) => a + f(x), 0) / Math.max(1, side.length), 1);
+  const hit = (side) => median(side.filter((x) => x.hit).map((x) => x.stallMs));
+  const [mb, mh] = [mean(ev.base, (x) => x.exposureMs), mean(ev.head, (x) => x.exposureMs)];
   return {
     owner,
     kind: 'failover',
@@ -212,35 +253,79 @@ function failoverTest(owner, rule, alpha) {
     blocking: rule.blocking,
     threshold,
     floorMs: floor,
+    // A longer exposure is worth a red PR by the threshold alone: the floor is the cut.
+    minDeltaMs: 0,
     reliable: why === null,
     ...(why === null ? {} : { why }),
-    // No kill stalled the head: every head stall is under the floor, none can be longer.
-    ...(why !== null && !truncated(owner.pairs) && !ev.kills.both && !ev.kills.headOnly ? { calm: true } : {}),
-    base: ev.base,
-    head: ev.head,
-    deltaMs: ratio === null ? 0 : round(ev.base * (ratio - 1), 1),
+    // No kill hit the head: it held nothing up, so nothing it held up can be longer.
+    ...(why !== null && !truncated(owner.pairs) && !kills.both && !kills.headOnly ? { calm: true } : {}),
+    // Per kill, every kill counted (a kill that held up nothing is a zero): the mean
+    // exposure, the mean of the requests held up, the median stall of the kills that hit.
+    base: mb,
+    head: mh,
+    // The change in ms at the estimated ratio (noisy means would veto a clear shift).
+    deltaMs: round(t.estimate === null ? mh - mb : mb * Math.expm1(t.estimate), 1),
+    heldUp: { base: mean(ev.base, (x) => x.heldUp), head: mean(ev.head, (x) => x.heldUp) },
+    stall: { base: hit(ev.base), head: hit(ev.head) },
     design: 'concurrent',
-    n,
-    kills: ev.kills,
-    ratio,
-    ratioLow: exp(hl.low),
-    ratioHigh: exp(hl.high),
+    n: kills.total,
+    kills,
+    ratio: exp(t.estimate),
+    ratioLow: exp(t.low),
+    ratioHigh: exp(t.high),
+    // The kills that hit one side only outweigh any change of the exposure the others
+    // show: the head (above) or the base (below) was hit at more kills, by however much.
+    ...(t.unbounded ? { unbounded: t.unbounded } : {}),
     intervalLevel: round(1 - 2 * alpha, 4),
-    se: spread === null ? null : spread / Math.sqrt(n * EFFICIENCY),
+    se: spread === null ? null : spread / Math.sqrt(d.length * EFFICIENCY),
     df: null,
-    pWorse: sr.pGreater,
-    pBetter: sr.pLess,
+    // The parts tested and their own p-values.
+    parts: Object.fromEntries(test.parts.map((x) => [x.name, pValue(x.pWorse)])),
+    pWorse: test.pWorse,
+    pBetter: test.pBetter,
     // The smallest p-value these kills could give (every sign one way): Tarone, as errors.
-    minPWorse: 2 ** -usable,
-    minPBetter: 2 ** -usable,
+    minPWorse: test.minP,
+    minPBetter: test.minP,
   };
 }
 
-function undecided(kills, usable) {
+/**
+ * The test's parts that can decide (kills: failoverEvidence's counts; sr: signedRank of its
+ * d) -> { parts: [{name, pWorse, pBetter, k}], pWorse, pBetter, minP }. A part whose every
+ * sign one way (2⁻ᵏ for its k kills) could not reach α alone would only dilute the other,
+ * and which kills hit one side or both is what no sign flip changes — so leaving it out
+ * keeps the test exact. Both: Fisher.
+ */
+export function twoParts(kills, sr, alpha) {
+  const m = kills.headOnly + kills.baseOnly;
+  const parts = [
+    ...(2 ** -m <= alpha
+      ? [
+          {
+            name: 'oneSided',
+            pWorse: mcNemar(kills.headOnly, kills.baseOnly),
+            pBetter: mcNemar(kills.baseOnly, kills.headOnly),
+            k: m,
+          },
+        ]
+      : []),
+    ...(2 ** -sr.n <= alpha ? [{ name: 'bothSided', pWorse: sr.pGreater, pBetter: sr.pLess, k: sr.n }] : []),
+  ];
+  const combine = (f) =>
+    parts.length === 2 ? fisherCombined(f(parts[0]), f(parts[1])) : parts.length ? f(parts[0]) : 1;
+  return {
+    alpha,
+    parts,
+    pWorse: combine((x) => x.pWorse),
+    pBetter: combine((x) => x.pBetter),
+    minP: combine((x) => 2 ** -x.k),
+  };
+}
+
+function undecided(kills, test) {
   if (!kills.total) return 'no kill was met by both sides';
-  if (!kills.both)
-    return `no kill stalled both sides (${kills.total} kills; base only ${kills.baseOnly}, head only ${kills.headOnly})`;
-  return `only ${usable} of ${kills.total} kills stalled both sides (${MIN_KILLS} needed to decide; base only ${kills.baseOnly}, head only ${kills.headOnly}): not gated — more pairs would`;
+  const need = Math.ceil(-Math.log2(test.alpha));
+  return `too few kills tell the sides apart: ${kills.both} hit both, ${kills.baseOnly + kills.headOnly} one side (base only ${kills.baseOnly}, head only ${kills.headOnly}) of ${kills.total} — ${need} of either needed to decide: not gated, more pairs would`;
 }
 
 // A run that kept only part of its requests of the cut or more: which, so the comment
@@ -252,14 +337,14 @@ function truncated(pairs) {
       if (p[side].faultCost?.perActionTruncated) short.push(`pair ${i + 1}'s ${side}`);
   });
   if (!short.length) return null;
-  return `${short.join(', ')} kept only part of ${short.length > 1 ? 'their' : 'its'} requests of the stall's cut or more (faultCost.perActionTruncated; ingest/aggregate.js lagKept): stalls per kill not known in full — not gated`;
+  return `${short.join(', ')} kept only part of ${short.length > 1 ? 'their' : 'its'} requests of the cut or more (faultCost.perActionTruncated; ingest/aggregate.js lagKept): costs per kill not known in full — not gated`;
 }
 
 /**
- * gate.js: a blocking failover test that cannot decide — too few kills stalled both sides,
- * a run's stalls not known in full, kill lists that are not one schedule — leaves its cell
- * inconclusive, naming why (its warning becomes the reason). Not a pass: that is what
- * more pairs, or a whole result, would decide. A regression found elsewhere stands.
+ * gate.js: a blocking failover test that cannot decide — too few kills, a run's costs not
+ * known in full, kill lists that are not one schedule — leaves its cell inconclusive,
+ * naming why (its warning becomes the reason). Not a pass: that is what more pairs, or a
+ * whole result, would decide. A regression found elsewhere stands.
  */
 export function failoverClosed(p, tests) {
   if (!p.valid || p.out.verdict === 'regression') return;

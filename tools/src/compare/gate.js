@@ -325,7 +325,7 @@ function decide(tests, alpha, second, upTo) {
   for (const t of tests.filter((x) => x.kind !== 'errors' && x.se && inFamily(x, 'Worse'))) {
     const m = Math.max(1, t.familyWorse);
     const need = normalQuantile(1 - alpha / m) + normalQuantile(0.8);
-    const minLog = Math.max(Math.log1p(t.threshold), t.base > 0 ? Math.log1p(t.floorMs / t.base) : 0);
+    const minLog = Math.max(Math.log1p(t.threshold), t.base > 0 ? Math.log1p(minDelta(t) / t.base) : 0);
     const rule =
       sequentialRuleOf(t, { alpha, m, minLog }) ?? decisionRule({ se: t.se, df: t.df ?? Infinity, alpha, m, minLog });
     const ratio80 = ratioCaught(rule);
@@ -356,9 +356,17 @@ function decide(tests, alpha, second, upTo) {
 // Significant is not enough: the change must be worth a red PR.
 function big(t, sign) {
   if (t.kind === 'errors') return sign * t.extra >= t.minExtra;
-  const ratioOk = sign > 0 ? t.ratio > 1 + t.threshold : t.ratio < 1 / (1 + t.threshold);
-  return ratioOk && sign * t.deltaMs > t.floorMs;
+  // A failover whose one-sided kills outweigh any shift has no finite ratio (failover.js).
+  const ratioOk =
+    sign > 0
+      ? t.ratio > 1 + t.threshold || t.unbounded === 'above'
+      : t.ratio < 1 / (1 + t.threshold) || t.unbounded === 'below';
+  return ratioOk && sign * t.deltaMs > minDelta(t);
 }
+
+// The absolute change worth a red PR: the floor, unless the test names its own (a
+// failover's floor is its cut, failover.js).
+const minDelta = (t) => t.minDeltaMs ?? t.floorMs;
 
 // A blocking, reliable test that could reach α at all (Tarone: one that cannot costs
 // the family nothing).

@@ -125,7 +125,9 @@ function failoverLooks(base, head, pairs, gate) {
     threshold: t.threshold,
     pWorse: t.pWorse,
     pWithin: t.calm || (t.ratioHigh !== null && t.ratioHigh < 1 + t.threshold) ? 0 : 1,
-    big: t.ratio !== null && t.ratio > 1 + t.threshold && t.deltaMs > t.floorMs,
+    big:
+      (t.unbounded === 'above' || (t.ratio !== null && t.ratio > 1 + t.threshold)) &&
+      t.deltaMs > (t.minDeltaMs ?? t.floorMs),
     text: t.ratio === null ? t.metric : `${t.metric} ×${t.ratio.toFixed(2)}`,
     ...(t.why ? { why: t.why } : {}),
   }));

@@ -242,3 +242,125 @@ function signedRankCritical(n, alpha) {
   }
   return c;
 }
+
+// Sign-flip tests exact up to this many pairs; normal beyond (the distribution's support
+// grows with the square of the pairs).
+const EXACT_SIGN_FLIP = 300;
+
+/**
+ * A paired sign-flip test of pairs that carry a magnitude, d (log ratios), and pairs that
+ * carry a sign only — `up` with the second member worse, `down` with the first. The
+ * statistic is the signed-rank sum of d plus, for each sign-only pair, the mean rank
+ * (n + 1) / 2 of the n ranked ones: a pair that says which side was worse but not by how
+ * much counts as a typical one, neither the largest (which would let luck of the side
+ * decide) nor nothing. Its distribution is the permutation distribution of every pair's
+ * sign under "no change": exact up to EXACT_SIGN_FLIP pairs (zeros in d dropped, ties as
+ * mid-ranks), normal beyond. With up = down = 0 it is signedRank.
+ *
+ * The estimate is the shift θ of d that the test finds balanced — the Hodges–Lehmann
+ * estimate moved by the sign-only pairs — and the interval (two-sided 1 − 2α) the θ the
+ * test at α does not reject either way: null where the sign-only pairs outweigh every
+ * shift of d (unbounded: 'above' — the second member worse whatever the shift).
+ * -> { n, m, pGreater, pLess, minP, estimate, low, high, unbounded, exact }
+ */
+export function signOnlyRank(d, up, down, alpha) {
+  const x = d.filter((v) => v !== 0 && Number.isFinite(v));
+  const n = x.length;
+  const m = up + down;
+  const rank2 = doubledRanks(x.map(Math.abs));
+  const c2 = n + 1; // the mean rank, doubled
+  const weights = [...rank2, ...Array(m).fill(c2)];
+  const total = weights.reduce((a, b) => a + b, 0);
+  const t2 = x.reduce((a, v, i) => a + (v > 0 ? rank2[i] : 0), 0) + up * c2;
+  const tail = tails(weights, total);
+  const ge = (t) => tail.ge(t);
+  const le = (t) => tail.le(t);
+  // Walsh averages of d: W(θ) = #{averages > θ} is the signed-rank sum of d − θ.
+  const walsh = walshAverages(x);
+  const N = walsh.length;
+  // θ where 2·W(θ) + c2·k = s (k: sign-only pairs counted up), as a Walsh quantile.
+  const at = (s, k) => {
+    const above = (s - c2 * k) / 2; // averages that must lie above θ
+    const idx = N - above;
+    if (idx >= N) return Infinity;
+    if (idx <= 0) return -Infinity;
+    return (walsh[Math.ceil(idx) - 1] + walsh[Math.floor(idx)]) / 2;
+  };
+  const estimate = n + m ? at(total / 2, up) : NaN;
+  // Critical sums of each tail at α: the smallest s with P(T ≥ s) ≤ α (and its mirror).
+  const crit = tail.critical(alpha);
+  const low = crit === null ? -Infinity : bound(walsh, (crit - c2 * up) / 2);
+  const high = crit === null ? Infinity : -bound(walshAverages(x.map((v) => -v)), (crit - c2 * down) / 2);
+  const fin = (v) => (Number.isFinite(v) ? v : null);
+  return {
+    n,
+    m,
+    pGreater: Math.min(1, ge(t2)),
+    pLess: Math.min(1, le(t2)),
+    minP: n + m ? 2 ** -(n + m) : 1,
+    estimate: fin(estimate),
+    low: fin(low),
+    high: fin(high),
+    ...(estimate === Infinity ? { unbounded: 'above' } : estimate === -Infinity ? { unbounded: 'below' } : {}),
+    exact: tail.exact,
+  };
+}
+
+// The interval's lower end (as hodgesLehmann's): the test rejects a shift θ when at
+// least `a` Walsh averages lie above it, so the least θ it keeps is the (N − ⌈a⌉ + 1)-th
+// smallest; ±∞ where it keeps every θ or none. The upper end is the mirrored data's.
+function bound(walsh, a) {
+  const k = Math.ceil(a - 1e-9);
+  if (k <= 0) return Infinity;
+  if (k > walsh.length) return -Infinity;
+  return walsh[walsh.length - k];
+}
+
+function walshAverages(x) {
+  const n = x.length;
+  const w = new Float64Array((n * (n + 1)) / 2);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) w[k++] = (x[i] + x[j]) / 2;
+  return w.sort();
+}
+
+// The sign-flip sum's tails: exact (each weight in with probability ½) or normal.
+function tails(weights, total) {
+  if (weights.length <= EXACT_SIGN_FLIP) {
+    const dist = signDistribution(weights);
+    const upper = new Float64Array(total + 2);
+    for (let s = total; s >= 0; s--) upper[s] = upper[s + 1] + dist[s];
+    return {
+      exact: true,
+      ge: (t) => (t <= 0 ? 1 : t > total ? 0 : upper[t]),
+      le: (t) => (t >= total ? 1 : t < 0 ? 0 : 1 - upper[t + 1]),
+      // The smallest s with P(T ≥ s) ≤ α; null: no sum is that rare.
+      critical: (alpha) => {
+        for (let s = 0; s <= total; s++) if (upper[s] <= alpha) return s;
+        return null;
+      },
+    };
+  }
+  const mean = total / 2;
+  const sd = Math.sqrt(weights.reduce((a, w) => a + w * w, 0)) / 2;
+  return {
+    exact: false,
+    ge: (t) => normalSf((t - 1 - mean) / sd),
+    le: (t) => normalSf((mean - t - 1) / sd),
+    critical: (alpha) => Math.ceil(mean + normalQuantile(1 - alpha) * sd + 1),
+  };
+}
+
+/**
+ * Fisher's combination of two independent one-sided p-values: P(χ²₄ ≥ −2 ln(p₁p₂)). With a
+ * discrete test among them it is conservative (each p is at least uniform under H₀).
+ */
+export function fisherCombined(p1, p2) {
+  const x = -2 * (Math.log(Math.max(p1, 1e-300)) + Math.log(Math.max(p2, 1e-300)));
+  return Math.min(1, Math.exp(-x / 2) * (1 + x / 2));
+}
+
+/** Exact one-sided McNemar test: P(X ≥ k) for X ~ Binomial(k + other, ½); 1 without a discordant pair. */
+export function mcNemar(k, other) {
+  return k + other ? binomialUpperTail(k, k + other, 0.5) : 1;
+}

@@ -34,10 +34,10 @@ export const GATE_DEFAULTS = {
     p90: { threshold: '25%', floor: '200ms', blocking: true },
     p99: { threshold: '50%', floor: '500ms', blocking: true },
   },
-  // A duet's failover, kill by kill (duet cells with pod-kill; compare/failover.js): the
-  // stall each kill caused on both sides, tested on the kills that stalled both. A stall
-  // below the floor is no stall ("auto": 100ms); haproxy-ingress's stalls are its 5 s
-  // connect timeout to within a few percent, so 15% is well above their noise.
+  // A duet's failover, kill by kill (duet cells with pod-kill; compare/failover.js): each
+  // kill's exposure on both sides (the kill → the send of the last request it held up),
+  // every kill counted. A request held up less than the floor does not count ("auto":
+  // 100ms); 15% of the exposure is a 30% slower failover caught within 6 pairs on kind.
   failover: { threshold: '15%', floor: '100ms', blocking: true },
   // The data plane's CPU per 1,000 requests, each side's own cgroups (compare/cpu.js):
   // advisory unless a team asks to gate its cost. No absolute floor: CPU has no timer

@@ -1,106 +1,152 @@
-// The failover gate (gate.failover, compare/failover.js) as a user meets it: duet PRs of
-// a steady and a pod-kill cell, 3 pairs of 8 kills, kills like haproxy-ingress's on kind
-// (helpers/failover-sim.js: every kill stalls both sides for 0.3–5 s, the sides within a
-// few percent but for 1 kill in 6), through the real gate — Holm over the PR, the
-// confirmation round with fresh pairs. Seeded: the same figures every run.
+// The failover gate (gate.failover, compare/failover.js) as a user meets it: duet PRs of a
+// pod-kill cell gated as init's `pr-failover` gate runs them — 3 pairs, then one more at a
+// time up to 6 while the runner's look (compare/sequential.js) says continue — through the
+// real gate (Holm over the PR, the sequential design's share of α). Two kinds of kills:
+// the recorded ones (tools/test/fixtures/kills/: Traefik's and haproxy-ingress's A/A runs on
+// kind, 2026-11-28, each kill's exposure, held-up requests and stall on both sides,
+// resampled by pair with the sides swapped at random), and synthetic ones calibrated on them
+// (helpers/failover-sim.js). Seeded: the same figures every run.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { gateCells } from '../../src/compare/gate.js';
-import { failoverEvidence, FAILOVER_METRIC } from '../../src/compare/failover.js';
+import { failoverEvidence, FAILOVER_METRIC, twoParts } from '../../src/compare/failover.js';
+import { familyBound, interimLook } from '../../src/compare/sequential.js';
 import { matchPairs } from '../../src/compare/pairs.js';
-import { signedRank } from '../../src/compare/stats.js';
+import { signedRank, signOnlyRank } from '../../src/compare/stats.js';
 import { applyDefaults } from '../../src/config/defaults.js';
-import { simulateFailoverPr } from '../helpers/failover-sim.js';
+import { KILLS, recordedFailoverCell, simulateFailoverPr, TRAEFIK_KILLS } from '../helpers/failover-sim.js';
 
 const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
-const CANARY = { headFactor: 1.3 };
-// The first look at the kind runs (8 kills of one run): median 1 s, sd of the log 0.8,
-// one side ×5 at 1 kill in 10.
-const FIRST_LOOK = { medianMs: 1000, spreadSd: 0.8, outlier: 0.1, outlierLog: [Math.log(5), Math.log(5)] };
+const recorded = (name) => JSON.parse(readFileSync(new URL(`../fixtures/kills/${name}.json`, import.meta.url), 'utf8'));
+const RUNS = { traefik: recorded('traefik-aa'), 'haproxy-ingress': recorded('haproxy-ingress-aa') };
+const FAMILY = familyBound([{ key: 'c', scenario: { faults: [{ type: 'pod-kill' }] } }], gate);
 
-function pr(seed, opts) {
-  const inputs = simulateFailoverPr(seed, opts);
-  let res = gateCells(inputs, gate, { mode: 'paired' });
-  if (res.confirm.length) {
-    const fresh = simulateFailoverPr(seed + 1, { ...opts, pairOffset: 100 });
-    res = gateCells(inputs, gate, { mode: 'paired', confirm: new Map(fresh.map((c) => [c.cell, c])) });
+// One PR of the sequential design on a pod-kill cell's first `max` pairs, as seq-prs.js and
+// the runner run it: the pairs used, the cell's verdict and its failover test.
+function sequentialPr(cell, { min = 3, max = 6 } = {}) {
+  let n = min;
+  for (; n < max; n++) {
+    const look = interimLook({ base: cell.base.slice(0, n), head: cell.head.slice(0, n) }, gate, { family: FAMILY });
+    if (look.decision !== 'continue') break;
   }
-  return res;
+  const sequential = { minPairs: min, maxPairs: max };
+  const mark = (r, i) => ({ ...r, meta: { ...r.meta, sequential, repetition: i + 1 } });
+  const side = (reps) => reps.slice(0, n).map(mark);
+  const [c] = gateCells([{ cell: cell.cell, base: side(cell.base), head: side(cell.head) }], gate, {
+    mode: 'paired',
+  }).cells;
+  return { pairs: n, cell: c, failover: c.metrics.find((m) => m.metric === FAILOVER_METRIC) };
 }
 
-function rates(n, opts) {
+function rates(n, make) {
   let red = 0;
-  let failover = 0;
-  let decided = 0;
+  let caught = 0;
+  let pairs = 0;
   for (let s = 1; s <= n; s++) {
-    const res = pr(s * 7919, opts);
-    if (res.cells.some((c) => c.verdict === 'regression')) red++;
-    const m = res.cells[1].metrics.find((x) => x.metric === FAILOVER_METRIC);
-    if (m.status === 'regression') failover++;
-    if (m.reliable) decided++;
+    const pr = sequentialPr(make(s * 7919));
+    if (pr.cell.verdict === 'regression' || pr.cell.verdict === 'inconclusive') red++;
+    if (pr.failover.status === 'regression') caught++;
+    pairs += pr.pairs;
   }
-  return { red: red / n, failover: failover / n, decided: decided / n };
+  return { red: red / n, caught: caught / n, pairs: pairs / n };
 }
 
-test('failover gate simulation (kind-like kills): no-op PRs fail ≤ 5%; a ×1.3 failover is caught ≥ 80% (3 pairs × 8 kills)', (t) => {
-  const noop = rates(200, {});
-  assert.ok(noop.red <= 0.05, `no-op PRs failed ${pct(noop.red)}`);
-  const canary = rates(100, CANARY);
-  assert.ok(canary.red >= 0.8, `×1.3 caught ${pct(canary.red)}`);
-  assert.ok(canary.failover >= 0.8, `×1.3 caught by the failover test ${pct(canary.failover)}`);
-  const six = rates(100, { ...CANARY, pairs: 6 });
-  assert.ok(six.failover >= canary.failover, `6 pairs caught ${pct(six.failover)}`);
-  t.diagnostic(
-    `3 pairs: no-op ${pct(noop.red)} failed (failover ${pct(noop.failover)}); ×1.3 caught ${pct(canary.red)} (failover ${pct(canary.failover)}, decided ${pct(canary.decided)}); 6 pairs: ×1.3 caught ${pct(six.red)} (failover ${pct(six.failover)})`,
-  );
-});
+for (const [controller, run] of Object.entries(RUNS))
+  test(`failover gate on ${controller}'s recorded kills: no-op PRs red ≤ 5%; a 30% longer exposure caught ≥ 80% within 6 pairs`, (t) => {
+    const noop = rates(150, (seed) => recordedFailoverCell(run, seed));
+    const slower = rates(150, (seed) => recordedFailoverCell(run, seed, { factor: 1.3 }));
+    assert.ok(noop.red <= 0.05, `no-op PRs red ${pct(noop.red)}`);
+    assert.ok(slower.caught >= 0.8, `×1.3 exposure caught ${pct(slower.caught)}`);
+    t.diagnostic(
+      `${controller}: no-op red ${pct(noop.red)} (${noop.pairs.toFixed(1)} pairs); ×1.3 exposure caught by the failover test ${pct(slower.caught)} (${slower.pairs.toFixed(1)} pairs)`,
+    );
+  });
 
-test('failover gate simulation: the first look’s kills (median 1 s, sd 0.8, ×5 outliers at 1 in 10)', (t) => {
-  const noop = rates(100, FIRST_LOOK);
-  const canary = rates(100, { ...FIRST_LOOK, ...CANARY });
-  const six = rates(50, { ...FIRST_LOOK, ...CANARY, pairs: 6 });
-  assert.ok(noop.red <= 0.05, `no-op PRs failed ${pct(noop.red)}`);
-  assert.ok(canary.failover >= 0.8, `×1.3 caught by the failover test ${pct(canary.failover)}`);
-  t.diagnostic(
-    `first look: no-op ${pct(noop.red)} failed; ×1.3 caught ${pct(canary.red)} at 3 pairs (failover ${pct(canary.failover)}), ${pct(six.red)} at 6 (failover ${pct(six.failover)})`,
-  );
-});
+// The designs issue 66 weighed, each at one level on the same PRs of 6 pairs, against two
+// failovers gone wrong: a 30% longer exposure, and a head that hangs at kills where the
+// base does not (the base missing 40% of the kills that hit the head). The chosen one —
+// McNemar on the one-sided kills and the signed-rank test on the others, combined by Fisher
+// — beside one sign-flip test with the one-sided kills at the mean rank, the signed-rank
+// test on the kills that stalled both sides (the test until issue 66, on its stall), and a
+// sign-flip test of the exposures' differences in ms.
+const LEVEL = 0.05 / 4;
+const DESIGNS = {
+  'McNemar + signed-rank, Fisher': (ev) => twoParts(ev.kills, signedRank(ev.d), LEVEL).pWorse,
+  'sign-flip, one-sided at the mean rank': (ev) =>
+    signOnlyRank(ev.d, ev.kills.headOnly, ev.kills.baseOnly, LEVEL).pGreater,
+  'signed-rank on both-sided stalls': (ev) =>
+    signedRank(
+      ev.base.flatMap((b, i) =>
+        b.stallMs >= 100 && ev.head[i].stallMs >= 100 ? [Math.log(ev.head[i].stallMs / b.stallMs)] : [],
+      ),
+    ).pGreater,
+  'sign-flip on the exposure in ms': (ev) => {
+    const d = ev.base.map((b, i) => ev.head[i].exposureMs - b.exposureMs);
+    const obs = d.reduce((a, x) => a + x, 0);
+    let ge = 0;
+    let seed = 7;
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+    for (let k = 0; k < 4000; k++) if (d.reduce((a, x) => a + (random() < 0.5 ? x : -x), 0) >= obs) ge++;
+    return (ge + 1) / 4001;
+  },
+};
+const CHOSEN = 'McNemar + signed-rank, Fisher';
+const CASES = { 'no-op': {}, '×1.3 exposure': { factor: 1.3 }, 'hangs at more kills': { baseMisses: 0.4 } };
 
-test('failover gate simulation (q = 0.3, a side stalls at 3 kills in 10): too few kills stall both to decide with 3 pairs — it says so, and stays green', (t) => {
-  const noop = rates(40, { q: 0.3 });
-  const canary = rates(40, { q: 0.3, ...CANARY });
-  assert.ok(noop.red <= 0.05, `no-op PRs failed ${pct(noop.red)}`);
-  assert.ok(canary.decided <= 0.2, `decided ${pct(canary.decided)}`);
-  t.diagnostic(
-    `q=0.3: no-op ${pct(noop.red)} failed; ×1.3 caught ${pct(canary.red)} (failover ${pct(canary.failover)}); the test could decide in ${pct(canary.decided)} of PRs`,
-  );
-});
-
-test('failover gate simulation: the two sides of a kill twice as loose (sd 0.3 of their log ratio)', (t) => {
-  const noop = rates(40, { pairSd: 0.3 });
-  const canary = rates(40, { pairSd: 0.3, ...CANARY });
-  assert.ok(noop.red <= 0.1, `no-op PRs failed ${pct(noop.red)}`);
-  t.diagnostic(`pair sd 0.3: no-op ${pct(noop.red)} failed; ×1.3 caught ${pct(canary.red)}`);
-});
-
-test('failover simulation: kills that stalled one side, floored and tested with the rest, drown a ×1.3 stall (q = 0.6)', (t) => {
-  // The comparison behind failover.js's choice, where which side stalls is luck: the same
-  // PRs, signed-rank at α alone (no Holm, no threshold) on every kill that stalled either
-  // side, each side floored, against the kills that stalled both.
-  const caught = (discordant) => {
-    let k = 0;
-    for (let s = 1; s <= 100; s++) {
-      const [, cell] = simulateFailoverPr(s * 7919, { ...CANARY, q: 0.6 });
-      const { d } = failoverEvidence(matchPairs(cell.base, cell.head).pairs, 100, { discordant });
-      if (signedRank(d).pGreater <= 0.05) k++;
+test('failover designs on the recorded kills (6 pairs, one level): the chosen two-part test catches the two failovers gone wrong most often', (t) => {
+  const N = 100;
+  const mean = {};
+  for (const [controller, run] of Object.entries(RUNS)) {
+    const caught = Object.fromEntries(Object.keys(DESIGNS).map((k) => [k, {}]));
+    for (const [what, opts] of Object.entries(CASES))
+      for (let s = 1; s <= N; s++) {
+        const cell = recordedFailoverCell(run, s * 104729, opts);
+        const ev = failoverEvidence(matchPairs(cell.base, cell.head).pairs, 100);
+        for (const [name, p] of Object.entries(DESIGNS))
+          caught[name][what] = (caught[name][what] ?? 0) + (p(ev) <= LEVEL ? 1 / N : 0);
+      }
+    for (const [name, c] of Object.entries(caught)) {
+      assert.ok(c['no-op'] <= 0.05, `${controller} ${name}: no-op ${pct(c['no-op'])}`);
+      mean[name] = (mean[name] ?? 0) + (c['×1.3 exposure'] + c['hangs at more kills']) / 4;
     }
-    return k / 100;
-  };
-  const all = caught(true);
-  const both = caught(false);
-  assert.ok(both > all + 0.2, `both-stalled ${pct(both)} vs all kills ${pct(all)}`);
+    t.diagnostic(
+      `${controller}: ${Object.entries(caught)
+        .map(
+          ([name, c]) =>
+            `${name}: ${Object.entries(c)
+              .map(([w, x]) => `${w} ${pct(x)}`)
+              .join(', ')}`,
+        )
+        .join('; ')}`,
+    );
+  }
+  for (const [name, x] of Object.entries(mean))
+    assert.ok(mean[CHOSEN] >= x, `${name} catches the two failovers more often than the chosen test`);
   t.diagnostic(
-    `×1.3, q=0.6, significant at 5% alone: kills that stalled both ${pct(both)}; every kill floored ${pct(all)}`,
+    `mean over both runs and both failovers: ${Object.entries(mean)
+      .map(([n, x]) => `${n} ${pct(x)}`)
+      .join('; ')}`,
   );
+});
+
+test('failover gate simulation (synthetic kills like haproxy-ingress’s and Traefik’s): no-op PRs red ≤ 5%; ×1.3 caught ≥ 70%', (t) => {
+  for (const [name, kills] of Object.entries({ 'haproxy-ingress': KILLS, traefik: TRAEFIK_KILLS })) {
+    const cell = (seed, opts) => simulateFailoverPr(seed, { ...kills, pairs: 6, ...opts })[1];
+    const noop = rates(100, (seed) => cell(seed, {}));
+    const slower = rates(100, (seed) => cell(seed, { headFactor: 1.3 }));
+    assert.ok(noop.red <= 0.05, `${name}: no-op PRs red ${pct(noop.red)}`);
+    assert.ok(slower.caught >= 0.7, `${name}: ×1.3 caught ${pct(slower.caught)}`);
+    t.diagnostic(`${name} (synthetic): no-op red ${pct(noop.red)}; ×1.3 exposure caught ${pct(slower.caught)}`);
+  }
+});
+
+test('failover gate simulation: kills that hold up almost nothing (a kill live 1 time in 5) cannot decide in 3 pairs — it says so, and the cell is not passed', () => {
+  const [, cell] = simulateFailoverPr(33, { active: 0.2, q: 0.5, pairs: 3 });
+  const [c] = gateCells([cell], gate, { mode: 'paired' }).cells;
+  const m = c.metrics.find((x) => x.metric === FAILOVER_METRIC);
+  assert.equal(m.reliable, false);
+  assert.match(m.why, /^too few kills tell the sides apart: 0 hit both, 3 one side .* 5 of either needed to decide/);
+  assert.equal(c.verdict, 'inconclusive');
 });

@@ -15,8 +15,8 @@ const podKill = (res) => res.cells.find((c) => c.cell.endsWith('/pod-kill'));
 const failover = (cell) => cell.metrics.find((m) => m.metric === FAILOVER_METRIC);
 const judge = (inputs) => podKill(gateCells(inputs, gate, { mode: 'paired' }));
 
-// A failover ×1.5 slower on the head, every kill stalling both sides: red when whole.
-const REGRESSION = { q: 1, outlier: 0, headFactor: 1.5 };
+// A failover ×1.5 slower on the head (its exposure), every kill hitting both sides: red when whole.
+const REGRESSION = { active: 1, q: 1, outlier: 0, headFactor: 1.5, everyMs: 5000 };
 
 // The pod-kill cell's head run of pair `pair` (1-based) changed by f.
 function withHead(inputs, pair, f) {
@@ -38,7 +38,7 @@ test("every kill accounted for: a head whose kill list is missing makes the cell
   assert.equal(failover(cell).reliable, false);
 });
 
-// Two kills a pair: 6 in all, just enough to decide — one dropped and the old test could not.
+// Two kills a pair: 6 in all, enough to decide — one dropped and the old test could not.
 const FEW = { ...REGRESSION, kills: 2 };
 
 test('every kill accounted for: kill lists whose counts disagree make the cell inconclusive, naming pair and counts', () => {
@@ -70,17 +70,19 @@ test('every kill accounted for: a kill at another time on one side makes the cel
 });
 
 test('every kill accounted for: a failover test that cannot decide on a blocking rule is inconclusive, not a pass', () => {
-  // 3 pairs × 1 kill, each stalling both sides ×2 longer on the head: 3 kills, 6 needed.
-  const cell = judge(simulateFailoverPr(13, { q: 1, kills: 1, headFactor: 2 }));
+  // 3 pairs × 1 kill, each hitting both sides, the head exposed ×2 longer: 3 kills, 5 needed.
+  const few = { active: 1, q: 1, kills: 1, headFactor: 2 };
+  const cell = judge(simulateFailoverPr(13, few));
   assert.equal(failover(cell).reliable, false);
   assert.equal(cell.verdict, 'inconclusive');
-  assert.match(cell.reasons.join(' '), /failover stall cannot decide: only 3 of 3 kills stalled both sides/);
+  assert.match(
+    cell.reasons.join(' '),
+    /failover exposure cannot decide: too few kills tell the sides apart: 3 hit both/,
+  );
   // Advisory, it only warns, as before.
   const off = { ...gate, failover: { ...gate.failover, blocking: false } };
-  const advisory = podKill(
-    gateCells(simulateFailoverPr(13, { q: 1, kills: 1, headFactor: 2 }), off, { mode: 'paired' }),
-  );
+  const advisory = podKill(gateCells(simulateFailoverPr(13, few), off, { mode: 'paired' }));
   assert.notEqual(advisory.verdict, 'inconclusive');
-  // No kill stalled the head at all: no head stall reaches the floor, so none can be longer — decided.
+  // No kill held up anything on the head: nothing it held up can be longer — decided.
   assert.equal(judge(simulateFailoverPr(14, { q: 0 })).verdict, 'pass');
 });

@@ -18,10 +18,10 @@ import { scratchDir } from '../helpers/scratch.js';
 const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
 const design = { minPairs: 3, maxPairs: 8 };
 
-// n pairs of a pod-kill duet, one kill a pair stalling the head ×2 longer; p99 the same on
+// n pairs of a pod-kill duet, one kill a pair hitting both sides, the head exposed ×2 longer; p99 the same on
 // both sides (clearly within its threshold). Sequential 3…8, as the runner records it.
 function podKill(n) {
-  const [c] = simulateFailoverPr(13, { q: 1, kills: 1, headFactor: 2, pairs: n }).filter((x) =>
+  const [c] = simulateFailoverPr(13, { active: 1, q: 1, kills: 1, headFactor: 2, pairs: n }).filter((x) =>
     x.cell.endsWith('/pod-kill'),
   );
   const seq = (r) => ({ ...r, meta: { ...r.meta, sequential: design, repetition: r.meta.pair } });
@@ -37,7 +37,10 @@ test('no stop before every blocking test can decide: a failover test short of ki
   const look = interimLook({ base, head }, gate);
   // Before: { decision: 'stop-pass', why: 'p99 ×1.00, clearly within 10%' }.
   assert.equal(look.decision, 'continue');
-  assert.match(look.why, /cannot decide yet: failover stall ×\d\.\d\d \(only 4 of 4 kills stalled both sides/);
+  assert.match(
+    look.why,
+    /cannot decide yet: failover exposure ×\d\.\d\d \(too few kills tell the sides apart: 4 hit both, 0 one side/,
+  );
   // Run on, the same cell decides: red.
   const full = podKill(8);
   assert.equal(gateCells([full], gate, { mode: 'paired' }).cells[0].verdict, 'regression');
@@ -70,7 +73,7 @@ test('no stop before every blocking test can decide: the runner adds the pair th
   };
   // Before: false — "decided after 4 pairs (p99 ×1.00, clearly within 10%) — 4 optional pairs skipped".
   assert.equal(looks.wanted(cell), true, lines.join('\n'));
-  assert.match(lines.join('\n'), /not decided after 4 pairs \(cannot decide yet: failover stall/);
+  assert.match(lines.join('\n'), /not decided after 4 pairs \(cannot decide yet: failover exposure/);
 });
 
 test("no stop before every blocking test can decide: the gate's re-look of a cell stopped short applies the same rule", () => {
@@ -79,6 +82,6 @@ test("no stop before every blocking test can decide: the gate's re-look of a cel
   assert.equal(v.verdict, 'inconclusive');
   assert.match(
     v.reasons.join(' '),
-    /its duet stopped after 4 of ≤ 8 pairs, which do not clearly pass it \(cannot decide yet: failover stall/,
+    /its duet stopped after 4 of ≤ 8 pairs, which do not clearly pass it \(cannot decide yet: failover exposure/,
   );
 });
