@@ -341,6 +341,21 @@ function truncated(pairs) {
 }
 
 /**
+ * gate.js, after the decision: a failover test that has not decided says so — status
+ * "undecided" (shown "not decided", with its estimate), never "pass". Undecided: it cannot
+ * decide (too few kills, costs not known in full, not one schedule), or its cell stopped
+ * early (sequential) because another test decided while this one was neither significant
+ * nor clearly within its threshold (its interval's top under 1 + threshold).
+ */
+export function failoverUndecided(tests) {
+  for (const t of tests) {
+    if (t.kind !== 'failover' || t.status !== 'pass' || t.calm) continue;
+    const within = t.ratioHigh !== null && t.ratioHigh < 1 + t.threshold;
+    if (!t.reliable || (t.owner.sequential?.stopped && !within)) t.status = 'undecided';
+  }
+}
+
+/**
  * gate.js: a blocking failover test that cannot decide — too few kills, a run's costs not
  * known in full, kill lists that are not one schedule — leaves its cell inconclusive,
  * naming why (its warning becomes the reason). Not a pass: that is what more pairs, or a

@@ -14,7 +14,7 @@ import { errorTests } from './errors.js';
 import { describe, finish, publicTest, summaryOf } from './cell-verdict.js';
 import { floorMs, LATENCY, latencyEvidence, latencyNoise } from './latency.js';
 import { hasPropagation, PROPAGATION } from './propagation.js';
-import { failoverClosed, failoverTests } from './failover.js';
+import { failoverClosed, failoverTests, failoverUndecided } from './failover.js';
 import { EARLY, isCandidate, stagewise } from './confirm.js';
 import { CROSS_TALK_RATIO, duetCpu } from './cross-talk.js';
 import { CPU, CPU_METRIC, cpuNoiseRules, hasCpu, withCpuUnit } from './cpu.js';
@@ -73,6 +73,7 @@ export function gateCells(
   }
   const secondOf = (t) => fresh.find((f) => f.owner.first === t.owner && f.metric === t.metric);
   decide(tests, alpha, (t) => (worthConfirming(t) ? secondOf(t) : undefined), upTo);
+  failoverUndecided(tests);
   for (const p of prepared) {
     const own = tests.filter((t) => t.owner === p);
     finish(p, own, gate);

@@ -38,6 +38,7 @@ export function failoverTable(cells, { code }) {
 }
 
 function status(m) {
+  if (m.status === 'undecided') return `not decided${m.why ? `: ${m.why}` : ` (×${sig(m.ratio)} so far)`}`;
   if (m.why && !m.reliable) return `cannot decide: ${m.why}`;
   const icon = m.status === 'regression' ? ' 🔺' : m.status === 'improvement' ? ' 🔻' : '';
   const said = m.look === 'pending' ? 'awaiting confirmation' : m.status;

@@ -315,7 +315,9 @@ function details(cells) {
               ? `×${sig3(k?.ratio)}`
               : `×${sig3(k.ratio)} (${sig3(k.ratioLow)}–${sig3(k.ratioHigh)})`;
           const looks = k ? `first look ${ratio}; ${plural(k.runs, 'fresh run')} ${fresh}` : ratio;
-          const status = m.look === 'pending' ? 'awaiting confirmation' : m.status;
+          // A failover test that has not decided is no pass (compare/failover.js).
+          const status =
+            m.look === 'pending' ? 'awaiting confirmation' : m.status === 'undecided' ? 'not decided' : m.status;
           rows.push(
             `| ${m.metric} | ${inUnit(m, m.base)} | ${inUnit(m, m.head)} | ${looks} | ${m.p ?? '–'} (${m.look === 'pending' ? 'after confirmation' : (m.adjustedP ?? '–')}) | ${status}${m.blocking ? '' : ' (advisory)'} |`,
           );

@@ -148,5 +148,6 @@ test('failover gate simulation: kills that hold up almost nothing (a kill live 1
   const m = c.metrics.find((x) => x.metric === FAILOVER_METRIC);
   assert.equal(m.reliable, false);
   assert.match(m.why, /^too few kills tell the sides apart: 0 hit both, 3 one side .* 5 of either needed to decide/);
+  assert.equal(m.status, 'undecided');
   assert.equal(c.verdict, 'inconclusive');
 });

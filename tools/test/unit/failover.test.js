@@ -130,6 +130,7 @@ test('failover gate: too few kills that tell the sides apart cannot decide — i
   const m = failover(cell);
   assert.equal(m.reliable, false);
   assert.match(m.why, /^too few kills tell the sides apart: 3 hit both, 0 one side .* of 3 — 5 of either needed/);
+  assert.equal(m.status, 'undecided');
   // Not a pass either (issue 59): more pairs would decide (tools/test/unit/kills-accounted.test.js).
   assert.equal(cell.verdict, 'inconclusive');
   assert.ok(cell.reasons.some((w) => w.startsWith('failover exposure cannot decide: too few kills')));
@@ -228,13 +229,31 @@ test('failover gate: the comment shows the cell’s kills, exposure and held-up 
   const few = gateCells(simulateFailoverPr(13, { active: 1, q: 1, kills: 1 }), gate, { mode: 'paired' });
   assert.match(
     renderMarkdown({ overall: 'pass', mode: 'paired', cells: few.cells, procedure: few.procedure }),
-    /\| cannot decide: too few kills tell the sides apart: 3 hit both/,
+    /\| not decided: too few kills tell the sides apart: 3 hit both/,
   );
   const steadyOnly = res.cells.filter((c) => !c.cell.endsWith('/pod-kill'));
   assert.doesNotMatch(
     renderMarkdown({ overall: 'pass', mode: 'paired', cells: steadyOnly, procedure: res.procedure }),
     /Failover under pod kills/,
   );
+});
+
+test('failover gate: a cell that stopped because another test decided shows its failover test "not decided", with its estimate — never "pass"', () => {
+  // 3 pairs of a sequential cell (3–6): p99 ×8 on the head stops it for a regression; its
+  // failover, ×1.1, is neither significant nor clearly within 15% after 3 pairs.
+  const sequential = { minPairs: 3, maxPairs: 6 };
+  const [, cell] = simulateFailoverPr(17, { ...TRAEFIK_KILLS, headFactor: 1.1, p99Factor: 8 });
+  const mark = (r, i) => ({ ...r, meta: { ...r.meta, sequential, repetition: i + 1 } });
+  const res = gateCells([{ ...cell, base: cell.base.map(mark), head: cell.head.map(mark) }], gate, { mode: 'paired' });
+  const [c] = res.cells;
+  const m = failover(c);
+  assert.equal(c.verdict, 'regression');
+  assert.equal(m.reliable, true);
+  assert.equal(m.status, 'undecided');
+  assert.ok(m.ratio !== null);
+  const body = renderMarkdown({ overall: 'regression', mode: 'paired', cells: res.cells, procedure: res.procedure });
+  assert.match(body, /\| not decided \(×\d\.\d+ so far\) \|/);
+  assert.doesNotMatch(body, /failover exposure \|[^\n]*\| pass/);
 });
 
 test('config: gate.failover has defaults, a matrix may override it, bench.yaml may set it', () => {
