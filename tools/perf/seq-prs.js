@@ -8,13 +8,21 @@
 // which the printout says.
 //   node tools/perf/seq-prs.js <run dir> <controller> [--max 8] [--threshold 5%] [--cv 0.08]
 //                              [--scenario steady] [--shift 1.10] [--stall-shift 1.3] [--prs 10] [--config bench.yaml]
+//                              [--reingest] [--exposure-shift 1.3]
+// --reingest: the pairs ingested again from the run's raw/ with this checkout's ingest
+// (reingest.js), not its recorded results — what a run recorded before a change to the
+// ingest (the per-kill exposure, issue 66) gives now. --exposure-shift 1.3: re-ingested
+// with each kill's exposure on the head 30% longer, laid on the raw requests (reingest.js):
+// the failover test's own measure, and what it does to p99 and errors with it.
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { readFileSync } from 'node:fs';
 import { gateCells } from '../src/compare/gate.js';
+import { FAILOVER_METRIC } from '../src/compare/failover.js';
 import { familyBound, interimLook } from '../src/compare/sequential.js';
 import { parseBench } from '../src/config/load.js';
 import { pairsByScenario, prOutcome } from './init-prs.js';
+import { reingestPairs } from './reingest.js';
 
 export function seqPrs(
   dir,
@@ -28,6 +36,7 @@ export function seqPrs(
     stallShift = 1,
     prs = 10,
     config = join(dir, 'bench.yaml'),
+    pairs: given = null,
   } = {},
 ) {
   const doc = parse(readFileSync(config, 'utf8'));
@@ -41,7 +50,7 @@ export function seqPrs(
   const gate = cfg.matrices.pr.gate ?? cfg.gate;
   // --scenario: one cell alone, as a gate of its own (init: pr steady, pr-failover pod-kill).
   const byScenario = Object.fromEntries(
-    Object.entries(pairsByScenario(dir, controller)).filter(([s]) => !scenario || s === scenario),
+    Object.entries(given ?? pairsByScenario(dir, controller)).filter(([s]) => !scenario || s === scenario),
   );
   const family = familyBound(
     Object.keys(byScenario).map((s) => ({ key: `${controller}/default/${s}`, scenario: cfg.scenarios[s] })),
@@ -53,8 +62,9 @@ export function seqPrs(
   // --shift 1.10: a change of exactly that size laid on real A/A pairs — every quantile of
   // the head (and its interval) times the factor; the noise stays what was measured.
   const scale = (o) => Object.fromEntries(Object.entries(o ?? {}).map(([k, v]) => [k, v * shift]));
-  // --stall-shift 1.3: each kill's stall on the head times the factor (the failover test's
-  // metric alone; p99 and errors stay as measured — the harder case for the gate).
+  // --stall-shift 1.3: each kill's stall on the head times the factor (p99 and errors stay
+  // as measured). The failover test gated the stall until issue 66; it gates the exposure
+  // now, which this leaves as it was: --exposure-shift is the change to lay on.
   const stalled = (r) =>
     stallShift === 1 || !r.faultCost?.perAction
       ? r
@@ -112,9 +122,10 @@ export function seqPrs(
         pairs: used[c.cell.split('/')[2]],
         p99: c.metrics?.find((x) => x.metric === 'p99')?.ratio,
         sees: c.metrics?.find((x) => x.metric === 'p99')?.detectable?.ratio80 ?? null,
-        failover: c.metrics?.find((x) => x.metric === 'failover stall')?.status ?? null,
-        failoverRatio: c.metrics?.find((x) => x.metric === 'failover stall')?.ratio ?? null,
-        failoverSees: c.metrics?.find((x) => x.metric === 'failover stall')?.detectable?.ratio80 ?? null,
+        failover: c.metrics?.find((x) => x.metric === FAILOVER_METRIC)?.status ?? null,
+        failoverRatio: c.metrics?.find((x) => x.metric === FAILOVER_METRIC)?.ratio ?? null,
+        failoverP: c.metrics?.find((x) => x.metric === FAILOVER_METRIC)?.p ?? null,
+        failoverSees: c.metrics?.find((x) => x.metric === FAILOVER_METRIC)?.detectable?.ratio80 ?? null,
         reasons: c.verdict === 'pass' ? undefined : c.reasons,
       })),
     });
@@ -127,7 +138,13 @@ export function seqPrs(
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [dir, controller, ...rest] = process.argv.slice(2);
   const flag = (n) => (rest.includes(n) ? rest[rest.indexOf(n) + 1] : null);
+  const exposureShift = Number(flag('--exposure-shift') ?? 1);
+  const pairs =
+    rest.includes('--reingest') || exposureShift !== 1
+      ? await reingestPairs(dir, controller, { scenario: flag('--scenario'), exposureShift })
+      : null;
   const r = seqPrs(dir, controller, {
+    pairs,
     max: Number(flag('--max') ?? 8),
     threshold: flag('--threshold'),
     cv: flag('--cv') ? Number(flag('--cv')) : null,

@@ -112,14 +112,14 @@ function perAction(acts, cut, failed) {
     out[k].exposureMs = Math.max(out[k].exposureMs, round(sentOf(r) - ts[k], 0));
   };
   for (const r of cut.requests) {
-    const k = owner(ts, r);
+    const k = actionOf(ts, r);
     if (k < 0) continue;
     out[k].hangMs = Math.max(out[k].hangMs, round(r.end - sentOf(r), 0));
     out[k].stallMs = Math.max(out[k].stallMs, round(r.end - ts[k], 0));
     held(r, k);
   }
   for (const r of failed ?? []) {
-    const k = owner(ts, r);
+    const k = actionOf(ts, r);
     if (k < 0) continue;
     out[k].errors++;
     if (r.end - sentOf(r) < cut.cutMs) held(r, k);
@@ -127,9 +127,12 @@ function perAction(acts, cut, failed) {
   return out;
 }
 
-// The action a request is the cost of (-1: none): the last one at or before its send,
-// if it was sent within the stall window after it; else the first one it was pending at.
-function owner(ts, r) {
+/**
+ * The action a request ({end, ms, sent?}) is the cost of, as an index into the actions'
+ * sorted times ts (-1: none): the last one at or before its send, if it was sent within
+ * the stall window after it; else the first one it was pending at.
+ */
+export function actionOf(ts, r) {
   const start = sentOf(r);
   let lo = 0;
   let hi = ts.length - 1;
