@@ -10,7 +10,9 @@
 // fixture (tools/test/fixtures/readers/<format>.*):
 // - read(file, {onRequest, onRequests, onDropped}) hands over every request as
 //   {ts: epoch ms of its end, ms: its latency, status: the HTTP code as digits ('0': none),
-//   error?: the tool's words} — one at a time (onRequest) or k alike at once
+//   error?: the tool's words, sent?: epoch ms of its actual send where ms counts from
+//   another moment (Vegeta: the schedule; a kill's cost counts from the send,
+//   fault-cost.js)} — one at a time (onRequest) or k alike at once
 //   (onRequests(sample, k)) — and resolves with what the tool says of the run:
 //   {source?: {tool: <its key here>, exact, …}, meta?: {workload: {tool}, …}, timeline?}.
 // - It refuses anything else with an InputError that names the file (and the line or the
