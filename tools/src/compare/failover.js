@@ -9,7 +9,7 @@
 // a slower failover lengthens, whatever the client's timeout: on Traefik a kill's stall is
 // mostly the 10 s timeout of one hung request, and which side gets one is a coin flip per
 // side — a kill hangs one side to 10.5–11.5 s and holds the other up for 0.2–1.5 s of fast
-// 502s (kind, 2026-11-28: 18 of 64 kills that stalled both sides differed ×2–×50, in random
+// 502s (kind, 2026-11-28: 18 of 64 kills that stalled both sides differed ×2–×55, in random
 // directions), and those kills took the signed-rank test's highest ranks. The two sides'
 // exposures of one kill differ too (each side's controller learns of the removal at its
 // own moment: sd of the log ratio 0.37 on Traefik, 0.09 on haproxy-ingress) but without
