@@ -244,7 +244,7 @@ function failoverTest(owner, rule, alpha) {
   const ev = failoverEvidence(owner.pairs, floor, ingestCut);
   const { kills, d } = ev;
   const t = signOnlyRank(d, kills.headOnly, kills.baseOnly, alpha);
-  const test = twoParts(kills, signTest(d), alpha);
+  const test = withHeldUp(twoParts(kills, signTest(d), alpha), heldUpVotes(ev), alpha);
   const spread = d.length > 1 ? Math.max(MIN_SPREAD, robustSd(d)) : null;
   const why =
     truncated(owner.pairs) ?? (ev.measured ? null : UNMEASURED) ?? (test.parts.length ? null : undecided(kills, test));
@@ -303,6 +303,42 @@ export function signTest(d) {
   const up = d.filter((x) => x > 0).length;
   const down = d.filter((x) => x < 0).length;
   return { n: up + down, pGreater: mcNemar(up, down), pLess: mcNemar(down, up) };
+}
+
+/**
+ * The sign test of every kill's requests held up (ev: failoverEvidence's) -> { n, pWorse,
+ * pBetter }: a kill that held up more of the head's requests than of the base's is a vote
+ * for "worse" (a tie for neither). At a constant arrival rate a failover that keeps
+ * routing to the dead endpoint for longer holds up more requests, kill by kill, even where
+ * when the last of them was sent — the exposure — moves only now and then: a controller
+ * that applies endpoint changes every 3 s instead of 2 s (kind, 2026-11-28) held up more
+ * of the head's requests at 20 of 22 kills, its exposures were longer at 11 of 16.
+ */
+export function heldUpVotes(ev) {
+  let up = 0;
+  let down = 0;
+  ev.base.forEach((b, i) => {
+    if (ev.head[i].heldUp > b.heldUp) up++;
+    else if (ev.head[i].heldUp < b.heldUp) down++;
+  });
+  return { n: up + down, pWorse: mcNemar(up, down), pBetter: mcNemar(down, up) };
+}
+
+/**
+ * The exposure's test and the held-up test as one (Bonferroni within the failover test:
+ * either may decide at half the level, so the gate's family keeps one test) ->
+ * twoParts' shape, the held-up test one more part.
+ */
+export function withHeldUp(test, held, alpha) {
+  if (2 ** -held.n > alpha / 2) return test;
+  const both = (a, b) => Math.min(1, 2 * Math.min(a, b));
+  return {
+    ...test,
+    parts: [...test.parts, { name: 'heldUp', pWorse: held.pWorse, pBetter: held.pBetter, k: held.n }],
+    pWorse: both(test.pWorse, held.pWorse),
+    pBetter: both(test.pBetter, held.pBetter),
+    minP: both(test.parts.length ? test.minP : 1, 2 ** -held.n),
+  };
 }
 
 /**

@@ -29,11 +29,11 @@ export function failoverTable(cells, { code }) {
   return [
     '',
     '',
-    `**Failover under pod kills** (duet): each kill hits base and head at once. A kill held up a request that waited ${floors(tested)} or more or failed; its exposure runs from the kill to the send of the last of them. Every kill counts: the kills that hit one side only (McNemar) and those that hit both (signed-rank on the exposure), combined; the change is the mean exposure per kill.`,
+    `**Failover under pod kills** (duet): each kill hits base and head at once. A kill held up a request that waited ${floors(tested)} or more or failed; its exposure runs from the kill to the send of the last of them. Every kill counts: the kills that hit one side only (McNemar) and those that hit both (sign test on the exposure), combined, beside the requests held up kill by kill (sign test), either at half the level; the change is the mean exposure per kill.`,
     '',
     ...rows,
     '',
-    "⁽‡⁾ the exposure change this cell's kills let the test catch 80% of the time (its signed-rank part taken as a z-test at 3/π efficiency on the kills' own spread; significant, over the threshold, confirmed).",
+    "⁽‡⁾ the exposure change this cell's kills let the test catch 80% of the time (its part on the kills that hit both taken as a z-test at 2/π efficiency on the kills' own spread; significant, over the threshold, confirmed).",
   ].join('\n');
 }
 

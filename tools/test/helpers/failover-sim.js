@@ -150,7 +150,8 @@ export function recordedFailoverCell(run, seed, { pairs = 6, factor = 1, baseMis
       at: k * 5.2,
       type: 'pod-killed',
       errors: 0,
-      heldUp: Math.round(heldUp * f),
+      // Rounded at random, so a kill that held up 1 request holds up 1.3 on average, not 1.
+      heldUp: f === 1 ? heldUp : Math.floor(heldUp * f + r()),
       exposureMs: Math.round(exposureMs * f),
       stallMs: stallMs ? Math.round(stallMs + exposureMs * (f - 1)) : 0,
       hangMs: 0,

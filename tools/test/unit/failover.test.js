@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gateCells } from '../../src/compare/gate.js';
-import { FAILOVER_METRIC } from '../../src/compare/failover.js';
+import { FAILOVER_METRIC, heldUpVotes, signTest, twoParts, withHeldUp } from '../../src/compare/failover.js';
 import { fisherCombined, hodgesLehmann, mcNemar, signedRank, signOnlyRank } from '../../src/compare/stats.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { parseBench } from '../../src/config/load.js';
@@ -277,4 +277,34 @@ test('config: gate.failover has defaults, a matrix may override it, bench.yaml m
     blocking: true,
   });
   assert.throws(() => parseBench(text.replace('200ms }', '200ms, every: 1s }'), file), /bench config/);
+});
+
+// Issue 66's real PR on kind (haproxy-ingress applying endpoint changes every 3 s, not 2 s):
+// each kill's update lands at a random moment of the period, so the head's exposure was
+// longer at only 11 of 16 kills that hit both, and its kills that hit one side were 6 to 0
+// — together p 0.012, short of the first look's level — but it held up more of the head's
+// requests at 20 of 22 kills. The held-up test decides where the exposure's cannot.
+test('failover: a head that holds up more requests kill by kill is caught where the exposures alone are mixed', () => {
+  const base = [];
+  const head = [];
+  for (let k = 0; k < 22; k++) {
+    const hitBoth = k < 16;
+    const longer = k % 16 < 11;
+    base.push({
+      hit: hitBoth,
+      exposureMs: hitBoth ? (longer ? 400 : 900) : 0,
+      heldUp: hitBoth ? (k < 20 ? 10 : 60) : 0,
+    });
+    head.push({ hit: true, exposureMs: longer ? 900 : 400, heldUp: k < 20 ? 40 : 5 });
+  }
+  const kills = { total: 22, both: 16, baseOnly: 0, headOnly: 6, neither: 0 };
+  const d = base.slice(0, 16).map((b, i) => Math.log(head[i].exposureMs / b.exposureMs));
+  const exposureOnly = twoParts(kills, signTest(d), 0.05);
+  const withHeld = withHeldUp(exposureOnly, heldUpVotes({ base, head }), 0.05);
+  assert.ok(exposureOnly.pWorse > 0.005, `exposure parts alone p ${exposureOnly.pWorse}`);
+  assert.ok(withHeld.pWorse < 0.001, `with the held-up test p ${withHeld.pWorse}`);
+  assert.deepEqual(
+    withHeld.parts.map((x) => x.name),
+    ['oneSided', 'bothSided', 'heldUp'],
+  );
 });
