@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { gateChanges } from '../../src/compare/base-policy.js';
 import { applyDefaults } from '../../src/config/defaults.js';
 import { parseBench } from '../../src/config/load.js';
-import { runCli } from '../helpers/cli.js';
+import { pairedCompareIn, runCli } from '../helpers/cli.js';
 import { committedRepo } from '../helpers/git-repo.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -25,27 +25,7 @@ ${gate}matrices:
 
 const repo = (baseBench) => committedRepo('tg-base-policy-', baseBench ? { 'bench.yaml': baseBench } : { README: 'x' });
 
-async function compareIn(dir, extra) {
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const out = join(dir, `v-${Math.random().toString(36).slice(2)}.json`);
-    const r = await runCli([
-      'compare',
-      '--paired',
-      '--base-results',
-      join(RUNS, 'base'),
-      '--head-results',
-      join(RUNS, 'head'),
-      '--out',
-      out,
-      ...extra,
-    ]);
-    return { ...r, file: out, doc: JSON.parse(readFileSync(out, 'utf8')) };
-  } finally {
-    process.chdir(cwd);
-  }
-}
+const compareIn = (dir, extra) => pairedCompareIn(dir, RUNS, extra);
 
 test("gate rules: a PR that loosens its own threshold is judged by the base's, and the verdict says what it changes", async () => {
   const { dir, base } = repo(bench(''));

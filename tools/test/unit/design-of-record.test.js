@@ -5,12 +5,12 @@
 // from interleaved pairs to baselines (or from a duet to pairs, less sensitive), the change was
 // listed nowhere, and the comment said the base's rules applied.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { baseGate } from '../../src/compare/base-policy.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { runCli } from '../helpers/cli.js';
+import { pairedCompareIn } from '../helpers/cli.js';
 import { committedRepo } from '../helpers/git-repo.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -31,27 +31,7 @@ function inRepo(baseMatrix, headMatrix) {
   return { dir, base };
 }
 
-async function compareIn(dir, extra) {
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const out = join(dir, `v-${Math.random().toString(36).slice(2)}.json`);
-    const r = await runCli([
-      'compare',
-      '--paired',
-      '--base-results',
-      join(RUNS, 'base'),
-      '--head-results',
-      join(RUNS, 'head'),
-      '--out',
-      out,
-      ...extra,
-    ]);
-    return { ...r, doc: JSON.parse(readFileSync(out, 'utf8')) };
-  } finally {
-    process.chdir(cwd);
-  }
-}
+const compareIn = (dir, extra) => pairedCompareIn(dir, RUNS, extra);
 
 function designOf(baseMatrix, headMatrix) {
   const { dir, base } = inRepo(baseMatrix, headMatrix);
