@@ -28,7 +28,7 @@ test(
     const pr = openPr(
       adopter('traefik'),
       // Traefik 41 wants deployment.podAnnotations; top-level podAnnotations is refused.
-      (dir) => edit(dir, 'traefik-values.yaml', '\nimage:\n', '\npodAnnotations: { team: edge }\nimage:\n'),
+      (dir) => edit(dir, 'traefik-values.yaml', '\nservice:\n', '\npodAnnotations: { team: edge }\nservice:\n'),
       'annotate the ingress pods',
     );
     const r = await gatePr(pr);
@@ -90,7 +90,7 @@ test(
   async () => {
     const repo = readmeAdopter('haproxy-ingress');
     console.log(`# README's commands: npm install ${repo.took.install} s, npx tailgate init ${repo.took.init} s`);
-    assert.match(repo.said, /open a PR that changes a value in haproxy-ingress-values\.yaml/);
+    assert.match(repo.said, /the next PR — change a value in haproxy-ingress-values\.yaml — is compared with its base/);
     const pr = openPr(
       repo,
       (dir) => edit(dir, repo.values, '\ncontroller:\n', '\n# reviewed by the edge team\ncontroller:\n'),
