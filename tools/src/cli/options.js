@@ -16,15 +16,21 @@ export const LIMITS = Object.freeze({
 /** --controllers/--tunings/--scenarios/--rate/--duration/--repetitions, and a duet's
  *  --ab-head / --duet-base (the base checkout's bench.yaml, loaded) -> planMatrix overrides. */
 export function planOverrides(opts) {
+  const rate = int(opts.rate, 'rate', LIMITS.rate);
+  const dur = duration(opts.duration, 'duration');
   return {
     abHead: opts['ab-head'],
     alternate: opts.alternate || undefined,
-    duetBase: opts['duet-base'] ? loadBench(opts['duet-base']) : undefined,
+    // The run's --rate and --duration hold for both sides: the base as it runs, or its
+    // workload would read as changed by what only the command line set.
+    duetBase: opts['duet-base']
+      ? loadBench(opts['duet-base'], { matrix: opts.matrix, overrides: { rate, duration: dur } })
+      : undefined,
     controllers: list(opts.controllers, 'controllers'),
     tunings: list(opts.tunings, 'tunings'),
     scenarios: list(opts.scenarios, 'scenarios'),
-    rate: int(opts.rate, 'rate', LIMITS.rate),
-    duration: duration(opts.duration, 'duration'),
+    rate,
+    duration: dur,
     repetitions: int(opts.repetitions, 'repetitions', LIMITS.repetitions),
   };
 }
