@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { RELEASE_COMMIT, actMissing, runAct } from './act.js';
-import { edit, git, readmeAdopter } from './adopter.js';
+import { dispatchForm, edit, git, readmeAdopter, REPOSITORY } from './adopter.js';
 import { startRestStandin } from './rest-standin.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -133,7 +133,7 @@ test(
       const r = await run(NIGHTLY, 'workflow_dispatch', {
         inputs: {},
         ref: 'refs/heads/feature',
-        repository: { full_name: 'acme/ingress', name: 'ingress', owner: { login: 'acme' }, default_branch: 'main' },
+        repository: REPOSITORY,
       });
       assert.notEqual(r.code, 0, r.logFile);
       assert.match(
@@ -159,19 +159,9 @@ test(
       '.github/workflows/tailgate-dispatch.yml',
       'workflow_dispatch',
       {
-        inputs: {
-          matrix: 'local',
-          controllers: 'nginx-reload',
-          tunings: '',
-          scenarios: 'steady',
-          rate: '500',
-          duration: '2s',
-          repetitions: '1',
-          compare: 'none',
-          'update-baselines': 'true',
-        },
+        inputs: dispatchForm({ 'update-baselines': 'true' }),
         ref: 'refs/heads/main',
-        repository: { full_name: 'acme/ingress', name: 'ingress', owner: { login: 'acme' }, default_branch: 'main' },
+        repository: REPOSITORY,
       },
       {
         secrets: { TAILGATE_BASELINE_PR_TOKEN: TOKEN },

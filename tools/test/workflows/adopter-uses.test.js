@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { actMissing, kindEnvironment, runAct } from './act.js';
-import { edit, git, readmeAdopter } from './adopter.js';
+import { dispatchForm, edit, git, readmeAdopter, REPOSITORY } from './adopter.js';
 import { startRestStandin } from './rest-standin.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -30,28 +30,12 @@ before(async () => {
 });
 after(() => api?.close());
 
-const REPOSITORY = { full_name: 'acme/ingress', name: 'ingress', owner: { login: 'acme' }, default_branch: 'main' };
-
-const form = (over) => ({
-  matrix: 'local',
-  controllers: 'nginx-reload',
-  tunings: '',
-  scenarios: 'steady',
-  // 1000 samples: what the local matrix's blocking p99 needs (validate refuses fewer).
-  rate: '500',
-  duration: '2s',
-  repetitions: '1',
-  compare: 'none',
-  'update-baselines': 'false',
-  ...over,
-});
-
 async function dispatch(over, artifacts = mkdtempSync(join(tmpdir(), 'tg-wf-arts-'))) {
   const r = await runAct({
     repo: repo.dir,
     workflow: '.github/workflows/tailgate-dispatch.yml',
     event: 'workflow_dispatch',
-    payload: { inputs: form(over), ref: 'refs/heads/main', repository: REPOSITORY },
+    payload: { inputs: dispatchForm(over), ref: 'refs/heads/main', repository: REPOSITORY },
     apiUrl: api.url,
     artifacts,
   });

@@ -20,6 +20,29 @@ export const git = (dir, ...a) => {
 };
 
 /** An adopter repository on main: `tailgate init` for the controller + the example workflows. */
+// The adopter's repository as its dispatch and schedule payloads name it.
+export const REPOSITORY = {
+  full_name: 'acme/ingress',
+  name: 'ingress',
+  owner: { login: 'acme' },
+  default_branch: 'main',
+};
+
+/** tailgate-dispatch.yml's inputs for one small local cell, with `over` laid on them. */
+export const dispatchForm = (over = {}) => ({
+  matrix: 'local',
+  controllers: 'nginx-reload',
+  tunings: '',
+  scenarios: 'steady',
+  // 1000 samples: what the local matrix's blocking p99 needs (validate refuses fewer).
+  rate: '500',
+  duration: '2s',
+  repetitions: '1',
+  compare: 'none',
+  'update-baselines': 'false',
+  ...over,
+});
+
 export function adopter(controller, { withBench = true, gates = ['pr'] } = {}) {
   const dir = scratchDir(`tg-wf-adopter-${controller}-`);
   const init = spawnSync(process.execPath, [CLI, 'init', '--controller', controller, '--dir', dir], {
