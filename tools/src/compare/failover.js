@@ -27,7 +27,9 @@
 //     decision; a sign gives each kill one vote.
 // Beside it, the requests each kill held up, kill by kill (heldUpVotes): a failover whose
 // update lands at a random moment of a longer period is longer at only some kills but
-// holds up more at nearly all. Either test decides at half the level (withHeldUp).
+// holds up more at nearly all. The smaller of the two p-values decides, at its exact level
+// over the kills' sign flips (failover-flip.js); halving the level for each (withHeldUp,
+// Bonferroni) is kept only where that distribution would be too large to build.
 // The change is every kill's too: the shift of the log exposure ratio that a sign-flip test
 // of all kills finds balanced — the kills that hit both by their signed ranks, each that hit
 // one side as a vote at the mean rank (stats.js signOnlyRank: the Hodges–Lehmann estimate
@@ -60,10 +62,12 @@
 // the clock's tolerance (killSchedule). A list missing or contradicting its pair's is a
 // damaged or mis-ingested result: the test is not run on what is left (matching what it
 // can would drop the very kills that differ) and the cell is inconclusive, naming them.
+import { SEQUENTIAL_FUTILITY_LEVEL as FUTILITY_LEVEL } from '../config/matrix-limits.js';
 import { ruleNumbers } from '../config/normalise.js';
 import { killProblems, listed } from './whole-evidence.js';
 import { median, pValue, round } from '../numbers.js';
 import { fisherCombined, mcNemar, signOnlyRank } from './stats.js';
+import { exactFailoverP, killVotes } from './failover-flip.js';
 
 export const FAILOVER_METRIC = 'failover exposure';
 const KILL = 'pod-killed';
@@ -247,7 +251,13 @@ function failoverTest(owner, rule, alpha) {
   const ev = failoverEvidence(owner.pairs, floor, ingestCut);
   const { kills, d } = ev;
   const t = signOnlyRank(d, kills.headOnly, kills.baseOnly, alpha);
+  // The futility bound: the change's one-sided upper bound at the runner's level.
+  const futility = signOnlyRank(d, kills.headOnly, kills.baseOnly, 1 - FUTILITY_LEVEL);
   const test = withHeldUp(twoParts(kills, signTest(d), alpha), heldUpVotes(ev), alpha);
+  // The parts' smaller p-value at its exact level over the kills' sign flips, not halved
+  // (failover-flip.js); the Bonferroni bound where the grid would be too large.
+  const exact = test.parts.length ? exactFailoverP(killVotes(ev, floored), alpha) : null;
+  const p = exact ?? test;
   const spread = d.length > 1 ? Math.max(MIN_SPREAD, robustSd(d)) : null;
   const why =
     truncated(owner.pairs) ?? (ev.measured ? null : UNMEASURED) ?? (test.parts.length ? null : undecided(kills, test));
@@ -286,15 +296,19 @@ function failoverTest(owner, rule, alpha) {
     // show: the head (above) or the base (below) was hit at more kills, by however much.
     ...(t.unbounded ? { unbounded: t.unbounded } : {}),
     intervalLevel: round(1 - 2 * alpha, 4),
+    // What the runner's futility stop reads (failoverWithin): the upper bound at its level.
+    futilityHigh: futility.unbounded === 'above' ? null : exp(futility.high),
     se: spread === null ? null : spread / Math.sqrt(d.length * EFFICIENCY),
     df: null,
     // The parts tested and their own p-values.
     parts: Object.fromEntries(test.parts.map((x) => [x.name, pValue(x.pWorse)])),
-    pWorse: test.pWorse,
-    pBetter: test.pBetter,
+    // How the parts became one p-value: exact over the kills' sign flips, or Bonferroni.
+    combined: exact ? 'sign-flip' : 'bonferroni',
+    pWorse: p.pWorse,
+    pBetter: p.pBetter,
     // The smallest p-value these kills could give (every sign one way): Tarone, as errors.
-    minPWorse: test.minP,
-    minPBetter: test.minP,
+    minPWorse: p.minP,
+    minPBetter: p.minP,
   };
 }
 
@@ -396,17 +410,29 @@ function truncated(pairs) {
 }
 
 /**
+ * A failover test clearly within its threshold — what lets a sequential cell stop as
+ * passing (sequential.js) and what a stopped cell's failover must be not to read "not
+ * decided": no kill hit the head (calm), or the change's one-sided upper bound at the
+ * runner's futility level (futilityHigh) under 1 + threshold; tests of older results
+ * without it, the gate's interval (ratioHigh).
+ */
+export function failoverWithin(t) {
+  if (t.calm) return true;
+  const high = t.futilityHigh !== undefined ? t.futilityHigh : t.ratioHigh;
+  return high !== null && high !== undefined && high < 1 + t.threshold;
+}
+
+/**
  * gate.js, after the decision: a failover test that has not decided says so — status
  * "undecided" (shown "not decided", with its estimate), never "pass". Undecided: it cannot
  * decide (too few kills, costs not known in full, not one schedule), or its cell stopped
  * early (sequential) because another test decided while this one was neither significant
- * nor clearly within its threshold (its interval's top under 1 + threshold).
+ * nor clearly within its threshold (failoverWithin).
  */
 export function failoverUndecided(tests) {
   for (const t of tests) {
     if (t.kind !== 'failover' || t.status !== 'pass' || t.calm) continue;
-    const within = t.ratioHigh !== null && t.ratioHigh < 1 + t.threshold;
-    if (!t.reliable || (t.owner.sequential?.stopped && !within)) t.status = 'undecided';
+    if (!t.reliable || (t.owner.sequential?.stopped && !failoverWithin(t))) t.status = 'undecided';
   }
 }
 

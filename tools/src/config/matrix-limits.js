@@ -31,3 +31,8 @@ export function matrixSizeProblems({ controllers, tunings, scenarios, repetition
 // Sequential pairs (a duet's maxRepetitions): the share of α each interim look may spend
 // on stopping a cell for a regression (Haybittle–Peto; compare/sequential-gate.js).
 export const SEQUENTIAL_LOOK_P = 0.001;
+
+// The one-sided level of an interim look's futility bound: a cell stops as clearly passing
+// when each blocking test's upper bound at this level is under its threshold
+// (compare/sequential.js; the failover test's too, compare/failover.js).
+export const SEQUENTIAL_FUTILITY_LEVEL = 0.8;

@@ -9,6 +9,13 @@ import { iconOf, metric, ms } from './format.js';
 const times = (x) => (Number.isFinite(x) ? `×${sig(x)}` : '–');
 const count = (x) => (Number.isFinite(x) ? sig(x) : '–');
 
+// How the two tests became one p-value (compare/failover-flip.js): the smaller at its exact
+// level over the kills' sign flips, or, where that was too large to build, each at half.
+const levels = (cells) =>
+  cells.some((c) => metric(c, FAILOVER_METRIC).combined === 'bonferroni')
+    ? 'either at half the level'
+    : "the smaller p at its exact level over the kills' sign flips";
+
 /** '' when no cell has a failover test. */
 export function failoverTable(cells, { code }) {
   const tested = cells.filter((c) => metric(c, FAILOVER_METRIC));
@@ -29,7 +36,7 @@ export function failoverTable(cells, { code }) {
   return [
     '',
     '',
-    `**Failover under pod kills** (duet): each kill hits base and head at once. A kill held up a request that waited ${floors(tested)} or more or failed; its exposure runs from the kill to the send of the last of them. Every kill counts: the kills that hit one side only (McNemar) and those that hit both (sign test on the exposure), combined, beside the requests held up kill by kill (sign test), either at half the level; the change is the mean exposure per kill.`,
+    `**Failover under pod kills** (duet): each kill hits base and head at once. A kill held up a request that waited ${floors(tested)} or more or failed; its exposure runs from the kill to the send of the last of them. Every kill counts: the kills that hit one side only (McNemar) and those that hit both (sign test on the exposure), combined, beside the requests held up kill by kill (sign test), ${levels(tested)}; the change is the mean exposure per kill.`,
     '',
     ...rows,
     '',

@@ -59,14 +59,15 @@ function rates(n, make) {
 }
 
 for (const [controller, run] of Object.entries(RUNS))
-  test(`failover gate on ${controller}'s recorded kills: no-op PRs red ≤ 5%; a 30% longer exposure caught ≥ 55% within 6 pairs`, (t) => {
+  test(`failover gate on ${controller}'s recorded kills: no-op PRs red ≤ 5%; a 30% longer exposure caught ≥ 65% within 6 pairs`, (t) => {
     const noop = rates(150, (seed) => recordedFailoverCell(run, seed));
     const slower = rates(150, (seed) => recordedFailoverCell(run, seed, { factor: 1.3 }));
     assert.ok(noop.red <= 0.05, `no-op PRs red ${pct(noop.red)}`);
-    // ≥ 55%, not the ≥ 90% issue 66 asks for: haproxy-ingress's second run measured 59%
-    // (its kills hit one side only more often, and those carry no size; the held-up test
-    // beside the exposure's costs it half the level), the others 86–97%.
-    assert.ok(slower.caught >= 0.55, `×1.3 exposure caught ${pct(slower.caught)}`);
+    // ≥ 65%, not the ≥ 90% issue 66 asks for: haproxy-ingress's second run measured 74%
+    // (half its kills held up nothing on either side, and those that hit one side carry no
+    // size), the others 91–98%. With the two tests at half the level each (Bonferroni,
+    // until 2026-12) it was 59%, the others 86–97%.
+    assert.ok(slower.caught >= 0.65, `×1.3 exposure caught ${pct(slower.caught)}`);
     t.diagnostic(
       `${controller}: no-op red ${pct(noop.red)} (${noop.pairs.toFixed(1)} pairs); ×1.3 exposure caught by the failover test ${pct(slower.caught)} (${slower.pairs.toFixed(1)} pairs)`,
     );
