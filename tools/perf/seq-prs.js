@@ -8,7 +8,7 @@
 // which the printout says.
 //   node tools/perf/seq-prs.js <run dir> <controller> [--max 8] [--threshold 5%] [--cv 0.08]
 //                              [--scenario steady] [--shift 1.10] [--stall-shift 1.3] [--prs 10] [--config bench.yaml]
-//                              [--reingest] [--exposure-shift 1.3]
+//                              [--reingest] [--exposure-shift 1.3] [--gate-of pr-failover]
 // --reingest: the pairs ingested again from the run's raw/ with this checkout's ingest
 // (reingest.js), not its recorded results — what a run recorded before a change to the
 // ingest (the per-kill exposure, issue 66) gives now. --exposure-shift 1.3: re-ingested
@@ -37,6 +37,7 @@ export function seqPrs(
     prs = 10,
     config = join(dir, 'bench.yaml'),
     pairs: given = null,
+    gateOf = null,
   } = {},
 ) {
   const doc = parse(readFileSync(config, 'utf8'));
@@ -44,6 +45,13 @@ export function seqPrs(
   const min = 3;
   m.repetitions = min;
   m.maxRepetitions = max;
+  // --gate-of pr-failover: the gate of the matrix a PR runs this scenario in (init: the
+  // pod-kill cell is pr-failover's), not the recorded pr matrix's (steady pr's, p99 at 5%).
+  if (gateOf) {
+    if (!doc.matrices[gateOf]) throw new Error(`--gate-of ${gateOf}: no such matrix in ${config}`);
+    if (doc.matrices[gateOf].gate) m.gate = doc.matrices[gateOf].gate;
+    else delete m.gate;
+  }
   if (threshold) m.gate = { ...m.gate, latency: { ...m.gate?.latency, p99: { threshold } } };
   if (cv) m.gate = { ...m.gate, assumedDuetCv: cv };
   const cfg = parseBench(stringify(doc), config);
@@ -153,6 +161,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     stallShift: Number(flag('--stall-shift') ?? 1),
     config: flag('--config') ?? undefined,
     prs: Number(flag('--prs') ?? 10),
+    gateOf: flag('--gate-of'),
   });
   console.log(JSON.stringify(r, null, 1));
 }

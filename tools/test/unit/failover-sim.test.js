@@ -9,15 +9,19 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { gateCells } from '../../src/compare/gate.js';
 import { failoverEvidence, FAILOVER_METRIC, signTest, twoParts } from '../../src/compare/failover.js';
 import { familyBound, interimLook } from '../../src/compare/sequential.js';
 import { matchPairs } from '../../src/compare/pairs.js';
 import { mcNemar, signedRank, signOnlyRank } from '../../src/compare/stats.js';
-import { applyDefaults } from '../../src/config/defaults.js';
+import { loadBench } from '../../src/config/load.js';
 import { KILLS, recordedFailoverCell, simulateFailoverPr, TRAEFIK_KILLS } from '../helpers/failover-sim.js';
 
-const gate = applyDefaults({ controllers: {}, scenarios: {}, matrices: {} }).gate;
+// init's pr-failover gate as it ships (examples/adopter is init's output: init.test.js).
+const gate = loadBench(fileURLToPath(new URL('../../../examples/adopter/bench.yaml', import.meta.url))).matrices[
+  'pr-failover'
+].gate;
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const recorded = (name) => JSON.parse(readFileSync(new URL(`../fixtures/kills/${name}.json`, import.meta.url), 'utf8'));
 const RUNS = {
