@@ -413,13 +413,11 @@ function truncated(pairs) {
  * A failover test clearly within its threshold — what lets a sequential cell stop as
  * passing (sequential.js) and what a stopped cell's failover must be not to read "not
  * decided": no kill hit the head (calm), or the change's one-sided upper bound at the
- * runner's futility level (futilityHigh) under 1 + threshold; tests of older results
- * without it, the gate's interval (ratioHigh).
+ * runner's futility level (futilityHigh) under 1 + threshold. A test that could not be
+ * run (brokenSchedule) has no bound: never within.
  */
 export function failoverWithin(t) {
-  if (t.calm) return true;
-  const high = t.futilityHigh !== undefined ? t.futilityHigh : t.ratioHigh;
-  return high !== null && high !== undefined && high < 1 + t.threshold;
+  return Boolean(t.calm) || (Number.isFinite(t.futilityHigh) && t.futilityHigh < 1 + t.threshold);
 }
 
 /**
