@@ -69,20 +69,19 @@ export function flipDistribution(votes) {
 }
 
 /**
- * The failover test's p-values, exact over the kills' sign flips (votes: killVotes; alpha:
- * the level the parts' inclusion follows, as twoParts and withHeldUp) -> { pWorse, pBetter,
- * minP } or null (the grid too large: keep the Bonferroni bound). The statistic is the
- * Bonferroni test's before its doubling: the smaller of the exposure's p-value (McNemar on
- * the one-sided kills and the sign test on the others, Fisher where both can reach α) and
- * the held-up sign test's (where it can reach α/2, as withHeldUp has it).
+ * The failover test's p-values, exact over the kills' sign flips (votes: killVotes; used:
+ * the names of the parts the test keeps — twoParts' and withHeldUp's, whose inclusion
+ * depends only on which kills voted, which no flip changes) -> { pWorse, pBetter, minP }
+ * or null (the grid too large: keep the Bonferroni bound). The statistic is the Bonferroni
+ * test's before its doubling: the smaller of the exposure's p-value (McNemar on the
+ * one-sided kills and the sign test on the others, Fisher where both are kept) and the
+ * held-up sign test's.
  */
-export function exactFailoverP(votes, alpha) {
+export function exactFailoverP(votes, used) {
   const dist = flipDistribution(votes);
   if (!dist) return null;
   const [m, b, h] = dist.dims.map((d) => d - 1);
-  const useOne = 2 ** -m <= alpha;
-  const useBoth = 2 ** -b <= alpha;
-  const useHeld = 2 ** -h <= alpha / 2;
+  const [useOne, useBoth, useHeld] = ['oneSided', 'bothSided', 'heldUp'].map((n) => used.includes(n));
   const tail = (n) => Array.from({ length: n + 1 }, (_, u) => mcNemar(u, n - u));
   const [tm, tb, th] = [tail(m), tail(b), tail(h)];
   const exposure = (u, v) => (useOne && useBoth ? fisherCombined(tm[u], tb[v]) : useOne ? tm[u] : useBoth ? tb[v] : 1);
