@@ -1,10 +1,14 @@
 // make test-workflows: one gate, one identity (issue 59, item 5) — a monorepo with one
 // bench.yaml per service, each with a `pr` matrix, gated by two calls of gate.yml in one
-// PR workflow (the local target: real nginx on this host, no cluster). The api service's PR
-// makes its controller answer 30% 500s; the web service's changes nothing. Each gate is
-// named by its config and matrix (services-api.pr, services-web.pr): its own artifacts,
-// comment and check — one red, one green, both comments on the PR. Before, both were gate
-// "pr": shared artifact names and patterns, one marker, one check `tailgate`, last one won.
+// PR workflow (the local target: real nginx and HAProxy on this host, no cluster). The api
+// service's PR makes its nginx answer 30% 500s, and the bench job of its second cell (HAProxy)
+// loses its upload (the artifact service fails, as a lost runner leaves it); the web
+// service's changes nothing. Each gate is named by its config and matrix (services-api.pr,
+// services-web.pr): its own artifacts, comment and check — one red for both its reasons,
+// one green, both comments on the PR. Before, both were gate "pr": shared artifact names
+// and patterns, one marker, one check `tailgate`, last one won. (The two-gate case of its
+// own, tools/test/workflows/gates.test.js until 2026-12-02, is this one: a cluster-free
+// 4 minutes of CI less.)
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -53,27 +57,30 @@ jobs:
 
 // One service's bench.yaml: its own `pr` matrix, paired, on the local target. web's p99
 // rule is loose: its unchanged PR must stay green beside api's on two cores.
-const bench = (threshold) => `apiVersion: tailgate/v1
+const bench = (threshold, controllers) => `apiVersion: tailgate/v1
 kind: Bench
 controllers:
   nginx-reload: { type: local, variant: nginx-reload, retries: "off" }
+  haproxy-runtime: { type: local, variant: haproxy-runtime, retries: "off" }
 scenarios:
   steady: { script: steady, rate: 200, duration: 20s, warmup: 2s, replicas: 3, vus: 500 }
 gate:
   latency:
     p99: { threshold: ${threshold} }
 matrices:
-  pr: { target: local, controllers: [nginx-reload], scenarios: [steady], repetitions: 2, compare: paired }
+  pr: { target: local, controllers: [${controllers}], scenarios: [steady], repetitions: 2, compare: paired }
 `;
+// The api gate's HAProxy cell: its bench job's upload fails.
+const LOST = 'bench-results_services-api.pr_haproxy-runtime-default-steady';
 
 function monorepo(jobs) {
   const repo = adopter('haproxy-ingress');
-  for (const [svc, threshold] of [
-    ['api', '10%'],
-    ['web', '60%'],
+  for (const [svc, threshold, controllers] of [
+    ['api', '10%', 'nginx-reload, haproxy-runtime'],
+    ['web', '60%', 'nginx-reload'],
   ]) {
     mkdirSync(join(repo.dir, 'services', svc), { recursive: true });
-    writeFileSync(join(repo.dir, 'services', svc, 'bench.yaml'), bench(threshold));
+    writeFileSync(join(repo.dir, 'services', svc, 'bench.yaml'), bench(threshold, controllers));
   }
   writeFileSync(join(repo.dir, '.github', 'workflows', 'tailgate.yml'), WORKFLOW(...jobs));
   writeFileSync(join(repo.dir, '.github', 'workflows', 'tailgate-comment.yml'), COMMENTER);
@@ -82,7 +89,7 @@ function monorepo(jobs) {
 }
 
 test(
-  'workflows: one gate, one identity — two configs with a pr matrix each in one workflow: one red check and one green, both comments present, nothing shared',
+  'workflows: one gate, one identity — two configs with a pr matrix each in one workflow: one red check (a regression, and a bench job that lost its upload) and one green, both comments present, nothing shared',
   { skip, timeout: 40 * 60_000 },
   async () => {
     const base = monorepo([call('gate-api', 'services/api/bench.yaml'), call('gate-web', 'services/web/bench.yaml')]);
@@ -97,8 +104,10 @@ test(
         ),
       'api: a backend that fails',
     );
-    const r = await gatePr(pr, { api, kind: {}, duration: '6s' });
+    const r = await gatePr(pr, { api, kind: {}, duration: '6s', env: { STANDIN_UPLOAD_FAIL: LOST } });
     assert.deepEqual(Object.keys(r.gates).sort(), GATES, `one comment artifact per gate (${r.why})`);
+    assert.match(r.log, new RegExp(`Failed to upload ${LOST.replace(/\./g, '\\.')}`));
+    assert.ok(!r.artifacts.includes(LOST), 'the lost upload stored nothing');
     for (const gate of GATES)
       assert.ok(
         r.artifacts.includes(`bench-results_${gate}_nginx-reload-default-steady`),
@@ -108,6 +117,14 @@ test(
     assert.equal(a.meta.gate, 'services-api.pr');
     assert.equal(a.meta.overall, 'regression', `${a.comment}\n${r.why}`);
     assert.match(a.comment, /^<!-- tailgate:sticky-comment:services-api\.pr -->/);
+    // The lost cell is named, inconclusive, in its own gate's comment only.
+    assert.match(a.comment, /haproxy-runtime\/default\/steady/);
+    assert.match(a.comment, /no results from its bench job/);
+    assert.doesNotMatch(
+      w.comment,
+      /haproxy-runtime|no results from its bench job/,
+      "api's cells never reach web's verdict",
+    );
     assert.equal(w.meta.gate, 'services-web.pr');
     assert.equal(w.meta.overall, 'pass', `${w.comment}\n${r.why}`);
     assert.match(w.comment, /^<!-- tailgate:sticky-comment:services-web\.pr -->/);
