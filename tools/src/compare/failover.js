@@ -256,12 +256,8 @@ function failoverTest(owner, rule, alpha) {
   const test = withHeldUp(twoParts(kills, signTest(d), alpha), heldUpVotes(ev), alpha);
   // The parts' smaller p-value at its exact level over the kills' sign flips, not halved
   // (failover-flip.js); the Bonferroni bound where the grid would be too large.
-  const exact = test.parts.length
-    ? exactFailoverP(
-        killVotes(ev, floored),
-        test.parts.map((x) => x.name),
-      )
-    : null;
+  const kept = test.parts.map((x) => x.name);
+  const exact = kept.length ? exactFailoverP(killVotes(ev, floored), kept) : null;
   const p = exact ?? test;
   const spread = d.length > 1 ? Math.max(MIN_SPREAD, robustSd(d)) : null;
   const why =

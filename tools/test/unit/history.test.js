@@ -233,12 +233,12 @@ test(
       writeFileSync(join(dir, `s${s}.csv`), `${csv.join('\n')}\n`);
       all.push(xs);
     }
-    const tests = all.map(
-      (_, i) =>
-        `  s${i + 1}:\n    type: csv\n    file: ${join(dir, `s${i + 1}.csv`)}\n    time_column: time\n    attributes: [commit]\n    metrics: [p99]\n`,
+    const names = all.map((_, i) => `s${i + 1}`);
+    const tests = names.map(
+      (s) =>
+        `  ${s}:\n    type: csv\n    file: ${join(dir, `${s}.csv`)}\n    time_column: time\n    attributes: [commit]\n    metrics: [p99]\n`,
     );
     writeFileSync(join(dir, 'otava.yaml'), `tests:\n${tests.join('')}`);
-    const names = all.map((_, i) => `s${i + 1}`);
     const o = spawnSync(OTAVA, ['analyze', ...names, '--output', 'json', '-P', String(DETECT_DEFAULTS.pValue)], {
       encoding: 'utf8',
       env: { ...process.env, OTAVA_CONFIG: join(dir, 'otava.yaml') },
